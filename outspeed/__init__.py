@@ -1,0 +1,1 @@
+"""Outspeed: rules engine, referee session, table display."""

@@ -1,0 +1,1 @@
+"""Hardware-testing tools (installed as `bitbox_tools`): emulator, sniffer, benchmarks."""
