@@ -1,0 +1,99 @@
+"""What happened, in words a table display can show.
+
+An :class:`Event` is a kind plus its data; :meth:`Event.text` renders it in English and a
+display translates by kind (see ``outspeed.display``). Events are public by construction:
+the engine only emits an event once what it says is known to the whole table (bonus plays
+after the bonus reveal, paths after the programming reveal). Private facts (which tokens a
+player drew) are never events; they are read from :meth:`Game.private_view`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+TOKEN_NAMES = {
+    "nitro": "nitro",
+    "fuel_tank": "fuel tank",
+    "flamethrower": "flamethrower",
+    "force_field": "force field",
+    "electromagnet": "electromagnet",
+    "ion_cannon": "ion cannon",
+    "unknown": "a token",
+}
+
+CAUSES = {
+    "fuel": "out of fuel",
+    "overpaid": "could not pay the cost",
+    "board": "left on the removed board",
+    "pushed": "pushed off the back of the track",
+}
+
+
+def _signed(n: int) -> str:
+    return f"−{-n}" if n < 0 else f"+{n}" if n > 0 else "0"
+
+
+def _breakdown(parts: list[Any]) -> str:
+    # parts: [[label, value], ...] e.g. [["", 1], ["yellow die", -3]]
+    out = []
+    for label, value in parts:
+        if label.endswith("die"):
+            out.append(f"{label} {'−' if label.startswith('yellow') else ''}{abs(value)}")
+        elif label:
+            out.append(f"{label} {value}")
+        else:
+            out.append(str(value))
+    return " + ".join(out)
+
+
+_TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "turn": lambda d: f"Turn {d['turn']}: {d['tile']} ({d['face']} face)",
+    "bonus_played": lambda d: f"{d['player']} plays {TOKEN_NAMES[d['token']]}",
+    "bonus_none": lambda d: "no bonus token played",
+    "moved": lambda d: (f"{d['player']} moves {'forward' if d['to'] > d['from'] else 'back'} "
+                        f"{abs(d['to'] - d['from'])} (zone {d['from']} → {d['to']})"
+                        + (f", stopped by a force field" if d.get("stopped") else "")
+                        + (f" [{d['why']}]" if d.get("why") else "")),
+    "fuel": lambda d: (f"{d['player']} {'gains' if d['delta'] > 0 else 'loses'} {abs(d['delta'])} fuel"
+                       + (f" [{d['why']}]" if d.get("why") else "") + f" → {d['total']}"),
+    "marker_placed": lambda d: f"{d['player']} places a force field on zone {d['zone']}",
+    "no_marker_left": lambda d: f"{d['player']}'s force field has no marker left",
+    "nothing_ahead": lambda d: f"{d['player']}'s {TOKEN_NAMES[d['token']]} finds no ship ahead",
+    "board_laid": lambda d: f"a third board is laid: the track now ends at zone {d['front']}",
+    "board_removed": lambda d: f"the rearmost board (zones {d['first']}–{d['last']}) is removed",
+    "eliminated": lambda d: f"{d['player']} is eliminated: {CAUSES[d['cause']]}",
+    "programmed": lambda d: f"{d['player']} takes the {d['path']} path" + (f" with X = {d['number']}" if d.get("number") is not None else ""),
+    "lose_turn": lambda d: f"{d['path']} path overcrowded ({d['count']} > {d['capacity']}): {', '.join(d['players'])} lose their turn",
+    "solo_alone": lambda d: f"{d['player']} is alone on the {d['path']} path: gains without paying",
+    "solo_crowd": lambda d: f"{d['count']} players on the {d['path']} path: they pay and gain nothing",
+    "roll": lambda d: f"{d['player']} rolls the {d['die']} die: {d['value']}",
+    "pay": lambda d: f"{d['player']} pays {d['amount']} fuel" + (f" ({_breakdown(d['parts'])})" if len(d['parts']) > 1 or (d['parts'] and d['parts'][0][0]) else "") + f" → {d['total']}",
+    "draw": lambda d: f"{d['player']} draws {d['drawn']} bonus token{'s' if d['drawn'] != 1 else ''}" + (" and keeps one" if d['drawn'] == 2 else ""),
+    "draw_empty": lambda d: f"{d['player']} gains a bonus token but none is left",
+    "reshuffle": lambda d: f"the {d['count']} discarded tokens are shuffled into a new pile",
+    "flip": lambda d: f"{d['remaining']} players remain: the remaining tiles turn to their 3-4 face",
+    "markers_removed": lambda d: f"{d['count']} force-field marker{'s' if d['count'] != 1 else ''} removed from zone {d['zone']}",
+    "tile_revealed": lambda d: f"the next tile is revealed: {d['tile']}",
+    "game_over": lambda d: (f"game over: {' and '.join(d['winners'])} {'win' if len(d['winners']) > 1 else 'wins'}"
+                            if d["winners"] else "game over: every ship is eliminated, no winner")
+                           + (f" ({d['why']})" if d.get("why") else ""),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def player(self) -> str | None:
+        return self.data.get("player")
+
+    def text(self) -> str:
+        return _TEMPLATES[self.kind](self.data)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}

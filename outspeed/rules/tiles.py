@@ -1,0 +1,275 @@
+"""Tiles as values: paths, effects and amounts, parsed from the tile format of SCENARIOS.md.
+
+A tile has a "3-4" face and a "5-6" face; a face has up to three lit paths (left ●,
+centre ▲, right ●); a path has an optional condition (capacity, solo rule, a centre-wheel
+number range), a cost line and a gain line. Everything here is immutable and pure: parsing
+takes already-loaded data (dicts and lists, as from ``yaml.safe_load``) and raises
+:class:`TileError` naming the tile, the face, the path and the field that is wrong. Reading
+files is the job of :mod:`outspeed.content`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+PATHS: tuple[str, ...] = ("left", "center", "right")
+FACES: tuple[str, ...] = ("3-4", "5-6")
+EFFECTS: tuple[str, ...] = ("fuel", "move", "bonus")
+DICE: tuple[str, ...] = ("yellow", "blue")
+PATH_SYMBOL = {"left": "●", "center": "▲", "right": "●"}
+
+
+class TileError(ValueError):
+    """A tile that does not follow the tile format; ``where`` names the place in it."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.where = where
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """How much an effect is worth.
+
+    ``kind`` is ``"fixed"`` (``value`` is the number), ``"die"`` (roll ``die`` ``times``
+    times and sum; a yellow −3 counts 3), ``"count"`` (players who programmed ``path``)
+    or ``"chosen"`` (the player's centre-wheel number).
+    """
+
+    kind: str
+    value: int = 0
+    die: str | None = None
+    times: int = 1
+    path: str | None = None
+
+    def to_data(self) -> Any:
+        if self.kind == "fixed":
+            return self.value
+        if self.kind == "die":
+            return {"die": self.die} if self.times == 1 else {"die": self.die, "times": self.times}
+        if self.kind == "count":
+            return {"count": self.path}
+        return "chosen"
+
+    def describe(self) -> str:
+        if self.kind == "fixed":
+            return str(self.value)
+        if self.kind == "die":
+            return f"{self.die} die" if self.times == 1 else f"{self.die} die ×{self.times}"
+        if self.kind == "count":
+            return f"players on {self.path}"
+        return "X"
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One symbol of a cost or gain line: ``kind`` is fuel, move or bonus."""
+
+    kind: str
+    amount: Amount
+
+    def to_data(self) -> dict[str, Any]:
+        return {self.kind: self.amount.to_data()}
+
+    def describe(self) -> str:
+        return f"{self.kind} {self.amount.describe()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    key: str
+    cost: tuple[Effect, ...] = ()
+    gain: tuple[Effect, ...] = ()
+    capacity: int | None = None
+    solo: bool = False
+    choose: tuple[int, int] | None = None  # (min, max) for a centre-wheel number
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.capacity is not None:
+            data["capacity"] = self.capacity
+        if self.solo:
+            data["solo"] = True
+        if self.choose is not None:
+            data["choose"] = {"min": self.choose[0], "max": self.choose[1]}
+        data["cost"] = [e.to_data() for e in self.cost]
+        data["gain"] = [e.to_data() for e in self.gain]
+        return data
+
+    def describe(self) -> str:
+        cond = []
+        if self.capacity is not None:
+            cond.append(f"capacity {self.capacity}")
+        if self.solo:
+            cond.append("alone: gain without paying; several: pay, no gain")
+        if self.choose is not None:
+            cond.append(f"choose X from {self.choose[0]} to {self.choose[1]}")
+        cost = ", ".join(e.describe() for e in self.cost) or "nothing"
+        gain = ", ".join(e.describe() for e in self.gain) or "nothing"
+        return f"condition: {'; '.join(cond) or '-'} | cost: {cost} | gain: {gain}"
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    number: int
+    finish: bool
+    faces: Mapping[str, Mapping[str, Path]] = field(default_factory=dict)
+
+    def face(self, name: str) -> Mapping[str, Path]:
+        try:
+            return self.faces[name]
+        except KeyError:
+            raise TileError(f"tile {self.number}", f"has no {name!r} face") from None
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "finish": self.finish,
+            "faces": {
+                name: {k: (paths[k].to_data() if k in paths else None) for k in PATHS}
+                for name, paths in self.faces.items()
+            },
+        }
+
+    def label(self) -> str:
+        return f"{'finish tile' if self.finish else 'tile'} {self.number}"
+
+
+# --------------------------------------------------------------------------- parsing
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_amount(data: Any, where: str, dice: tuple[str, ...] = DICE) -> Amount:
+    if _is_int(data):
+        if data < 0:
+            raise TileError(where, f"a number must be 0 or more, not {data}")
+        return Amount("fixed", value=data)
+    if data == "chosen":
+        return Amount("chosen")
+    if isinstance(data, Mapping):
+        keys = set(data)
+        if "die" in keys:
+            unknown = keys - {"die", "times"}
+            if unknown:
+                raise TileError(where, f"unknown key(s) {sorted(map(str, unknown))} beside 'die'")
+            die = data["die"]
+            if die not in dice:
+                raise TileError(f"{where}.die", f"unknown die {die!r} (known: {', '.join(dice)})")
+            times = data.get("times", 1)
+            if not _is_int(times) or times < 1:
+                raise TileError(f"{where}.times", f"must be a whole number ≥ 1, not {times!r}")
+            return Amount("die", die=die, times=times)
+        if "count" in keys:
+            if keys != {"count"}:
+                raise TileError(where, f"unknown key(s) {sorted(map(str, keys - {'count'}))} beside 'count'")
+            path = data["count"]
+            if path not in PATHS:
+                raise TileError(f"{where}.count", f"must be one of {', '.join(PATHS)}, not {path!r}")
+            return Amount("count", path=path)
+        raise TileError(where, f"an amount mapping needs 'die' or 'count', got keys {sorted(map(str, keys))}")
+    raise TileError(where, f"an amount is a whole number, 'chosen', {{die: ...}} or {{count: ...}}, not {data!r}")
+
+
+def parse_effect(data: Any, where: str, allowed: tuple[str, ...], dice: tuple[str, ...] = DICE) -> Effect:
+    if not isinstance(data, Mapping) or len(data) != 1:
+        raise TileError(where, f"an effect is a one-key mapping like {{move: 2}}, not {data!r}")
+    ((kind, amount),) = data.items()
+    if kind not in EFFECTS:
+        raise TileError(where, f"unknown effect {kind!r} (known: {', '.join(EFFECTS)})")
+    if kind not in allowed:
+        raise TileError(where, f"a cost line holds only fuel, not {kind!r}")
+    return Effect(kind, parse_amount(amount, f"{where}.{kind}", dice))
+
+
+PATH_KEYS = {"capacity", "solo", "choose", "cost", "gain"}
+
+
+def parse_path(key: str, data: Any, where: str, dice: tuple[str, ...] = DICE) -> Path:
+    if not isinstance(data, Mapping):
+        raise TileError(where, f"a path is a mapping (or null for an unlit path), not {data!r}")
+    unknown = set(map(str, data)) - PATH_KEYS
+    if unknown:
+        raise TileError(f"{where}, field {sorted(unknown)[0]}", f"unknown field (known: {', '.join(sorted(PATH_KEYS))})")
+    capacity = data.get("capacity")
+    if capacity is not None and (not _is_int(capacity) or not 1 <= capacity <= 6):
+        raise TileError(f"{where}, field capacity", f"must be a whole number from 1 to 6 (player silhouettes), not {capacity!r}")
+    solo = data.get("solo", False)
+    if not isinstance(solo, bool):
+        raise TileError(f"{where}, field solo", f"must be true or false, not {solo!r}")
+    choose = None
+    if data.get("choose") is not None:
+        c = data["choose"]
+        if not isinstance(c, Mapping) or set(c) != {"min", "max"}:
+            raise TileError(f"{where}, field choose", f"must be {{min: N, max: M}}, not {c!r}")
+        lo, hi = c["min"], c["max"]
+        if not (_is_int(lo) and _is_int(hi) and 0 <= lo <= hi):
+            raise TileError(f"{where}, field choose", f"needs whole numbers 0 ≤ min ≤ max, not {c!r}")
+        choose = (lo, hi)
+    lines: dict[str, tuple[Effect, ...]] = {}
+    for line, allowed in (("cost", ("fuel",)), ("gain", EFFECTS)):
+        raw = data.get(line, [])
+        if raw is None:
+            raw = []
+        if not isinstance(raw, list):
+            raise TileError(f"{where}, field {line}", f"must be a list of effects, not {raw!r}")
+        lines[line] = tuple(parse_effect(e, f"{where}, field {line}[{i}]", allowed, dice) for i, e in enumerate(raw))
+    uses_chosen = any(e.amount.kind == "chosen" for e in lines["cost"] + lines["gain"])
+    if uses_chosen and choose is None:
+        raise TileError(f"{where}, field choose", "a path using 'chosen' must say choose: {min: 1, max: 6}")
+    if choose is not None and not uses_chosen:
+        raise TileError(f"{where}, field choose", "a path with choose must use the amount 'chosen'")
+    return Path(key, lines["cost"], lines["gain"], capacity, solo, choose)
+
+
+TILE_KEYS = {"number", "finish", "faces"}
+
+
+def parse_tile(data: Any, where: str = "", dice: tuple[str, ...] = DICE,
+               require_faces: tuple[str, ...] = FACES, max_number: int | None = 16) -> Tile:
+    """Parse one tile. ``require_faces`` lists the faces that must be present (inline
+    scenario tiles may give only the faces they use); ``max_number`` is None for inline tiles."""
+    if not isinstance(data, Mapping):
+        raise TileError(where or "tile", f"a tile is a mapping with number, finish and faces, not {data!r}")
+    number = data.get("number")
+    label = f"{where + ': ' if where else ''}tile {number}"
+    if not _is_int(number) or number < 1 or (max_number is not None and number > max_number):
+        top = f" to {max_number}" if max_number is not None else " or more"
+        raise TileError(f"{where + ': ' if where else ''}tile", f"'number' must be a whole number from 1{top}, not {number!r}")
+    unknown = set(map(str, data)) - TILE_KEYS
+    if unknown:
+        raise TileError(label, f"unknown field {sorted(unknown)[0]!r} (known: faces, finish, number)")
+    finish = data.get("finish", False)
+    if not isinstance(finish, bool):
+        raise TileError(f"{label}, field finish", f"must be true or false, not {finish!r}")
+    if max_number == 16 and finish != (number >= 13):
+        raise TileError(f"{label}, field finish", "tiles 1-12 are race tiles (finish: false), 13-16 finish tiles (finish: true)")
+    faces_data = data.get("faces")
+    if not isinstance(faces_data, Mapping):
+        raise TileError(f"{label}, field faces", f"must map \"3-4\" and/or \"5-6\" to paths, not {faces_data!r}")
+    faces: dict[str, dict[str, Path]] = {}
+    for name, paths in faces_data.items():
+        fwhere = f"{label}, face {name}"
+        if name not in FACES:
+            raise TileError(fwhere, f"unknown face (known: {', '.join(FACES)}; quote them in YAML)")
+        if not isinstance(paths, Mapping):
+            raise TileError(fwhere, f"a face maps left/center/right to paths, not {paths!r}")
+        bad = set(map(str, paths)) - set(PATHS)
+        if bad:
+            raise TileError(f"{fwhere}, path {sorted(bad)[0]}", f"unknown path (known: {', '.join(PATHS)})")
+        parsed = {k: parse_path(k, paths[k], f"{fwhere}, path {k}", dice)
+                  for k in PATHS if paths.get(k) is not None}
+        if not parsed:
+            raise TileError(fwhere, "no lit path: a face needs at least one path")
+        for k, path in parsed.items():
+            for i, e in enumerate(path.cost + path.gain):
+                if e.amount.kind == "count" and e.amount.path not in parsed:
+                    raise TileError(f"{fwhere}, path {k}, field {e.kind}",
+                                    f"counts path {e.amount.path!r}, which is not lit on this face")
+        faces[name] = parsed
+    missing = [f for f in require_faces if f not in faces]
+    if missing:
+        raise TileError(label, f"missing face {missing[0]!r}")
+    return Tile(number, finish, faces)
