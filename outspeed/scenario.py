@@ -331,7 +331,9 @@ def run_file(path: str | Path, content: Content | None = None) -> dict[str, Any]
     return {"file": str(path), "ok": not mismatches, "state": state, "refused": refused, "mismatches": mismatches}
 
 
-def main(files: Sequence[str], out=sys.stdout, err=sys.stderr) -> int:
+def main(files: Sequence[str], out=None, err=None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
     try:
         content = load_content()
     except ConfigError as exc:
