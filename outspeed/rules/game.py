@@ -31,6 +31,13 @@ Choices for cases RULES.md leaves open (each is also written where it is applied
 * O-7 a player with a "choose X" path and no number set is refused as ``missing_choice``.
 * O-8 all bonus draws of a resolution happen with the gains, before the board removal: a
   player eliminated on the removed board has drawn and their tokens are discarded (O-1).
+* O-9 a bonus group is the players on one zone at the start of the bonus phase (when they
+  announce). Under the rules no earlier group can move or eliminate a later group's ship
+  (effects reach only zones ahead of their player, and electromagnet and ion cannon come from
+  the rearmost zone, the last group); should it happen, a token whose player is gone is
+  discarded without effect.
+* O-10 "the game ends at once" when at most one player remains: after the costs of a
+  resolution, the gains are then not applied; in the bonus phase, later groups are not applied.
 """
 from __future__ import annotations
 
