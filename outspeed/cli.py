@@ -1,4 +1,4 @@
-"""The `outspeed` command: play, scenario, tiles."""
+"""The `outspeed` command: play, history, replay, scenario, simulate, tiles."""
 from __future__ import annotations
 
 import argparse
@@ -50,37 +50,81 @@ def _cmd_tiles_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from .bots import RandomBot, play_game
-    from .rules import Game
-    try:
-        content = load_content()
-    except ConfigError as exc:
-        print(f"outspeed play: {exc}", file=sys.stderr)
-        return 2
-    players = COLOURS[: args.players]
-    game = Game.new(players, content.tiles, seed=args.seed, first_game=args.first_game,
-                    dice=content.dice, token_counts=content.token_counts, markers=content.markers)
-    bots = {p: RandomBot(seed=args.seed * 10 + i) for i, p in enumerate(players)}
-    print(f"Outspeed: {', '.join(players)} (random bots), seed {args.seed}")
-    play_game(game, bots, lambda events: [print(" ", e.text()) for e in events])
-    winners = game.state.winners
-    print("Winner: " + (" and ".join(winners) if winners else "nobody"))
-    return 0
+    from .table import PlayOptions, play
+    size = None
+    if args.size:
+        try:
+            w, h = (int(n) for n in args.size.lower().split("x"))
+            size = (w, h)
+        except ValueError:
+            print(f"outspeed play: --size expects WIDTHxHEIGHT (e.g. 1920x1080), not {args.size!r}", file=sys.stderr)
+            return 2
+    return play(PlayOptions(
+        players=args.players, seed=args.seed, first_game=args.first_game, lang=args.lang, bots=args.bots,
+        keyboard=args.keyboard, headless=args.headless, snapshots=args.snapshots, journal=args.journal,
+        resume=args.resume, speed=args.speed, fullscreen=True if args.fullscreen else None, tokens=args.tokens,
+        controllers=args.controller or [], bot=args.bot, size=size, table_config=args.table_config,
+        max_seconds=args.max_seconds))
+
+
+def _cmd_history(args: argparse.Namespace) -> int:
+    from .table import history
+    return history(args.journal)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .table import replay_game
+    return replay_game(args.game, args.journal, lang=args.lang, headless=args.headless, snapshots=args.snapshots)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="outspeed", description="Outspeed on the 8Bitbox bridge")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("play", help="play a game")
-    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6")
-    p.add_argument("--seed", type=int, default=0)
+    from .display.i18n import LANGUAGES
+    p = sub.add_parser("play", help="play a game at the table (a bot demo when no controller is found)",
+                       description="Play Outspeed with the controllers found (or configured); with none, a demo "
+                                   "on simulated controllers driven by bots. See docs/table.md.")
+    p.add_argument("--players", type=int, choices=range(3, 7), metavar="3..6",
+                   help="number of players (default: the controllers found, or 4 for a demo)")
+    p.add_argument("--bots", type=int, choices=range(0, 7), metavar="N", help="bots to fill seats without controllers")
+    p.add_argument("--bot", help="which bots: random, greedy, lookahead or mixed (default: config/table.yaml)")
+    p.add_argument("--keyboard", action="store_true", help="keyboard hot-seat players instead of controllers")
+    p.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
     p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order")
+    p.add_argument("--lang", choices=LANGUAGES, help="language of the screen (default: config/table.yaml)")
+    p.add_argument("--tokens", choices=("physical", "virtual"), help="bonus tokens held on the table or by the bridge")
+    p.add_argument("--controller", action="append", metavar="URL",
+                   help="a controller to open besides the discovered ones (a device path or pyserial URL); repeatable")
+    p.add_argument("--headless", action="store_true", help="no window: PNG snapshots per turn and printed events")
+    p.add_argument("--snapshots", metavar="DIR", help="where to write a PNG per turn (headless default: ./snapshots)")
+    p.add_argument("--journal", metavar="PATH", help="the journal file (default: ~/.local/share/8bitbox/journal.sqlite)")
+    p.add_argument("--resume", action="store_true", help="continue the last unfinished game of the journal")
+    p.add_argument("--speed", type=float, help="speed of the show (1 = table speed; 0 = no waiting)")
+    p.add_argument("--fullscreen", action="store_true", help="start full screen (F11 toggles)")
+    p.add_argument("--size", metavar="WxH", help="window (or headless frame) size, e.g. 1920x1080")
+    p.add_argument("--table-config", metavar="PATH", help="another table.yaml")
+    p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("history", help="list the games in the journal (date, players, winner)")
+    p.add_argument("--journal", metavar="PATH")
+    p.set_defaults(func=_cmd_history)
+
+    p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
+    p.add_argument("game", type=int, nargs="?", help="its id (see `outspeed history`; default: the last finished)")
+    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--lang", choices=LANGUAGES)
+    p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")
+    p.add_argument("--snapshots", metavar="DIR")
+    p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser("scenario", help="run rule scenarios (SCENARIOS.md)")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.set_defaults(func=_cmd_scenario)
+
+    from .sim.cli import add_parser as add_simulate_parser
+    add_simulate_parser(sub)
 
     tiles = sub.add_parser("tiles", help="check or show tile data").add_subparsers(dest="tiles_command", required=True)
     p = tiles.add_parser("check", help="validate a tile file (default: config/tiles.yaml)")

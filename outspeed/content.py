@@ -20,21 +20,50 @@ class ConfigError(ValueError):
     """A config file that is missing, malformed or wrong; the message says where."""
 
 
+class StrictLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key given twice in one mapping (PyYAML would
+    silently keep the last one, hiding a typo)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            try:
+                duplicate = key in seen
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"a mapping key must be a plain value, not {key!r}", key_node.start_mark) from None
+            if duplicate:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+MAX_YAML_BYTES = 4 * 1024 * 1024
+
+
 def load_yaml(path: str | Path) -> Any:
+    """Read a YAML file safely (``safe_load`` semantics, duplicate keys refused); every
+    failure is a ConfigError naming the file (and the line when the YAML is malformed)."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_YAML_BYTES:
+            raise ConfigError(f"{path}: too large for a config file ({path.stat().st_size} bytes)")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read: {exc}") from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{path}:{where}: not valid YAML: {problem}") from None
+        raise ConfigError(f"{path}:{where} not valid YAML: {problem}") from None
+    except (RecursionError, ValueError, OverflowError, MemoryError) as exc:
+        raise ConfigError(f"{path}: not usable YAML: {type(exc).__name__}: {str(exc)[:200]}") from None
 
 
 def _mapping(data: Any, path: Path, key: str) -> Mapping[str, Any]:

@@ -27,9 +27,10 @@ EXPECT_KEYS = {"ships", "fuel", "eliminated", "held_count", "force_fields", "tra
 class ScenarioError(ValueError):
     """Not a valid scenario; ``field`` names the offending field."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"field {field}: {message}" if field else message)
-        self.field = field
+    def __init__(self, field: str, message: str, file: str | None = None) -> None:
+        self.field, self.message, self.file = field, message, file
+        text = f"field {field}: {message}" if field else message
+        super().__init__(f"{file}: {text}" if file else text)
 
 
 @dataclass
@@ -50,12 +51,16 @@ class Scenario:
 
 # ---------------------------------------------------------------------------- parsing
 
+SANE = 10**9   # bounds on every number a scenario gives, so a wrong file cannot hang the runner
+
+
 def _int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ScenarioError(where, f"expected a whole number, got {value!r}")
+        raise ScenarioError(where, f"expected a whole number, got {str(value)[:60]!r}")
+    low = -SANE if low is None else low
+    high = SANE if high is None else high
     if (low is not None and value < low) or (high is not None and value > high):
-        span = f"from {low}" + (f" to {high}" if high is not None else " up")
-        raise ScenarioError(where, f"{value} is out of range ({span})")
+        raise ScenarioError(where, f"{str(value)[:60]} is out of range (from {low} to {high})")
     return value
 
 
@@ -152,7 +157,7 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
     ships = _players_map(data.get("ships"), "ships", players)
     zone = {p: _int(ships.get(p, 3), f"ships.{p}", rear, front) for p in players}
     fuel_map = _players_map(data.get("fuel"), "fuel", players)
-    fuel = {p: _int(fuel_map.get(p, START_FUEL), f"fuel.{p}", 0) for p in players}
+    fuel = {p: _int(fuel_map.get(p, START_FUEL), f"fuel.{p}", 0, 10**6) for p in players}
     held_map = _players_map(data.get("held"), "held", players)
     held = {p: [_token(t, f"held.{p}[{i}]") for i, t in enumerate(_list(held_map.get(p), f"held.{p}"))]
             for p in players}
@@ -162,7 +167,7 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
     if len(markers) > marker_total:
         raise ScenarioError("force_fields", f"{len(markers)} markers, but the game has only {marker_total}")
     discards = [_token(t, f"discards[{i}]") for i, t in enumerate(_list(data.get("discards"), "discards"))]
-    seed = _int(data.get("seed", 0), "seed")
+    seed = _int(data.get("seed", 0), "seed", 0, 2**63)
     rng = random.Random(seed)
     if "pile" in data:
         pile = [_token(t, f"pile[{i}]") for i, t in enumerate(_list(data.get("pile"), "pile"))]
@@ -202,14 +207,14 @@ def _parse_turn(data: Any, where: str, players: Sequence[str]) -> Turn:
     for p, path in _players_map(data.get("program"), f"{where}.program", players).items():
         if path not in PATHS:
             raise ScenarioError(f"{where}.program.{p}", f"must be one of {', '.join(PATHS)}, got {path!r}")
-        number = _int(choose[p], f"{where}.choose.{p}") if p in choose else None
+        number = _int(choose[p], f"{where}.choose.{p}", -1000, 1000) if p in choose else None
         turn.program[p] = Choice(path, number)
     for p in choose:
         if p not in turn.program:
             raise ScenarioError(f"{where}.choose.{p}", "a number without a programmed path")
     for p, rolls in _players_map(data.get("dice"), f"{where}.dice", players).items():
         rolls = rolls if isinstance(rolls, list) else [rolls]
-        turn.dice[p] = [_int(r, f"{where}.dice.{p}[{i}]") for i, r in enumerate(rolls)]
+        turn.dice[p] = [_int(r, f"{where}.dice.{p}[{i}]", -1000, 1000) for i, r in enumerate(rolls)]
     for p, k in _players_map(data.get("keep"), f"{where}.keep", players).items():
         ks = k if isinstance(k, list) else [k]
         turn.keep[p] = [_token(t, f"{where}.keep.{p}") for t in ks]
@@ -235,20 +240,25 @@ def _check_expect(expect: Mapping[str, Any], players: Sequence[str]) -> None:
         for i, z in enumerate(_list(expect["force_fields"], "expect.force_fields")):
             _int(z, f"expect.force_fields[{i}]")
     if "track" in expect:
-        t = _map(expect["track"], "expect.track")
-        if set(t) - {"rear", "boards"}:
-            raise ScenarioError("expect.track", "has only rear and boards")
+        t = expect["track"]
+        if not isinstance(t, Mapping) or not t or set(t) - {"rear", "boards"}:
+            raise ScenarioError("expect.track", f"expected a mapping with rear and/or boards, got {t!r}")
+        for k, v in t.items():
+            _int(v, f"expect.track.{k}")
     if "finished" in expect and not isinstance(expect["finished"], bool):
         raise ScenarioError("expect.finished", f"must be true or false, got {expect['finished']!r}")
 
 
 # ---------------------------------------------------------------------------- running
 
-def run_scenario(sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]:
-    """Play the turns; return the final state summary and the refusals (if a turn was refused)."""
+def run_scenario(sc: Scenario, problems: list[str] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """Play the turns; return the final state summary and the refusals (if a turn was refused).
+    A ``keep`` naming a token the player did not draw is reported in ``problems`` (a
+    mismatch with the engine's draws) and the first token drawn is kept."""
     game = sc.game
     s = game.state
     refused: dict[str, str] = {}
+    problems = [] if problems is None else problems
     for i, turn in enumerate(sc.turns):
         if s.finished:
             break
@@ -265,8 +275,8 @@ def run_scenario(sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]:
                 p = s.draw_queue[0]
                 wanted = keep[p].pop(0) if keep.get(p) else None
                 if wanted is not None and wanted not in s.drawn:
-                    raise ScenarioError(f"turns[{i}].keep.{p}",
-                                        f"{p} drew {' and '.join(s.drawn)}; cannot keep {wanted}")
+                    problems.append(f"turns[{i}].keep.{p}: {p} drew {' and '.join(s.drawn)}, not {wanted}")
+                    wanted = None
                 game.keep(p, wanted)
         except Refused as r:
             refused = r.codes
@@ -311,9 +321,9 @@ def compare(expect: Mapping[str, Any], state: Mapping[str, Any], refused: Mappin
             if sorted(want or []) != have:
                 out.append(f"force_fields: expected {sorted(want or [])}, got {have}")
         elif key == "track":
-            w = {"rear": want.get("rear", 1), "boards": want.get("boards", 2)}
-            if w != have:
-                out.append(f"track: expected {w}, got {have}")
+            for k, v in want.items():
+                if have[k] != v:
+                    out.append(f"track.{k}: expected {v!r}, got {have[k]!r}")
         elif want != have:
             out.append(f"{key}: expected {want!r}, got {have!r}")
     return out
@@ -322,12 +332,13 @@ def compare(expect: Mapping[str, Any], state: Mapping[str, Any], refused: Mappin
 def run_file(path: str | Path, content: Content | None = None) -> dict[str, Any]:
     """Run one file; raises ScenarioError/ConfigError when it is not a valid scenario."""
     data = load_yaml(path)
+    problems: list[str] = []
     try:
         sc = parse_scenario(data, content)
-        state, refused = run_scenario(sc)
+        state, refused = run_scenario(sc, problems)
     except ScenarioError as exc:
-        raise ScenarioError(exc.field, f"{path}: {exc}") from None
-    mismatches = compare(sc.expect, state, refused)
+        raise ScenarioError(exc.field, exc.message, str(path)) from None
+    mismatches = problems + compare(sc.expect, state, refused)
     return {"file": str(path), "ok": not mismatches, "state": state, "refused": refused, "mismatches": mismatches}
 
 

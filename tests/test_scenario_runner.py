@@ -74,7 +74,11 @@ def test_refusals_are_reported(tmp_path, capsys):
     ("players: [red, blue, green]\ntile: {number: 90, faces: {\"3-4\": {left: {cost: [{move: 1}]}}}}\n", "tile"),
     ("players: [red, blue, green]\ntile: 17\n", "tile"),
     ("players: [red, blue, green]\ntile: 12\nturns: [{program: {red: right, blue: right, green: right}}, {}]\n", "turns[1]"),
-    ("players: [red, blue, green]\ntile: 12\nturns: [{program: {red: center, blue: center, green: center}, keep: {red: ion_cannon}}]\npile: [nitro, nitro]\n", "turns[0].keep.red"),
+    ("players: [red, blue, blue]\ntile: 12\n", "players"),
+    ("players: [red, blue, green]\ntile: 12\nexpect: {track: null}\n", "expect.track"),
+    ("players: [red, blue, green]\ntile: 12\nseed: 123456789012345678901234567890\n", "seed"),
+    ("players: [red, blue, green]\ntile: {number: 90, faces: {\"3-4\": {left: {gain: [{bonus: 100000000000}]}}}}\n", "tile"),
+    ("players: [red, blue, green]\ntile: {number: 90, faces: {\"3-4\": {left: {gain: [{move: {die: blue, times: 100000000}}]}}}}\n", "tile"),
 ])
 def test_invalid_files_exit_2_naming_the_file_and_field(tmp_path, capsys, text, field):
     path = write(tmp_path, "broken.yaml", text)
@@ -82,6 +86,27 @@ def test_invalid_files_exit_2_naming_the_file_and_field(tmp_path, capsys, text, 
     assert code == 2
     assert str(path) in err and f"field {field}" in err, err
     assert lines[0]["ok"] is False and "Traceback" not in err
+
+
+def test_keeping_a_token_not_drawn_is_a_mismatch(tmp_path, capsys):
+    text = ("players: [red, blue, green]\ntile: 12\npile: [nitro, nitro, fuel_tank]\n"
+            "turns: [{program: {red: center, blue: right, green: right}, keep: {red: ion_cannon}}]\n"
+            "expect: {held_count: {red: 1}}\n")
+    code, lines, _ = run(capsys, write(tmp_path, "keep.yaml", text))
+    assert code == 1
+    assert lines[0]["mismatches"] == ["turns[0].keep.red: red drew nitro and nitro, not ion_cannon"]
+
+
+def test_a_key_given_twice_is_refused(tmp_path, capsys):
+    path = write(tmp_path, "dup.yaml", "players: [red, blue, green]\ntile: 12\nships: {red: 4, red: 5}\n")
+    code, _, err = run(capsys, path)
+    assert code == 2 and f"{path}: line 3" in err and "'red' is given twice" in err
+
+
+def test_deeply_nested_yaml_is_refused_cleanly(tmp_path, capsys):
+    path = write(tmp_path, "deep.yaml", "name: " + "[" * 5000 + "]" * 5000 + "\n")
+    code, _, err = run(capsys, path)
+    assert code == 2 and str(path) in err and "Traceback" not in err
 
 
 def test_malformed_yaml_and_missing_file_exit_2(tmp_path, capsys):

@@ -1,7 +1,7 @@
 """The bot interface, and a loop that plays a whole game with bots."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..rules import Choice, Event, Game
 
@@ -27,21 +27,56 @@ def legal_programs(game: Game, player: str) -> dict[str, list[int]]:
     return {path: game.legal_numbers(player, path) for path in game.legal_paths(player)}
 
 
+class LazyView(Mapping[str, Any]):
+    """``game.private_view(player)``, built on first use.
+
+    Building a view costs more than a random bot's whole decision, so :func:`play_game`
+    hands bots this instead: a bot that never looks at its view (the random bot) costs
+    nothing, and one that does gets the full private view, taken when first read. It is
+    valid during the call it was passed to (the state moves on afterwards)."""
+
+    __slots__ = ("_game", "_player", "_view")
+
+    def __init__(self, game: Game, player: str) -> None:
+        self._game = game
+        self._player = player
+        self._view: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = self._game.private_view(self._player)
+        return self._view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return f"LazyView({self._player!r}, {self._get()!r})"
+
+
 def play_game(game: Game, bots: Mapping[str, Bot],
               on_events: Callable[[list[Event]], None] | None = None) -> Game:
-    """Play ``game`` to its end with one bot per player."""
+    """Play ``game`` to its end with one bot per player. Each bot sees only its own
+    private view (:class:`LazyView`) and its legal options."""
     s = game.state
     emit = on_events or (lambda events: None)
     while not s.finished:
-        if s.phase == "bonus":
-            plays = {p: bots[p].bonus(game.private_view(p), game.legal_bonus_plays(p)) for p in s.active}
+        phase = s.phase
+        if phase == "bonus":
+            plays = {p: bots[p].bonus(LazyView(game, p), game.legal_bonus_plays(p)) for p in s.active}
             emit(game.play_bonus(plays))
-        elif s.phase == "programming":
-            choices = {p: bots[p].program(game.private_view(p), legal_programs(game, p)) for p in s.active}
+        elif phase == "programming":
+            choices = {p: bots[p].program(LazyView(game, p), legal_programs(game, p)) for p in s.active}
             emit(game.program(choices))
-        elif s.phase == "draw":
+        elif phase == "draw":
             p = s.draw_queue[0]
-            emit(game.keep(p, bots[p].keep(game.private_view(p), list(s.drawn))))
+            emit(game.keep(p, bots[p].keep(LazyView(game, p), list(s.drawn))))
         else:
-            raise RuntimeError(f"unexpected phase {s.phase!r}")
+            raise RuntimeError(f"unexpected phase {phase!r}")
     return game

@@ -67,7 +67,10 @@ _TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
     "solo_alone": lambda d: f"{d['player']} is alone on the {d['path']} path: gains without paying",
     "solo_crowd": lambda d: f"{d['count']} players on the {d['path']} path: they pay and gain nothing",
     "roll": lambda d: f"{d['player']} rolls the {d['die']} die: {d['value']}",
-    "pay": lambda d: f"{d['player']} pays {d['amount']} fuel" + (f" ({_breakdown(d['parts'])})" if len(d['parts']) > 1 or (d['parts'] and d['parts'][0][0]) else "") + f" → {d['total']}",
+    "pay": lambda d: (f"{d['player']} pays {d['amount']} fuel" if d.get("paid", d["amount"]) == d["amount"]
+                      else f"{d['player']} owes {d['amount']} fuel, pays all {d['paid']}")
+                     + (f" ({_breakdown(d['parts'])})" if len(d['parts']) > 1 or (d['parts'] and d['parts'][0][0]) else "")
+                     + f" → {d['total']}",
     "draw": lambda d: f"{d['player']} draws {d['drawn']} bonus token{'s' if d['drawn'] != 1 else ''}" + (" and keeps one" if d['drawn'] == 2 else ""),
     "draw_empty": lambda d: f"{d['player']} gains a bonus token but none is left",
     "reshuffle": lambda d: f"the {d['count']} discarded tokens are shuffled into a new pile",

@@ -23,9 +23,12 @@ Choices for cases RULES.md leaves open (each is also written where it is applied
 * O-2 force-field markers on a removed board go back to the supply.
 * O-3 in the resolution the rearmost board is removed whenever the track has three boards;
   in the bonus phase only when that phase laid it (R-9).
-* O-4 markers removed at the end of the reveal are those of zones a ship entered while a
-  marker there acted on that move (the ship stopped on it).
-* O-5 players on an overcrowded path pay nothing, even under R-6.
+* O-4 "every zone that at least one ship entered during this turn loses all its markers":
+  a ship enters the zone where one of its moves ends (a zone it only crosses is not entered;
+  a marked zone cannot be crossed, R-11 aside). Markers placed later in the turn on a zone
+  entered earlier in it are removed too, as the sentence says.
+* O-5 players on an overcrowded path pay nothing, and a player alone on a solo path pays
+  nothing, even under R-6: the resolution is mechanical, R-6 only makes the choice legal.
 * O-6 force fields played when fewer markers are left than plays take them front to back;
   the rest do nothing (the token is still discarded).
 * O-7 a player with a "choose X" path and no number set is refused as ``missing_choice``.
@@ -126,7 +129,7 @@ class GameState:
     finished: bool = False
     winners: list[str] = field(default_factory=list)
     forced_dice: dict[str, list[int]] = field(default_factory=dict)
-    entered_marked: set[int] = field(default_factory=set)
+    entered: set[int] = field(default_factory=set)        # zones entered this turn (O-4)
     revealed: dict[str, list[Any]] = field(default_factory=dict)  # this turn's paths, after reveal
     draw_queue: list[str] = field(default_factory=list)
     drawn: list[str] = field(default_factory=list)
@@ -208,7 +211,7 @@ class Game:
             next_face=s.next_face, dice=s.dice, rng=rng, token_mode=s.token_mode, seed=s.seed,
             turn=s.turn, phase=s.phase, finished=s.finished, winners=list(s.winners),
             forced_dice={p: list(v) for p, v in s.forced_dice.items()},
-            entered_marked=set(s.entered_marked),
+            entered=set(s.entered),
             revealed={p: list(v) for p, v in s.revealed.items()},
             draw_queue=list(s.draw_queue), drawn=list(s.drawn)))
 
@@ -286,13 +289,19 @@ class Game:
             return False
         return self.best_cost(player, path, number) <= fuel
 
+    def any_path_affordable(self, player: str) -> bool:
+        """False when R-6 applies: no lit path is affordable, so any lit path is accepted."""
+        return any(self._affordable(player, q) for q in self.current_paths.values())
+
     def legal_numbers(self, player: str, path_key: str) -> list[int]:
-        """The centre-wheel numbers allowed on a "choose X" path: in range and ≤ fuel."""
+        """The centre-wheel numbers allowed on a "choose X" path: in range and ≤ fuel
+        (under R-6 the whole range: the player pays all they hold and is eliminated)."""
         path = self.current_paths.get(path_key)
         if path is None or path.choose is None:
             return []
         lo, hi = path.choose
-        return list(range(lo, min(hi, self.state.fuel[player]) + 1))
+        top = min(hi, self.state.fuel[player]) if self.any_path_affordable(player) else hi
+        return list(range(lo, top + 1))
 
     def programming_refusal(self, player: str, choice: Choice | None) -> str | None:
         """Why ``choice`` is refused for ``player`` (R-7), or None. Checked after the bonus phase."""
@@ -312,12 +321,12 @@ class Game:
             if choice.number is None:
                 return "missing_choice"                                  # O-7
             lo, hi = path.choose
-            if not lo <= choice.number <= hi or choice.number > s.fuel[player]:
+            if not lo <= choice.number <= hi:
                 return "choose_out_of_range"
-        if not self._affordable(player, path, choice.number):
-            # R-6: when no lit path is affordable, any lit path is accepted.
-            if any(self._affordable(player, q) for q in paths.values()):
-                return "unaffordable"
+            if choice.number > s.fuel[player] and self.any_path_affordable(player):
+                return "choose_out_of_range"                            # R-7 (R-6 aside)
+        if not self._affordable(player, path, choice.number) and self.any_path_affordable(player):
+            return "unaffordable"                                       # R-14; R-6 aside
         return None
 
     def legal_paths(self, player: str) -> list[str]:
@@ -502,8 +511,9 @@ class Game:
             if target < s.rear:
                 events.append(Event("moved", {"player": p, "from": start, "to": target, "why": why}))
                 return None
-        if stopped:
-            s.entered_marked.add(target)                                # O-4
+        if target == start:
+            return target                                               # held at the front (R-10)
+        s.entered.add(target)                                           # O-4
         s.zone[p] = target
         events.append(Event("moved", {"player": p, "from": start, "to": target, "stopped": stopped, "why": why}))
         return target
@@ -635,7 +645,7 @@ class Game:
                 continue
             paid = min(total, s.fuel[p])
             s.fuel[p] -= paid
-            events.append(Event("pay", {"player": p, "amount": total, "parts": parts, "total": s.fuel[p]}))
+            events.append(Event("pay", {"player": p, "amount": total, "paid": paid, "parts": parts, "total": s.fuel[p]}))
             if total > paid:
                 out.append((p, "overpaid"))
             elif s.fuel[p] == 0 and not finish:
@@ -742,12 +752,12 @@ class Game:
     # ------------------------------------------------------------------ reveal phase
     def _reveal(self, events: list[Event]) -> list[Event]:
         s = self.state
-        for zone in sorted(s.entered_marked):
+        for zone in sorted(s.entered):
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
                 events.append(Event("markers_removed", {"zone": zone, "count": n}))
-        s.entered_marked = set()
+        s.entered = set()
         if s.tile.finish:
             best = max(_rank_key(s, p) for p in s.active)
             self._finish([p for p in s.active if _rank_key(s, p) == best], events)
@@ -791,7 +801,7 @@ class Game:
             "token_mode": s.token_mode, "seed": s.seed, "turn": s.turn, "phase": s.phase,
             "finished": s.finished, "winners": list(s.winners),
             "forced_dice": {p: list(v) for p, v in s.forced_dice.items()},
-            "entered_marked": sorted(s.entered_marked),
+            "entered": sorted(s.entered),
             "revealed": {p: list(v) for p, v in s.revealed.items()},
             "draw_queue": list(s.draw_queue), "drawn": list(s.drawn),
         }
@@ -818,7 +828,7 @@ class Game:
             token_mode=d["token_mode"], seed=d["seed"], turn=d["turn"], phase=d["phase"],
             finished=d["finished"], winners=list(d["winners"]),
             forced_dice={p: list(v) for p, v in d["forced_dice"].items()},
-            entered_marked=set(d["entered_marked"]),
+            entered=set(d["entered"]),
             revealed={p: list(v) for p, v in d["revealed"].items()},
             draw_queue=list(d["draw_queue"]), drawn=list(d["drawn"])))
 

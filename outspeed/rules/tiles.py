@@ -142,10 +142,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+MAX_AMOUNT = 100   # no printed tile comes near; bounds keep a wrong file from hanging the table
+MAX_TIMES = 10
+
+
 def parse_amount(data: Any, where: str, dice: tuple[str, ...] = DICE) -> Amount:
     if _is_int(data):
-        if data < 0:
-            raise TileError(where, f"a number must be 0 or more, not {data}")
+        if not 0 <= data <= MAX_AMOUNT:
+            raise TileError(where, f"a number must be from 0 to {MAX_AMOUNT}, not {data}")
         return Amount("fixed", value=data)
     if data == "chosen":
         return Amount("chosen")
@@ -159,8 +163,8 @@ def parse_amount(data: Any, where: str, dice: tuple[str, ...] = DICE) -> Amount:
             if die not in dice:
                 raise TileError(f"{where}.die", f"unknown die {die!r} (known: {', '.join(dice)})")
             times = data.get("times", 1)
-            if not _is_int(times) or times < 1:
-                raise TileError(f"{where}.times", f"must be a whole number ≥ 1, not {times!r}")
+            if not _is_int(times) or not 1 <= times <= MAX_TIMES:
+                raise TileError(f"{where}.times", f"must be a whole number from 1 to {MAX_TIMES}, not {times!r}")
             return Amount("die", die=die, times=times)
         if "count" in keys:
             if keys != {"count"}:
@@ -205,8 +209,8 @@ def parse_path(key: str, data: Any, where: str, dice: tuple[str, ...] = DICE) ->
         if not isinstance(c, Mapping) or set(c) != {"min", "max"}:
             raise TileError(f"{where}, field choose", f"must be {{min: N, max: M}}, not {c!r}")
         lo, hi = c["min"], c["max"]
-        if not (_is_int(lo) and _is_int(hi) and 0 <= lo <= hi):
-            raise TileError(f"{where}, field choose", f"needs whole numbers 0 ≤ min ≤ max, not {c!r}")
+        if not (_is_int(lo) and _is_int(hi) and 0 <= lo <= hi <= MAX_AMOUNT):
+            raise TileError(f"{where}, field choose", f"needs whole numbers 0 ≤ min ≤ max ≤ {MAX_AMOUNT}, not {c!r}")
         choose = (lo, hi)
     lines: dict[str, tuple[Effect, ...]] = {}
     for line, allowed in (("cost", ("fuel",)), ("gain", EFFECTS)):
@@ -230,13 +234,14 @@ TILE_KEYS = {"number", "finish", "faces"}
 def parse_tile(data: Any, where: str = "", dice: tuple[str, ...] = DICE,
                require_faces: tuple[str, ...] = FACES, max_number: int | None = 16) -> Tile:
     """Parse one tile. ``require_faces`` lists the faces that must be present (inline
-    scenario tiles may give only the faces they use); ``max_number`` is None for inline tiles."""
+    scenario tiles may give only the faces they use); ``max_number`` is None for inline tiles,
+    which may also count a path that is not lit (it counts 0); a tile set may not."""
     if not isinstance(data, Mapping):
         raise TileError(where or "tile", f"a tile is a mapping with number, finish and faces, not {data!r}")
     number = data.get("number")
     label = f"{where + ': ' if where else ''}tile {number}"
-    if not _is_int(number) or number < 1 or (max_number is not None and number > max_number):
-        top = f" to {max_number}" if max_number is not None else " or more"
+    if not _is_int(number) or number < 1 or number > (max_number or 10**6):
+        top = f" to {max_number or 10**6}"
         raise TileError(f"{where + ': ' if where else ''}tile", f"'number' must be a whole number from 1{top}, not {number!r}")
     unknown = set(map(str, data)) - TILE_KEYS
     if unknown:
@@ -265,7 +270,7 @@ def parse_tile(data: Any, where: str = "", dice: tuple[str, ...] = DICE,
             raise TileError(fwhere, "no lit path: a face needs at least one path")
         for k, path in parsed.items():
             for i, e in enumerate(path.cost + path.gain):
-                if e.amount.kind == "count" and e.amount.path not in parsed:
+                if e.amount.kind == "count" and e.amount.path not in parsed and max_number is not None:
                     raise TileError(f"{fwhere}, path {k}, field {e.kind}",
                                     f"counts path {e.amount.path!r}, which is not lit on this face")
         faces[name] = parsed

@@ -1,0 +1,698 @@
+"""The table display: draws a :class:`~outspeed.display.model.TableView` with pygame-ce.
+
+Usage (also what the benchmarks call)::
+
+    display = TableDisplay(size=(1920, 1080), lang="fr")
+    dirty = display.render(view)            # a TableView or a bare Game.public_view() dict
+    pygame.image.save(display.surface, "frame.png")
+
+The screen is split into regions (banner, track, tile, players, dice, log). Each region is
+redrawn only when the part of the view it shows has changed, and ``render`` returns the
+rectangles it redrew, for ``pygame.display.update(dirty)`` (the aliens.py way). Everything
+is laid out on a 1920×1080 reference grid scaled to the window, so the same picture fills a
+TV or a laptop window; type is large enough to read from 3 m on a TV.
+
+The display reads the view it is given and nothing else: it has no access to the game, the
+session or the controllers, so it cannot show a hidden choice.
+"""
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import pygame
+
+from . import shapes
+from .i18n import Lang
+from .model import TOTAL_TURNS, DieShown, LogEntry, PlayerStatus, TableView, colour_of, shape_of
+
+FONT_DIR = Path(__file__).with_name("fonts")
+FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
+FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+
+BG = (14, 18, 30)
+PANEL = (26, 32, 50)
+PANEL_2 = (36, 44, 68)
+TEXT = (238, 240, 246)
+DIM = (140, 150, 178)
+FAINT = (70, 80, 106)
+ACCENT = (255, 198, 64)
+GOOD = (100, 215, 130)
+BAD = (245, 95, 85)
+MARKER = (70, 225, 240)
+LIGHT_ON = (255, 215, 90)
+LIGHT_OFF = (58, 64, 84)
+BOARDS = ((38, 46, 72), (48, 58, 88), (38, 46, 72))
+
+REF_W, REF_H = 1920, 1080
+REGIONS: dict[str, tuple[int, int, int, int]] = {
+    "banner": (0, 0, 1920, 100),
+    "track": (20, 110, 1880, 390),
+    "tile": (20, 514, 600, 548),
+    "players": (634, 514, 640, 548),
+    "dice": (1288, 514, 612, 160),
+    "log": (1288, 688, 612, 374),
+}
+OVERLAY = (310, 380, 1300, 220)
+SLOTS = 21                      # three boards of seven zones
+LANE_LABEL = 64                 # reference width of the lane labels left of the zones
+
+
+class Fonts:
+    """DejaVu Sans (shipped in fonts/: every glyph of the four languages); pygame's default
+    font if the files are missing. Fonts are cached by size."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, bool], pygame.font.Font] = {}
+
+    def get(self, size: int, bold: bool = False) -> pygame.font.Font:
+        size = max(8, int(size))
+        key = (size, bold)
+        font = self._cache.get(key)
+        if font is None:
+            path = FONT_BOLD if bold else FONT_REGULAR
+            font = pygame.font.Font(path if path.exists() else None, size)
+            self._cache[key] = font
+        return font
+
+
+class TableDisplay:
+    """Renders table views onto a surface of ``size``; see the module docstring."""
+
+    def __init__(self, size: tuple[int, int] = (1920, 1080), lang: str | Lang = "en",
+                 surface: pygame.Surface | None = None) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.lang = lang if isinstance(lang, Lang) else Lang(lang)
+        self.fonts = Fonts()
+        self._text_cache: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._keys: dict[str, Any] = {}
+        self._overlay_key: Any = None
+        self._target: pygame.Surface | None = None
+        self.surface = surface if surface is not None else pygame.Surface(size)
+        self.resize(self.surface.get_size())
+        self.die_rects: list[tuple[DieShown, pygame.Rect]] = []
+
+    # ------------------------------------------------------------------ geometry
+    def resize(self, size: tuple[int, int]) -> None:
+        w, h = max(320, int(size[0])), max(180, int(size[1]))
+        self.size = (w, h)
+        self.sx, self.sy = w / REF_W, h / REF_H
+        self.u = min(self.sx, self.sy)
+        self.rects = {name: self._scale(r) for name, r in REGIONS.items()}
+        self.overlay_rect = self._scale(OVERLAY)
+        if self.surface.get_size() != self.size and self._target is None:
+            self.surface = pygame.Surface(self.size)
+        self._keys.clear()
+        self._overlay_key = None
+        self._text_cache.clear()
+
+    def _scale(self, r: tuple[int, int, int, int]) -> pygame.Rect:
+        x, y, w, h = r
+        return pygame.Rect(round(x * self.sx), round(y * self.sy), round(w * self.sx), round(h * self.sy))
+
+    def px(self, n: float) -> int:
+        """A reference size (pixels at 1080p) in this window's pixels."""
+        return max(1, round(n * self.u))
+
+    def _track_geometry(self, view: Mapping[str, Any]) -> tuple[pygame.Rect, float, float, int]:
+        """(zones area, zone width, lane height, number of lanes)."""
+        r = self.rects["track"]
+        top = r.y + self.px(92)
+        bottom = r.bottom - self.px(64)
+        left = r.x + round(LANE_LABEL * self.sx) + self.px(8)
+        area = pygame.Rect(left, top, r.right - self.px(10) - left, bottom - top)
+        n = max(1, len(view.get("players", ())))
+        return area, area.w / SLOTS, area.h / n, n
+
+    def zone_rect(self, view: Mapping[str, Any], zone: int) -> pygame.Rect | None:
+        """The column of ``zone`` on the track (all lanes), or None if off the track."""
+        rear = view.get("track", {}).get("rear", 1)
+        slot = zone - rear
+        if not 0 <= slot < SLOTS:
+            return None
+        area, zw, _, _ = self._track_geometry(view)
+        return pygame.Rect(round(area.x + slot * zw), area.y, round(zw), area.h)
+
+    def ship_centre(self, view: Mapping[str, Any], player: str) -> tuple[int, int] | None:
+        """Where ``player``'s ship is drawn (None if it is not on the track)."""
+        for lane, p in enumerate(view.get("players", ())):
+            if p["player"] == player:
+                if not p.get("active", True) or p.get("zone") is None:
+                    return None
+                col = self.zone_rect(view, p["zone"])
+                if col is None:
+                    return None
+                _, _, lh, _ = self._track_geometry(view)
+                return (col.centerx, round(col.y + lh * (lane + 0.5)))
+        return None
+
+    def marker_centre(self, view: Mapping[str, Any], zone: int) -> tuple[int, int] | None:
+        col = self.zone_rect(view, zone)
+        if col is None:
+            return None
+        return (col.centerx, col.bottom + self.px(32))
+
+    # ------------------------------------------------------------------ text
+    def text(self, s: str, size: float, colour=TEXT, bold: bool = False, max_width: int | None = None) -> pygame.Surface:
+        """Rendered text (cached); shrunk, then cut with an ellipsis, to fit ``max_width``."""
+        size_px = self.px(size)
+        key = (s, size_px, colour, bold, max_width)
+        surf = self._text_cache.get(key)
+        if surf is not None:
+            self._text_cache.move_to_end(key)
+            return surf
+        font = self.fonts.get(size_px, bold)
+        if max_width is not None:
+            w = font.size(s)[0]
+            if w > max_width:
+                smaller = self.fonts.get(max(8, int(size_px * 0.82)), bold)
+                if smaller.size(s)[0] <= max_width:
+                    font = smaller
+                else:
+                    font = smaller
+                    while s and font.size(s + "…")[0] > max_width:
+                        s = s[:-1]
+                    s = s.rstrip() + "…"
+        surf = font.render(s, True, colour)
+        self._text_cache[key] = surf
+        if len(self._text_cache) > 800:
+            self._text_cache.popitem(last=False)
+        return surf
+
+    def wrap(self, s: str, size: float, width: int, bold: bool = False, lines: int = 2) -> list[str]:
+        font = self.fonts.get(self.px(size), bold)
+        words, out, cur = s.split(), [], ""
+        for w in words:
+            trial = f"{cur} {w}".strip()
+            if font.size(trial)[0] <= width or not cur:
+                cur = trial
+            else:
+                out.append(cur)
+                cur = w
+        if cur:
+            out.append(cur)
+        if len(out) > lines:
+            out = out[: lines - 1] + [" ".join(out[lines - 1:])]
+        return out
+
+    def blit(self, surf: pygame.Surface, s: pygame.Surface, pos: tuple[float, float], anchor: str = "topleft") -> pygame.Rect:
+        rect = s.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+        surf.blit(s, rect)
+        return rect
+
+    # ------------------------------------------------------------------ rendering
+    def render(self, table: TableView | Mapping[str, Any], surface: pygame.Surface | None = None,
+               full: bool = False) -> list[pygame.Rect]:
+        """Draw ``table`` onto ``surface`` (default: :attr:`surface`) and return the
+        rectangles that changed. The first call, a resize or ``full=True`` redraw all."""
+        if not isinstance(table, TableView):
+            table = TableView.from_public(table)
+        target = surface if surface is not None else self.surface
+        if target is not self._target:
+            self._target = target
+            self.surface = target
+            full = True
+        if target.get_size() != self.size:
+            self.resize(target.get_size())
+            full = True
+        if full:
+            self._keys.clear()
+            self._overlay_key = None
+            target.fill(BG)
+        dirty: list[pygame.Rect] = []
+        overlay_key = self._key_overlay(table)
+        overlay_changed = overlay_key != self._overlay_key
+        for name in REGIONS:
+            key = getattr(self, f"_key_{name}")(table)
+            rect = self.rects[name]
+            under_overlay = overlay_changed and self._overlay_key is not None and rect.colliderect(self.overlay_rect)
+            if full or key != self._keys.get(name) or under_overlay:
+                target.fill(BG, rect)
+                clip = target.get_clip()
+                target.set_clip(rect)
+                try:
+                    getattr(self, f"_draw_{name}")(target, rect, table)
+                finally:
+                    target.set_clip(clip)
+                self._keys[name] = key
+                dirty.append(rect)
+        if overlay_key is not None and (overlay_changed or any(r.colliderect(self.overlay_rect) for r in dirty)):
+            self._draw_overlay(target, self.overlay_rect, table)
+            dirty.append(self.overlay_rect)
+        self._overlay_key = overlay_key
+        return dirty
+
+    def render_full(self, table: TableView | Mapping[str, Any]) -> pygame.Surface:
+        self.render(table, full=True)
+        return self.surface
+
+    # ------------------------------------------------------------------ keys (what each region shows)
+    @staticmethod
+    def _k(*parts: Any) -> str:
+        return json.dumps(parts, sort_keys=True, default=repr)
+
+    def _key_banner(self, t: TableView) -> str:
+        v = t.view
+        return self._k(t.stage, v.get("turn"), v.get("phase"), v.get("finished"), v.get("winners"), t.prompt,
+                       v.get("tiles_left"))
+
+    def _key_track(self, t: TableView) -> str:
+        v = t.view
+        return self._k(v.get("track"), v.get("force_fields"), v.get("markers_left"),
+                       [(p["player"], p.get("zone"), p.get("active")) for p in v.get("players", ())],
+                       t.zone_prompt, t.moving)
+
+    def _key_tile(self, t: TableView) -> str:
+        v = t.view
+        return self._k(v.get("tile"), v.get("face"), v.get("tiles_left"), v.get("revealed"), v.get("next_face"))
+
+    def _key_players(self, t: TableView) -> str:
+        v = t.view
+        return self._k([(p["player"], p.get("fuel"), p.get("tokens"), p.get("active")) for p in v.get("players", ())],
+                       [tuple(s.__dict__.values()) for s in t.players], v.get("winners"))
+
+    def _key_dice(self, t: TableView) -> str:
+        return self._k([tuple(d.__dict__.values()) for d in t.dice])
+
+    def _key_log(self, t: TableView) -> str:
+        return self._k([(e.kind, dict(e.data)) for e in t.log[-14:]], t.pad)
+
+    def _key_overlay(self, t: TableView) -> str | None:
+        return None if t.banner is None else self._k(t.banner)
+
+    # ------------------------------------------------------------------ panels
+    def _panel(self, surf: pygame.Surface, rect: pygame.Rect, colour=PANEL) -> None:
+        pygame.draw.rect(surf, colour, rect, border_radius=self.px(14))
+
+    def _title(self, surf: pygame.Surface, rect: pygame.Rect, text: str) -> None:
+        self.blit(surf, self.text(text.upper(), 22, DIM, bold=True), (rect.x + self.px(18), rect.y + self.px(10)))
+
+    # banner ---------------------------------------------------------------
+    def _draw_banner(self, surf: pygame.Surface, rect: pygame.Rect, t: TableView) -> None:
+        L, v = self.lang, t.view
+        pygame.draw.rect(surf, PANEL_2, rect)
+        pygame.draw.rect(surf, ACCENT, (rect.x, rect.bottom - self.px(3), rect.w, self.px(3)))
+        stage = t.stage or v.get("phase", "")
+        phase = {"showing": "resolution", "": v.get("phase", "")}.get(stage, stage)
+        if v.get("finished"):
+            phase = "finished"
+        x = rect.x + self.px(28)
+        turn = v.get("turn")
+        if turn is not None:
+            total = turn + (v.get("tiles_left") or 0) if v.get("tile") else turn
+            total = max(total, TOTAL_TURNS) if v.get("tile") and not v["tile"].get("finish") else total
+            r = self.blit(surf, self.text(L.t("ui.turn", turn=turn, total=total), 34, DIM, bold=True), (x, rect.centery), "midleft")
+            x = r.right + self.px(28)
+        r = self.blit(surf, self.text(L.phase(phase), 50, ACCENT, bold=True, max_width=self.px(620)), (x, rect.centery), "midleft")
+        x = r.right + self.px(36)
+        if v.get("finished"):
+            winners = v.get("winners") or []
+            text = L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner")
+            colour = colour_of(winners[0]) if len(winners) == 1 else TEXT
+            self.blit(surf, self.text(text, 46, colour, bold=True, max_width=rect.right - x - self.px(24)), (x, rect.centery), "midleft")
+            return
+        if t.prompt is not None:
+            key, data = t.prompt
+            data = dict(data)
+            if "players" in data:
+                data["players"] = L.players(data["players"])
+            if "player" in data:
+                data["player"] = L.player(data["player"])
+            width = rect.right - x - self.px(24)
+            lines = self.wrap(L.t(key, **data), 30, width, lines=2)
+            size = 30 if len(lines) == 1 else 27
+            y0 = rect.centery - (len(lines) - 1) * self.px(17)
+            for i, line in enumerate(lines):
+                self.blit(surf, self.text(line, size, TEXT, max_width=width), (x, y0 + i * self.px(34)), "midleft")
+
+    # track ----------------------------------------------------------------
+    def _draw_track(self, surf: pygame.Surface, rect: pygame.Rect, t: TableView) -> None:
+        L, v = self.lang, t.view
+        self._panel(surf, rect)
+        track = v.get("track", {"rear": 1, "boards": 2})
+        rear, boards = track.get("rear", 1), track.get("boards", 2)
+        area, zw, lh, n = self._track_geometry(v)
+        # boards
+        for b in range(3):
+            bx = round(area.x + b * 7 * zw)
+            brect = pygame.Rect(bx, area.y - self.px(48), round(7 * zw) - self.px(3), area.h + self.px(48))
+            if b < boards:
+                pygame.draw.rect(surf, BOARDS[b % 2], brect, border_radius=self.px(8))
+                label = f"{L.t('ui.board')} {rear + 7 * b}–{rear + 7 * b + 6}"
+                self.blit(surf, self.text(label, 18, DIM, max_width=brect.w - self.px(8)), (brect.centerx, rect.y + self.px(16)), "midtop")
+            else:
+                pygame.draw.rect(surf, FAINT, brect, self.px(2), border_radius=self.px(8))
+                self.blit(surf, self.text(L.t("ui.next_board"), 22, FAINT, max_width=brect.w - self.px(8)), brect.center, "center")
+        # zone columns and numbers
+        for slot in range(boards * 7):
+            zx = area.x + slot * zw
+            zone = rear + slot
+            col = pygame.Rect(round(zx), area.y, round(zw), area.h)
+            if t.zone_prompt == zone:
+                pygame.draw.rect(surf, (90, 78, 40), col.inflate(-self.px(4), 0), border_radius=self.px(6))
+            if slot % 7:
+                pygame.draw.line(surf, FAINT, (col.x, area.y - self.px(40)), (col.x, area.bottom), 1)
+            colour = ACCENT if t.zone_prompt == zone else TEXT
+            self.blit(surf, self.text(str(zone), 26, colour, bold=True), (col.centerx, area.y - self.px(24)), "center")
+        # front edge (the ship furthest ahead stops there when three boards are out)
+        fx = round(area.x + boards * 7 * zw) - self.px(3)
+        pygame.draw.line(surf, ACCENT, (fx, area.y - self.px(48)), (fx, area.bottom + self.px(6)), self.px(3))
+        # force fields: a band across the lanes and a marker below the zone
+        counts: dict[int, int] = {}
+        for z in v.get("force_fields", ()):
+            counts[z] = counts.get(z, 0) + 1
+        for z, c in counts.items():
+            col = self.zone_rect(v, z)
+            if col is None:
+                continue
+            band = pygame.Surface((col.w - self.px(6), col.h), pygame.SRCALPHA)
+            band.fill((*MARKER, 46))
+            surf.blit(band, (col.x + self.px(3), col.y))
+            centre = self.marker_centre(v, z)
+            shapes.draw_marker(surf, centre, self.px(44), MARKER)
+            if c > 1:
+                self.blit(surf, self.text(f"×{c}", 20, MARKER, bold=True), (centre[0] + self.px(22), centre[1]), "midleft")
+        left = v.get("markers_left")
+        if left is not None:
+            pos = (rect.x + self.px(14), rect.bottom - self.px(32))
+            shapes.draw_marker(surf, (pos[0] + self.px(18), pos[1]), self.px(30), MARKER)
+            self.blit(surf, self.text(str(left), 22, MARKER, bold=True), (pos[0] + self.px(38), pos[1]), "midleft")
+        # lanes and ships
+        r_ship = min(zw, lh) * 0.36
+        for lane, p in enumerate(v.get("players", ())):
+            name = p["player"]
+            cy = area.y + lh * (lane + 0.5)
+            if lane:
+                pygame.draw.line(surf, (30, 36, 56), (area.x, round(area.y + lh * lane)), (area.right, round(area.y + lh * lane)), 1)
+            label_c = (rect.x + round(LANE_LABEL * self.sx / 2) + self.px(4), cy)
+            active = p.get("active", True)
+            shapes.draw_ship(surf, shape_of(name), label_c, min(lh * 0.3, self.px(20)),
+                             colour_of(name) if active else FAINT)
+            if not active or p.get("zone") is None:
+                self.blit(surf, self.text(L.t("status.eliminated"), 22, FAINT), (area.x + self.px(12), cy), "midleft")
+                continue
+            centre = self.ship_centre(v, name)
+            if centre is None:
+                continue
+            shapes.draw_ship(surf, shape_of(name), centre, r_ship, colour_of(name), glow=name in t.moving)
+
+    # tile -----------------------------------------------------------------
+    def _draw_tile(self, surf: pygame.Surface, rect: pygame.Rect, t: TableView) -> None:
+        L, v = self.lang, t.view
+        self._panel(surf, rect)
+        tile = v.get("tile")
+        head = pygame.Rect(rect.x, rect.y, rect.w, self.px(74))
+        # the stack of tiles left
+        left = v.get("tiles_left")
+        if left is not None:
+            sx = rect.right - self.px(30)
+            for i in range(min(left, 6)):
+                card = pygame.Rect(0, 0, self.px(34), self.px(46))
+                card.topright = (sx - i * self.px(5), rect.y + self.px(14) + i * self.px(2))
+                pygame.draw.rect(surf, (70, 80, 110), card, border_radius=self.px(4))
+                pygame.draw.rect(surf, (20, 24, 36), card, 1, border_radius=self.px(4))
+            self.blit(surf, self.text(str(left), 34, TEXT, bold=True), (sx - self.px(60) - min(left, 6) * self.px(5), rect.y + self.px(36)), "midright")
+            self.blit(surf, self.text(L.t("ui.tiles_left"), 16, DIM), (rect.right - self.px(18), rect.y + self.px(68)), "topright")
+        if tile is None:
+            self.blit(surf, self.text(L.t("ui.no_tile"), 34, DIM), rect.center, "center")
+            return
+        title = L.tile(tile.get("number"), tile.get("finish"))
+        self.blit(surf, self.text(title, 36, ACCENT if tile.get("finish") else TEXT, bold=True, max_width=rect.w - self.px(220)),
+                  (rect.x + self.px(22), rect.y + self.px(14)))
+        face = v.get("face", "3-4")
+        self.blit(surf, self.text(L.t("ui.face", face=face), 22, DIM), (rect.x + self.px(24), rect.y + self.px(58)))
+        card = pygame.Rect(rect.x + self.px(14), rect.y + self.px(96), rect.w - self.px(28), rect.h - self.px(110))
+        pygame.draw.rect(surf, PANEL_2, card, border_radius=self.px(12))
+        if tile.get("finish"):                   # the chequered finish line
+            sq = self.px(12)
+            for i in range(card.w // sq):
+                for j in range(2):
+                    if (i + j) % 2 == 0:
+                        pygame.draw.rect(surf, (225, 225, 225), (card.x + i * sq, card.y + j * sq, sq, sq))
+        paths = (tile.get("faces") or {}).get(face) or {}
+        revealed = v.get("revealed") or {}
+        col_w = card.w / 3
+        rows_y = {"light": card.y + self.px(62), "who": card.y + self.px(118),
+                  "condition": card.y + self.px(150), "cost": card.y + self.px(236), "gain": card.y + self.px(326)}
+        for label in ("condition", "cost", "gain"):
+            y = rows_y[label]
+            pygame.draw.line(surf, (58, 68, 96), (card.x + self.px(10), y), (card.right - self.px(10), y), 1)
+            self.blit(surf, self.text(L.t(f"ui.{label}"), 15, DIM), (card.x + self.px(12), y + self.px(2)))
+        for i, key in enumerate(("left", "center", "right")):
+            cx = card.x + col_w * (i + 0.5)
+            path = paths.get(key)
+            shapes.draw_light(surf, key, (cx, rows_y["light"]), self.px(22), path is not None, LIGHT_ON, LIGHT_OFF)
+            self.blit(surf, self.text(L.path(key), 18, TEXT if path else FAINT, max_width=round(col_w) - self.px(8)),
+                      (cx, rows_y["light"] + self.px(36)), "midtop")
+            if i:
+                x = round(card.x + col_w * i)
+                pygame.draw.line(surf, (58, 68, 96), (x, rows_y["condition"] + self.px(18)), (x, card.bottom - self.px(12)), 1)
+            who = [p for p, (pk, _n) in sorted(revealed.items()) if pk == key]
+            for j, p in enumerate(who):
+                wx = cx + (j - (len(who) - 1) / 2) * self.px(26)
+                shapes.draw_ship(surf, shape_of(p), (wx, rows_y["who"] + self.px(8)), self.px(10), colour_of(p))
+            if path is None:
+                continue
+            self._draw_condition(surf, path, (cx, rows_y["condition"] + self.px(46)), round(col_w))
+            self._draw_effects(surf, path.get("cost") or [], key, (cx, rows_y["cost"] + self.px(46)), cost=True)
+            self._draw_effects(surf, path.get("gain") or [], key, (cx, rows_y["gain"] + self.px(44)), cost=False)
+
+    def _draw_condition(self, surf: pygame.Surface, path: Mapping[str, Any], centre: tuple[float, float], width: int) -> None:
+        L = self.lang
+        cx, cy = centre
+        items: list[Callable[[float], float]] = []
+        cap = path.get("capacity")
+        if path.get("solo"):
+            shapes.draw_silhouette(surf, (cx - self.px(28), cy), self.px(40))
+            self.blit(surf, self.text(L.t("ui.solo"), 22, ACCENT, bold=True, max_width=width // 2), (cx - self.px(6), cy), "midleft")
+        elif cap is not None:
+            n = int(cap)
+            if n <= 3:
+                for j in range(n):
+                    shapes.draw_silhouette(surf, (cx + (j - (n - 1) / 2) * self.px(30), cy), self.px(40))
+            else:
+                shapes.draw_silhouette(surf, (cx - self.px(20), cy), self.px(40))
+                self.blit(surf, self.text(f"×{n}", 26, TEXT, bold=True), (cx, cy), "midleft")
+        choose = path.get("choose")
+        if choose:
+            self.blit(surf, self.text(L.t("ui.choose", min=choose.get("min"), max=choose.get("max")), 26, ACCENT, bold=True,
+                                      max_width=width - self.px(8)), (cx, cy + (self.px(26) if cap is not None else 0)), "center")
+        del items
+
+    def _draw_effects(self, surf: pygame.Surface, effects: list[Any], path_key: str, centre: tuple[float, float], cost: bool) -> None:
+        cx, cy = centre
+        if not effects:
+            self.blit(surf, self.text("—", 28, FAINT), (cx, cy), "center")
+            return
+        step = self.px(46)
+        y0 = cy - (len(effects) - 1) * step / 2
+        for j, eff in enumerate(effects):
+            if not isinstance(eff, Mapping) or not eff:
+                continue
+            kind, amount = next(iter(eff.items()))
+            self._draw_effect(surf, kind, amount, (cx, y0 + j * step), cost)
+
+    def _draw_effect(self, surf: pygame.Surface, kind: str, amount: Any, centre: tuple[float, float], cost: bool) -> None:
+        """One symbol of a cost or gain line: amount then icon, e.g. "−2 ▣", "3 »", "●# ▣"."""
+        cx, cy = centre
+        colour = BAD if cost else GOOD
+        s = self.px(34)
+        parts: list[tuple[str, Any]] = []      # ("text", str) | ("die", name) | ("light", path)
+        sign = "−" if cost else "+"
+        if isinstance(amount, int):
+            parts.append(("text", f"{sign}{amount}" if kind == "fuel" else str(amount)))
+        elif amount == "chosen":
+            parts.append(("text", f"{sign}X" if kind == "fuel" else "X"))
+        elif isinstance(amount, Mapping) and "die" in amount:
+            times = amount.get("times", 1)
+            if times and times > 1:
+                parts.append(("text", f"{times}×"))
+            parts.append(("die", amount["die"]))
+        elif isinstance(amount, Mapping) and "count" in amount:
+            parts.append(("light", amount["count"]))
+        else:
+            parts.append(("text", "?"))
+        parts.append(("icon", kind))
+        widths = []
+        for what, val in parts:
+            widths.append(self.text(val, 30, colour, bold=True).get_width() if what == "text" else s)
+        gap = self.px(6)
+        total = sum(widths) + gap * (len(widths) - 1)
+        x = cx - total / 2
+        for (what, val), w in zip(parts, widths):
+            mid = (x + w / 2, cy)
+            if what == "text":
+                self.blit(surf, self.text(val, 30, colour, bold=True), mid, "center")
+            elif what == "die":
+                r = pygame.Rect(0, 0, round(s * 0.8), round(s * 0.8))
+                r.center = (round(mid[0]), round(mid[1]))
+                shapes.draw_die(surf, r, val, None)
+                self.blit(surf, self.text("?", 20, (30, 30, 30) if val == "yellow" else TEXT, bold=True), r.center, "center")
+            elif what == "light":
+                shapes.draw_light(surf, val, mid, s * 0.3, True, LIGHT_ON, LIGHT_OFF)
+            elif val == "fuel":
+                shapes.draw_cube(surf, mid, s * 0.9)
+            elif val == "move":
+                shapes.draw_move(surf, mid, s * 0.8)
+            else:
+                shapes.draw_token(surf, mid, s)
+            x += w + gap
+
+    # players --------------------------------------------------------------
+    STATUS_COLOUR = {"ready": GOOD, "refused": BAD, "refused_bonus": BAD, "declared_token": ACCENT,
+                     "declared_none": DIM, "to_act": TEXT, "unlock": ACCENT, "waiting": BAD,
+                     "eliminated": FAINT, "drawing": ACCENT, "winner": ACCENT, "": DIM}
+
+    def _draw_players(self, surf: pygame.Surface, rect: pygame.Rect, t: TableView) -> None:
+        L, v = self.lang, t.view
+        self._panel(surf, rect)
+        players = list(v.get("players", ()))
+        if not players:
+            return
+        pad = self.px(10)
+        row_h = min(self.px(100), (rect.h - pad * 2) / len(players))
+        winners = set(v.get("winners") or [])
+        for i, p in enumerate(players):
+            name = p["player"]
+            st = t.status_of(name)
+            row = pygame.Rect(rect.x + pad, round(rect.y + pad + i * row_h), rect.w - 2 * pad, round(row_h) - self.px(6))
+            active = p.get("active", True)
+            pygame.draw.rect(surf, PANEL_2 if active else (30, 34, 46), row, border_radius=self.px(10))
+            if name in winners:
+                pygame.draw.rect(surf, ACCENT, row, self.px(3), border_radius=self.px(10))
+            colour = colour_of(name) if active else FAINT
+            pygame.draw.rect(surf, colour, (row.x, row.y, self.px(8), row.h), border_radius=self.px(4))
+            cy = row.centery
+            shapes.draw_ship(surf, shape_of(name), (row.x + self.px(44), cy), min(row.h * 0.3, self.px(26)), colour)
+            big = 34 if row_h > self.px(80) else 28
+            self.blit(surf, self.text(L.player(name), big, TEXT if active else FAINT, bold=True, max_width=self.px(150)),
+                      (row.x + self.px(80), cy - self.px(12)), "midleft")
+            tag = {"bot": "status.bot", "keyboard": "status.keyboard"}.get(st.kind)
+            if tag:
+                self.blit(surf, self.text(L.t(tag), 16, DIM), (row.x + self.px(82), cy + self.px(20)), "midleft")
+            # fuel and tokens
+            fx = row.x + self.px(250)
+            shapes.draw_cube(surf, (fx, cy), self.px(30))
+            self.blit(surf, self.text(str(p.get("fuel", 0)), 36, TEXT if active else FAINT, bold=True), (fx + self.px(22), cy), "midleft")
+            tx = row.x + self.px(350)
+            shapes.draw_token(surf, (tx, cy), self.px(32))
+            self.blit(surf, self.text(str(p.get("tokens", 0)), 36, TEXT if active else FAINT, bold=True), (tx + self.px(22), cy), "midleft")
+            # controller and status
+            sx = row.x + self.px(430)
+            status = "winner" if name in winners else ("eliminated" if not active else st.status)
+            if active and name not in winners:
+                if st.lost:
+                    status = "lost"
+                elif not st.connected and st.kind == "controller":
+                    status = "waiting"
+            self._draw_controller_icon(surf, (sx + self.px(14), cy), st, active)
+            text = L.t(f"status.{status}") if status else ""
+            if st.played and active:
+                text = L.token(st.played)
+            colour = BAD if status in ("lost", "waiting") else self.STATUS_COLOUR.get(status, TEXT)
+            if st.played and active:
+                colour = ACCENT
+            lines = self.wrap(text, 22, row.right - sx - self.px(40), bold=True, lines=2)
+            for j, line in enumerate(lines):
+                self.blit(surf, self.text(line, 22 if len(lines) == 1 else 19, colour, bold=True,
+                                          max_width=row.right - sx - self.px(40)),
+                          (sx + self.px(34), cy + (j - (len(lines) - 1) / 2) * self.px(22)), "midleft")
+
+    def _draw_controller_icon(self, surf: pygame.Surface, centre: tuple[float, float], st: PlayerStatus, active: bool) -> None:
+        cx, cy = centre
+        if not active:
+            return
+        if st.lost or (not st.connected and st.kind == "controller"):
+            w = self.px(4)
+            d = self.px(10)
+            pygame.draw.line(surf, BAD, (cx - d, cy - d), (cx + d, cy + d), w)
+            pygame.draw.line(surf, BAD, (cx - d, cy + d), (cx + d, cy - d), w)
+            return
+        shapes.draw_padlock(surf, (cx, cy), self.px(28), GOOD if st.locked else DIM, closed=st.locked)
+
+    # dice -----------------------------------------------------------------
+    def _draw_dice(self, surf: pygame.Surface, rect: pygame.Rect, t: TableView) -> None:
+        self._panel(surf, rect)
+        self._title(surf, rect, self.lang.t("ui.dice"))
+        self.die_rects = []
+        dice = list(t.dice)[-10:]
+        if not dice:
+            for i, die in enumerate(("yellow", "blue")):
+                r = pygame.Rect(0, 0, self.px(60), self.px(60))
+                r.center = (rect.centerx + (i - 0.5) * self.px(90), rect.centery + self.px(12))
+                shapes.draw_die(surf, r, die, None)
+                pygame.draw.rect(surf, PANEL, r.inflate(-self.px(20), -self.px(20)), border_radius=self.px(6))
+            return
+        size = min(self.px(84), (rect.w - self.px(24)) / len(dice) - self.px(12))
+        gap = self.px(14)
+        total = len(dice) * size + (len(dice) - 1) * gap
+        x0 = rect.centerx - total / 2
+        for i, d in enumerate(dice):
+            r = pygame.Rect(round(x0 + i * (size + gap)), rect.y + self.px(44), round(size), round(size))
+            if d.rolling:
+                r.move_ip(0, -self.px(6) * ((d.face or 0) % 2))
+            shapes.draw_die(surf, r, d.die, d.face if d.rolling and d.face is not None else d.value)
+            shapes.draw_ship(surf, shape_of(d.player), (r.centerx, rect.bottom - self.px(16)), self.px(11), colour_of(d.player))
+            self.die_rects.append((d, r))
+
+    # log ------------------------------------------------------------------
+    def _draw_log(self, surf: pygame.Surface, rect: pygame.Rect, t: TableView) -> None:
+        self._panel(surf, rect)
+        if t.pad is not None:
+            self._draw_pad(surf, rect, t.pad)
+            return
+        self._title(surf, rect, self.lang.t("ui.events"))
+        width = rect.w - self.px(56)
+        line_h = self.px(30)
+        lines: list[tuple[str | None, str, int]] = []
+        for age, e in enumerate(reversed(t.log)):
+            text = self.lang.event(e.kind, e.data)
+            wrapped = self.wrap(text, 22, width, lines=2)
+            for j, line in enumerate(reversed(wrapped)):
+                lines.append((e.data.get("player") if j == len(wrapped) - 1 else None, line, age))
+            if len(lines) * line_h > rect.h - self.px(56):
+                break
+        y = rect.bottom - self.px(16)
+        for player, line, age in lines:
+            if y - line_h < rect.y + self.px(40):
+                break
+            colour = TEXT if age < 3 else DIM
+            self.blit(surf, self.text(line, 22, colour, max_width=width), (rect.x + self.px(44), y), "bottomleft")
+            if isinstance(player, str):
+                shapes.draw_ship(surf, shape_of(player), (rect.x + self.px(26), y - line_h / 2 + self.px(2)), self.px(9), colour_of(player))
+            y -= line_h
+
+    def _draw_pad(self, surf: pygame.Surface, rect: pygame.Rect, pad: Mapping[str, Any]) -> None:
+        """The keyboard hot-seat pad: the acting player's own choice (hidden until shown)."""
+        L = self.lang
+        player = pad.get("player", "")
+        self.blit(surf, self.text(L.t("banner.keyboard", player=L.player(player)), 24, colour_of(player), bold=True,
+                                  max_width=rect.w - self.px(36)), (rect.x + self.px(18), rect.y + self.px(14)))
+        y = rect.y + self.px(64)
+        if not pad.get("shown"):
+            self.blit(surf, self.text(L.t("pad.hidden"), 30, TEXT, bold=True), (rect.centerx, rect.centery), "center")
+        else:
+            for line in pad.get("lines", ()):
+                self.blit(surf, self.text(str(line), 28, TEXT, bold=True, max_width=rect.w - self.px(36)), (rect.x + self.px(24), y))
+                y += self.px(40)
+        self.blit(surf, self.text(L.t("pad.keys"), 18, DIM, max_width=rect.w - self.px(36)), (rect.x + self.px(18), rect.bottom - self.px(34)))
+
+    # overlay --------------------------------------------------------------
+    def _draw_overlay(self, surf: pygame.Surface, rect: pygame.Rect, t: TableView) -> None:
+        if t.banner is None:
+            return
+        key, data = t.banner
+        data = dict(data)
+        if "players" in data:
+            data["players"] = self.lang.players(data["players"])
+        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+        shade.fill((120, 20, 20, 235))
+        surf.blit(shade, rect)
+        pygame.draw.rect(surf, BAD, rect, self.px(4), border_radius=self.px(6))
+        lines = self.wrap(self.lang.t(key, **data), 44, rect.w - self.px(60), bold=True, lines=2)
+        for i, line in enumerate(lines):
+            self.blit(surf, self.text(line, 44, TEXT, bold=True, max_width=rect.w - self.px(40)),
+                      (rect.centerx, rect.centery + (i - (len(lines) - 1) / 2) * self.px(54)), "center")

@@ -1,0 +1,652 @@
+"""The referee session: a state machine between the hub and the rules engine.
+
+Feed it the hub's events (:meth:`Session.handle`) and the time (:meth:`Session.update`); it
+reads the controllers' wheels through the wheel map, refuses illegal choices privately,
+journals every accepted input *before* applying it to the engine, shows the resolution
+step by step, and says what the controllers should do (:meth:`Session.take_commands`: seat
+colours, path lights, blink). :meth:`Session.table` is everything the display may draw:
+the public view and public facts only.
+
+A turn at the table (RULES.md "A turn"):
+
+* ``bonus``: zone by zone from the front, the players of the prompted zone set the **left
+  wheel** to a token (or "none") and close the lock. The table sees only *that* a player
+  plays a token; when everyone has declared, all are revealed and applied.
+* ``programming``: **right wheel** = path, **centre wheel** = X on a "choose X" path, then the
+  lock. A legal choice makes the player ready; an illegal one is refused privately (the
+  screen says only "must re-program", the controller blinks).
+* resolution: when every active player is ready, everything is revealed at once and shown
+  step by step; dice are each player's own roll.
+* ``draw`` (virtual tokens only): the player who gains a token picks one of the two drawn
+  with the left wheel and the lock.
+
+A lock counts only if it was closed after the prompt began: a controller still locked from
+the previous phase must be opened first ("unlock first").
+
+Lost controllers pause the game (nothing is revealed or applied) until they are back.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from bitbox.events import Back, Connected, Lost, Rejected, WheelsChanged
+
+from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
+from ..rules import PATHS, TOKENS, Choice, Event, Game, Refused, RulesError
+from .animate import apply_event
+
+KINDS = ("controller", "bot", "keyboard")
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """A player of this game: their name (a colour), their hub seat, and who plays it."""
+
+    player: str
+    seat: int
+    kind: str = "controller"            # controller | bot | keyboard
+    controller_id: int | None = None    # when known: a controller with this id takes the seat
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Seconds the table holds each kind of step; :meth:`instant` for headless runs."""
+
+    step: float = 0.9                  # one resolution step (pay, move, eliminate...)
+    roll: float = 1.3                  # dice tumbling
+    reveal: float = 2.2                # everything revealed at once
+    turn: float = 1.5                  # a new tile revealed
+    think: float = 1.2                 # a bot's thinking time
+
+    @classmethod
+    def instant(cls) -> "Pace":
+        return cls(0.0, 0.0, 0.0, 0.0, 0.0)
+
+    def scaled(self, speed: float) -> "Pace":
+        if speed <= 0:
+            return Pace.instant()
+        return Pace(*(v / speed for v in (self.step, self.roll, self.reveal, self.turn, self.think)))
+
+    @property
+    def is_instant(self) -> bool:
+        return self == Pace.instant()
+
+
+# ---- commands to the controllers (the runner turns them into hub calls)
+
+@dataclass(frozen=True)
+class AssignSeat:
+    seat: int
+    colour: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class SetLights:
+    seat: int
+    left: bool
+    centre: bool
+    right: bool
+    colour: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Identify:
+    """Blink a controller: its owner's choice was refused (or: "this one is yours")."""
+
+    seat: int
+    ms: int = 1500
+
+
+Command = AssignSeat | SetLights | Identify
+
+
+@dataclass
+class ControllerState:
+    """What the session knows of one player's controller. Private: the wheels never leave
+    the session except as a public status (locked, ready, refused...)."""
+
+    connected: bool = False
+    lost: bool = False
+    locked: bool = False
+    wheels: tuple[int, int, int] = (0, 0, 0)
+    stale: bool = False                # locked since before the current prompt
+    controller_id: int | None = None
+
+
+@dataclass
+class _Step:
+    events: list[Event]
+    duration: float
+    final: bool = False                # switch to the engine's own public view
+
+
+def state_hash(game: Game) -> str:
+    """A fingerprint of the whole engine state (the journal checks it on resume)."""
+    blob = json.dumps(game.to_data(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
+def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
+    """Apply one journaled input to the engine (the session and the resume path share it)."""
+    if kind == "bonus":
+        return game.play_bonus({p: t for p, t in data["plays"].items()})
+    if kind == "program":
+        return game.program({p: Choice(c[0], c[1]) for p, c in data["choices"].items()})
+    if kind == "keep":
+        return game.keep(data["player"], data["token"])
+    raise RulesError(f"unknown input kind {kind!r}")
+
+
+class Session:
+    """The referee. ``journal`` is anything with ``record(kind, data, turn, phase, state)``
+    (e.g. :class:`outspeed.journal.GameRecord`) or None."""
+
+    LOG_KEEP = 300
+
+    def __init__(self, game: Game, seats: Sequence[SeatPlan], *, wheel_map: Any = None,
+                 journal: Any = None, pace: Pace = Pace(), clock: Callable[[], float] = time.monotonic,
+                 inputs_applied: int = 0, on_event: Callable[[LogEntry], None] | None = None) -> None:
+        if wheel_map is None:
+            from bitbox.wheels import load_wheel_map
+            wheel_map = load_wheel_map(game="outspeed")
+        names = [s.player for s in seats]
+        if sorted(names) != sorted(game.state.players) or len({s.seat for s in seats}) != len(seats):
+            raise ValueError(f"seats {names} do not match the game's players {list(game.state.players)}")
+        self.game = game
+        self.seats = list(seats)
+        self.by_seat = {s.seat: s for s in self.seats}
+        self.by_player = {s.player: s for s in self.seats}
+        self.wheels = wheel_map
+        self.journal = journal
+        self.pace = pace
+        self.clock = clock
+        self.on_event = on_event
+        self.ctl = {s.player: ControllerState() for s in self.seats}
+        self.log: list[LogEntry] = []
+        self.inputs_applied = inputs_applied     # engine inputs so far (bots seed from it)
+        self.stage = "waiting"
+        self.prompt_id = 0
+        self.milestones: list[tuple[str, int, TableView]] = []
+        self._commands: list[Command] = []
+        self._lights: dict[int, tuple] = {}
+        # bonus phase
+        self.declared: dict[str, str | None] = {}
+        self.auto_declared: set[str] = set()
+        self.zones: list[int] = []
+        # programming phase
+        self.ready: dict[str, Choice] = {}
+        # bonus, programming and draw: players refused since their last lock
+        self.refused: set[str] = set()
+        # showing
+        self._steps: deque[_Step] = deque()
+        self._step_until = 0.0
+        self._step_started = 0.0
+        self._turn_before = game.state.turn
+        self._after_view: dict[str, Any] | None = None
+        self.shown_view: dict[str, Any] = game.public_view()
+        self.dice: list[DieShown] = []
+        self._rolling: list[int] = []
+        self.moving: tuple[str, ...] = ()
+        self.played: dict[str, str] = {}
+
+    # ------------------------------------------------------------------ inputs from the hub
+    def handle(self, event: Any) -> None:
+        """One hub event. Unknown seats and event types are ignored (logged when useful)."""
+        if isinstance(event, Rejected):
+            self._log("rejected", {"reason": str(event.reason)[:80]})
+            return
+        seat = getattr(event, "seat", None)
+        plan = self.by_seat.get(seat)
+        if plan is None and isinstance(event, Connected):
+            plan = self._rebind(seat, event.info.controller_id)
+        if plan is None:
+            return
+        c = self.ctl[plan.player]
+        if isinstance(event, Connected):
+            c.connected, c.controller_id = True, event.info.controller_id
+            if c.lost:
+                c.lost = False
+                self._log("back", {"player": plan.player})
+            self._commands.append(AssignSeat(plan.seat, colour_of(plan.player)))
+            self._lights.pop(plan.seat, None)
+        elif isinstance(event, WheelsChanged):
+            if not c.connected:
+                c.connected = True
+            c.wheels = (int(event.left), int(event.centre), int(event.right))
+            c.locked = bool(event.locked)
+            if not c.locked:
+                c.stale = False
+                self.refused.discard(plan.player)
+            self._evaluate(plan.player)
+        elif isinstance(event, Lost):
+            if not c.lost:
+                c.lost = True
+                if self._is_active(plan.player) and self.stage != "finished":
+                    self._log("lost", {"player": plan.player})
+        elif isinstance(event, Back):
+            c.connected = True
+            if c.lost:
+                c.lost = False
+                self._log("back", {"player": plan.player})
+            self._lights.pop(plan.seat, None)
+        self._progress()
+
+    def _rebind(self, seat: int, controller_id: int) -> SeatPlan | None:
+        """A resumed game's controller, back on another seat number: it takes its player's seat."""
+        for i, plan in enumerate(self.seats):
+            if plan.controller_id == controller_id and not self.ctl[plan.player].connected:
+                new = replace(plan, seat=seat)
+                self.seats[i] = new
+                self.by_seat.pop(plan.seat, None)
+                self.by_seat[seat] = new
+                self.by_player[plan.player] = new
+                return new
+        return None
+
+    # ------------------------------------------------------------------ time
+    def update(self, now: float | None = None) -> None:
+        """Advance the table to ``now``: start the game once every controller is here, show
+        resolution steps as their time comes, complete phases."""
+        now = self.clock() if now is None else now
+        if self.stage == "waiting":
+            if all(c.connected and not c.lost for c in self.ctl.values()):
+                self._begin_phase()
+        self._progress(now)
+
+    @property
+    def paused(self) -> bool:
+        return self.stage != "finished" and any(
+            self.ctl[s.player].lost for s in self.seats if self._is_active(s.player))
+
+    @property
+    def finished(self) -> bool:
+        return self.stage == "finished"
+
+    def take_commands(self) -> list[Command]:
+        self._update_lights()
+        out, self._commands = self._commands, []
+        return out
+
+    def take_milestones(self) -> list[tuple[str, int, TableView]]:
+        """("turn_end", n, table) when turn n has been shown, just before the next tile is
+        revealed (or the game ends), with the table as it stood then; ("finished", n, table)."""
+        out, self.milestones = self.milestones, []
+        return out
+
+    # ------------------------------------------------------------------ what drivers may ask
+    def awaiting(self, player: str) -> str | None:
+        """What the session waits for from ``player`` now: "bonus", "program", "keep" or None."""
+        if self.paused or not self._is_active(player):
+            return None
+        if self.stage == "bonus" and self.zones and player in self._pending_bonus():
+            return "bonus"
+        if self.stage == "programming" and player not in self.ready:
+            return "program"
+        if self.stage == "draw" and self.game.state.draw_queue[:1] == [player]:
+            return "keep"
+        return None
+
+    def controller(self, player: str) -> ControllerState:
+        return self.ctl[player]
+
+    def private_view(self, player: str) -> dict[str, Any]:
+        """``player``'s own view (for that player's bot or keyboard pad only, never the table)."""
+        return self.game.private_view(player)
+
+    def options(self, player: str) -> Any:
+        """The legal inputs for what :meth:`awaiting` says (for bots)."""
+        kind = self.awaiting(player)
+        g = self.game
+        if kind == "bonus":
+            return g.legal_bonus_plays(player)
+        if kind == "program":
+            return {path: g.legal_numbers(player, path) for path in g.legal_paths(player)}
+        if kind == "keep":
+            return list(g.state.drawn)
+        return None
+
+    # ------------------------------------------------------------------ the public table
+    def table(self, now: float | None = None) -> TableView:
+        """Everything the display may draw: public view + public facts. Never a wheel."""
+        now = self.clock() if now is None else now
+        view = self.shown_view
+        statuses = tuple(self._status(s, view) for s in self.seats)
+        prompt: tuple[str, dict] | None = None
+        if self.stage == "waiting":
+            prompt = ("prompt.waiting", {"players": [s.player for s in self.seats if not self.ctl[s.player].connected]})
+        elif self.stage == "bonus" and self.zones:
+            prompt = ("prompt.bonus", {"zone": self.zones[0], "players": self._pending_bonus()})
+        elif self.stage == "programming":
+            prompt = ("prompt.programming", {})
+        elif self.stage == "draw":
+            prompt = ("prompt.draw", {"player": self.game.state.draw_queue[0]})
+        elif self.stage == "showing":
+            prompt = ("prompt.showing", {})
+        elif self.stage == "finished":
+            prompt = ("prompt.finished", {})
+        banner = None
+        if self.paused:
+            banner = ("banner.paused", {"players": [s.player for s in self.seats
+                                                    if self.ctl[s.player].lost and self._is_active(s.player)]})
+        dice = tuple(self._die_face(i, d, now) for i, d in enumerate(self.dice))
+        return TableView(view=view, players=statuses, stage=self.stage, prompt=prompt, banner=banner,
+                         dice=dice, log=tuple(self.log[-40:]),
+                         zone_prompt=self.zones[0] if self.stage == "bonus" and self.zones else None,
+                         moving=self.moving)
+
+    def _die_face(self, i: int, d: DieShown, now: float) -> DieShown:
+        if i not in self._rolling or now >= self._step_until:
+            return d
+        k = int((now - self._step_started) * 14) + i
+        face = -(1 + k % 3) if d.die == "yellow" else 1 + k % 3
+        return replace(d, rolling=True, face=face)
+
+    def _status(self, s: SeatPlan, view: Mapping[str, Any]) -> PlayerStatus:
+        p, c = s.player, self.ctl[s.player]
+        status = ""
+        if p not in self.game.state.active:
+            status = "eliminated"
+        elif self.game.finished:
+            status = "winner" if p in self.game.state.winners else ""
+        elif self.stage == "waiting":
+            status = "" if c.connected else "waiting"
+        elif self.stage == "bonus":
+            if p in self.declared and p not in self.auto_declared:
+                status = "declared_token" if self.declared[p] is not None else "declared_none"
+            elif p in self.refused:
+                status = "refused_bonus"
+            elif self.zones and p in self._pending_bonus():
+                status = "unlock" if c.stale else "to_act"
+        elif self.stage == "programming":
+            if p in self.ready:
+                status = "ready"
+            elif p in self.refused:
+                status = "refused"
+            else:
+                status = "unlock" if c.stale else "to_act"
+        elif self.stage == "draw" and self.game.state.draw_queue[:1] == [p]:
+            status = "refused_bonus" if p in self.refused else ("unlock" if c.stale else "drawing")
+        return PlayerStatus(player=p, kind=s.kind, connected=c.connected, lost=c.lost, locked=c.locked,
+                            status=status, played=self.played.get(p))
+
+    # ------------------------------------------------------------------ phases
+    def _is_active(self, player: str) -> bool:
+        return player in self.game.state.active and not self.game.state.finished
+
+    def _new_prompt(self) -> None:
+        self.prompt_id += 1
+        self.refused.clear()
+        for c in self.ctl.values():
+            c.stale = c.locked
+
+    def _begin_phase(self) -> None:
+        """Set the table up for the engine's current phase."""
+        g = self.game
+        self.shown_view = g.public_view()
+        self.moving = ()
+        if g.finished:
+            self.stage = "finished"
+            self.milestones.append(("finished", g.state.turn, self.table()))
+            if self.journal is not None:
+                self.journal.finish(list(g.state.winners))
+            return
+        phase = g.phase
+        if phase == "bonus":
+            self._start_bonus()
+        elif phase == "programming":
+            self.stage = "programming"
+            self.ready = {}
+            self._new_prompt()
+            for p in list(g.state.active):
+                self._evaluate(p)
+        elif phase == "draw":
+            self.stage = "draw"
+            self._new_prompt()
+            self._evaluate(g.state.draw_queue[0])
+        else:                                               # pragma: no cover - engine invariant
+            raise RulesError(f"the session cannot play the {phase!r} phase")
+
+    def _start_bonus(self) -> None:
+        g = self.game
+        s = g.state
+        self.stage = "bonus"
+        self.dice, self._rolling, self.played = [], [], {}
+        self.declared, self.auto_declared = {}, set()
+        self._new_prompt()
+        holders = [p for p in s.active if s.held[p]]
+        for p in s.active:
+            if p not in holders:
+                self.declared[p] = None
+                self.auto_declared.add(p)
+        tile = self.shown_view.get("tile") or {}
+        self._log("turn", {"turn": s.turn, "face": s.face, "number": tile.get("number"), "finish": tile.get("finish")})
+        if not holders:
+            self.zones = []
+            self._submit("bonus", {"plays": {}})
+            return
+        self.zones = sorted({s.zone[p] for p in holders}, reverse=True)
+        for p in holders:
+            self._evaluate(p)
+
+    def _pending_bonus(self) -> list[str]:
+        if not self.zones:
+            return []
+        s = self.game.state
+        return [p for p in s.active if s.zone[p] == self.zones[0] and p not in self.declared]
+
+    def _evaluate(self, player: str) -> None:
+        """Look at ``player``'s controller in the light of the current prompt."""
+        if not self._is_active(player):
+            return
+        c = self.ctl[player]
+        if self.stage == "bonus":
+            if player in self._pending_bonus() and c.locked and not c.stale:
+                meaning = self.wheels.meaning("left", c.wheels[0])
+                token = None if meaning == "none" else meaning
+                code = "unreadable" if token is not None and token not in TOKENS else None
+                if code is None:
+                    code = self.game.bonus_refusal(player, token)
+                if code is None:
+                    self.refused.discard(player)
+                    self.declared[player] = token
+                    self._log("declared_token" if token is not None else "declared_none", {"player": player})
+                elif player not in self.refused:
+                    self._refuse(player, "must_redeclare")
+        elif self.stage == "programming":
+            if not c.locked or c.stale:
+                self.ready.pop(player, None)
+                return
+            path = self.wheels.meaning("right", c.wheels[2])
+            code: str | None = "unreadable"
+            choice = None
+            if path in PATHS:
+                lit = self.game.current_paths.get(path)
+                number = None
+                if lit is not None and lit.choose is not None:
+                    n = self.wheels.meaning("centre", c.wheels[1])
+                    number = n if isinstance(n, int) and not isinstance(n, bool) else -1
+                choice = Choice(path, number)
+                code = self.game.programming_refusal(player, choice)
+            if code is None and choice is not None:
+                self.ready[player] = choice
+                self.refused.discard(player)
+            else:
+                self.ready.pop(player, None)
+                if player not in self.refused:
+                    self._refuse(player, "must_reprogram")
+        elif self.stage == "draw":
+            s = self.game.state
+            if s.draw_queue[:1] == [player] and c.locked and not c.stale:
+                token = self.wheels.meaning("left", c.wheels[0])
+                if token in s.drawn:
+                    self.refused.discard(player)
+                    self._submit("keep", {"player": player, "token": token})
+                elif player not in self.refused:
+                    self._refuse(player, "must_redeclare")
+
+    def _refuse(self, player: str, kind: str) -> None:
+        self.refused.add(player)
+        self._log(kind, {"player": player})
+        self._commands.append(Identify(self.by_player[player].seat, 1500))
+
+    def _progress(self, now: float | None = None) -> None:
+        """Complete whatever can be completed (never while paused)."""
+        now = self.clock() if now is None else now
+        for _ in range(10000):
+            if self.paused:
+                return
+            if self.stage == "bonus":
+                while self.zones and not self._pending_bonus():
+                    self.zones.pop(0)
+                    for p in self._pending_bonus():
+                        self._evaluate(p)
+                if not self.zones:
+                    plays = {p: self.declared.get(p) for p in self.game.state.active}
+                    self._submit("bonus", {"plays": plays})
+                    continue
+                return
+            if self.stage == "programming":
+                active = self.game.state.active
+                if all(p in self.ready for p in active):
+                    choices = {p: [self.ready[p].path, self.ready[p].number] for p in active}
+                    self._submit("program", {"choices": choices})
+                    continue
+                return
+            if self.stage == "showing":
+                if not self._advance_steps(now):
+                    return
+                continue
+            return
+
+    # ------------------------------------------------------------------ applying inputs
+    def _submit(self, kind: str, data: dict[str, Any]) -> None:
+        """Journal the input (committed), then apply it to the engine and show the result.
+        The engine is tried on a copy first, so a refused input is never journaled."""
+        before = self.game.public_view()
+        trial = self.game.copy()
+        try:
+            events = apply_input(trial, kind, data)
+        except (Refused, RulesError) as exc:        # should not happen: inputs are prechecked
+            self._log("unknown", {"kind": f"refused: {exc}"})
+            self._new_prompt()
+            return
+        if self.journal is not None:
+            self.journal.record(kind, data, turn=self.game.state.turn, phase=self.game.phase,
+                                state=state_hash(self.game))
+        self._turn_before = self.game.state.turn
+        self.game = trial
+        self.inputs_applied += 1
+        self._show(before, events)
+
+    def _show(self, before: dict[str, Any], events: list[Event]) -> None:
+        self.stage = "showing"
+        self.zones = []
+        self.shown_view = before
+        self._after_view = self.game.public_view()
+        self._steps = deque(self._group(events))
+        self._step_until = 0.0
+
+    def _group(self, events: list[Event]) -> Iterable[_Step]:
+        p = self.pace
+        durations = {"roll": p.roll, "programmed": p.reveal, "bonus_played": p.reveal, "tile_revealed": p.turn,
+                     "turn": 0.0, "bonus_none": 0.0, "game_over": p.turn}
+        group: list[Event] = []
+        for e in events:
+            if group and (e.kind != group[-1].kind or e.kind in ("turn", "tile_revealed", "game_over")):
+                yield _Step(group, durations.get(group[-1].kind, p.step))
+                group = []
+            group.append(e)
+        if group:
+            yield _Step(group, durations.get(group[-1].kind, p.step))
+        yield _Step([], 0.0, final=True)
+
+    def _advance_steps(self, now: float) -> bool:
+        """Show the next step if its time has come; True if the table moved on."""
+        if now < self._step_until:
+            return False
+        if not self._steps:
+            self._end_showing()
+            return True
+        step = self._steps.popleft()
+        if any(e.kind == "tile_revealed" for e in step.events):
+            self.milestones.append(("turn_end", self._turn_before, self.table(now)))
+        self._step_started = now
+        self._step_until = now + step.duration
+        self._rolling = []
+        moving = []
+        for e in step.events:
+            if e.kind == "turn":
+                self.dice, self._rolling = [], []
+            if e.kind == "roll":
+                self._rolling.append(len(self.dice))
+                self.dice.append(DieShown(e.data["player"], e.data["die"], int(e.data["value"])))
+            if e.kind == "bonus_played":
+                self.played[e.data["player"]] = e.data["token"]
+            if e.kind == "moved":
+                moving.append(e.data["player"])
+            self.shown_view = apply_event(self.shown_view, e, self.game.state.token_mode)
+            self._log_event(e)
+        self.moving = tuple(moving)
+        if step.final or any(e.kind == "tile_revealed" for e in step.events):
+            self.shown_view = dict(self._after_view or self.game.public_view())
+        return True
+
+    def _end_showing(self) -> None:
+        self.shown_view = dict(self._after_view or self.game.public_view())
+        if self.game.finished:
+            self.stage = "finished"                     # (the table() of the milestone says so)
+            self.milestones.append(("turn_end", self._turn_before, self.table()))
+        self._begin_phase()
+
+    # ------------------------------------------------------------------ log
+    def _log(self, kind: str, data: dict[str, Any]) -> None:
+        entry = LogEntry(kind, data)
+        self.log.append(entry)
+        if len(self.log) > self.LOG_KEEP:
+            del self.log[: len(self.log) - self.LOG_KEEP]
+        if self.on_event is not None:
+            self.on_event(entry)
+
+    def _log_event(self, e: Event) -> None:
+        if e.kind == "turn":                         # logged when the bonus phase began
+            return
+        data = dict(e.data)
+        if e.kind in ("turn", "tile_revealed"):      # the tile's number, not its English label
+            tile = (self._after_view or {}).get("tile") if e.kind == "tile_revealed" else self.shown_view.get("tile")
+            if tile:
+                data.update(number=tile.get("number"), finish=tile.get("finish"))
+        if e.kind == "draw":
+            data["mode"] = self.game.state.token_mode
+        self._log(e.kind, data)
+
+    def log_message(self, kind: str, data: dict[str, Any]) -> None:
+        """A public message from outside (the runner): "started", "resumed"..."""
+        self._log(kind, data)
+
+    # ------------------------------------------------------------------ controller lights
+    def _update_lights(self) -> None:
+        """Path lights: the tile's lit paths for a player who must program; the left
+        light for a player who must declare or keep a token; dark otherwise."""
+        lit = ()
+        if self.stage == "programming":
+            lit = tuple(self.game.current_paths)
+        for s in self.seats:
+            p = s.player
+            if not self.ctl[p].connected or self.ctl[p].lost:
+                continue
+            want = (False, False, False)
+            if self._is_active(p):
+                kind = self.awaiting(p)
+                if kind == "program":
+                    want = ("left" in lit, "center" in lit, "right" in lit)
+                elif kind in ("bonus", "keep"):
+                    want = (True, False, False)
+            key = (*want, colour_of(p))
+            if self._lights.get(s.seat) != key:
+                self._lights[s.seat] = key
+                self._commands.append(SetLights(s.seat, *want, colour=colour_of(p)))

@@ -1,0 +1,67 @@
+"""Large-scale simulation: many games with bots, in parallel, with reports and charts.
+
+``outspeed simulate`` (see docs/simulate.md) is :func:`simulate` plus argument checking.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from .runner import COLOURS, Progress, SimConfig, bot_seed, game_seed, play_one, run_games
+from .stats import Stats
+
+
+@dataclass
+class SimResult:
+    config: SimConfig
+    stats: Stats
+    seconds: float
+    workers: int
+    lit: dict[tuple[int, str], tuple[str, ...]]
+
+    def report(self) -> str:
+        from .report import render
+        return render(self.stats, self.config, seconds=self.seconds, workers=self.workers, lit=self.lit)
+
+    def to_data(self) -> dict:
+        return {"config": {"games": self.config.games, "players": self.config.players,
+                           "bots": list(self.config.bots), "seed": self.config.seed,
+                           "first_game": self.config.first_game, "rotate": self.config.rotate},
+                **self.stats.to_data(self.lit)}
+
+    def write(self, out: Path) -> list[Path]:
+        """The PNG charts and ``results.json`` into ``out``."""
+        from .charts import write_charts
+        files = write_charts(self.stats, self.config, out, self.lit)
+        data = out / "results.json"
+        data.write_text(json.dumps(self.to_data(), indent=1, default=str) + "\n", encoding="utf-8")
+        return files + [data]
+
+
+def lit_paths(content) -> dict[tuple[int, str], tuple[str, ...]]:
+    return {(t.number, face): tuple(paths) for t in content.tiles for face, paths in t.faces.items()}
+
+
+def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None, content=None) -> SimResult:
+    """Play ``config.games`` games on ``workers`` processes; ``progress`` is the stream for
+    the progress bar (None: no bar)."""
+    if content is None:
+        from ..content import load_content
+        content = load_content()
+    bar = Progress(config.games, progress) if progress is not None else None
+    start = time.perf_counter()
+    stats = Stats(config.players)
+    for record in run_games(config, workers, content, bar):
+        stats.add(record)
+    seconds = time.perf_counter() - start
+    if bar:
+        bar.close()
+    return SimResult(config, stats, seconds, workers, lit_paths(content))
+
+
+__all__ = ["COLOURS", "Progress", "SimConfig", "SimResult", "Stats", "bot_seed", "game_seed", "lit_paths",
+           "play_one", "run_games", "simulate"]
+

@@ -1,0 +1,81 @@
+"""``outspeed simulate``: the sub-command's arguments and what it does."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ..bots import BOTS
+
+PROG = "outspeed simulate"
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "simulate", help="play many games with bots and report statistics",
+        description="Play N games with bots, in parallel, and report win rates by seat and bot, finishing "
+                    "zones, eliminations by cause, path pick rates and win contributions, and game length. "
+                    "The same --seed gives the same report whatever --workers.")
+    p.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
+    p.add_argument("--players", type=int, default=4, metavar="P", help="players per game, 3 to 6 (default 4)")
+    p.add_argument("--bots", default="random", metavar="NAMES",
+                   help=f"comma-separated bot names cycled over the seats ({', '.join(BOTS)}; default random)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, metavar="W",
+                   help=f"worker processes (default 1; this machine has {os.cpu_count() or 1} cores)")
+    p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order, as for a first game")
+    p.add_argument("--fixed-seats", action="store_true",
+                   help="do not rotate the bots over the seats from one game to the next")
+    p.add_argument("--out", metavar="DIR", help="write PNG charts and results.json into DIR")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    from . import SimConfig, simulate
+    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    if args.games < 1:
+        return _fail(f"--games must be 1 or more, not {args.games}")
+    if not 3 <= args.players <= 6:
+        return _fail(f"--players must be 3 to 6, not {args.players}")
+    if not bots:
+        return _fail(f"--bots needs at least one bot name ({', '.join(BOTS)})")
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        return _fail(f"unknown bot {unknown[0]!r} in --bots (known: {', '.join(BOTS)})")
+    if args.workers < 1:
+        return _fail(f"--workers must be 1 or more, not {args.workers}")
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        if out.exists() and not out.is_dir():
+            return _fail(f"--out {out} exists and is not a directory")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            return _fail("--out needs matplotlib for the charts (pip install matplotlib)")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return _fail(f"cannot create --out {out}: {exc.strerror or exc}")
+        if not os.access(out, os.W_OK):
+            return _fail(f"cannot write into --out {out}")
+    from ..content import ConfigError, load_content
+    try:
+        content = load_content()
+    except ConfigError as exc:
+        return _fail(str(exc))
+    config = SimConfig(games=args.games, players=args.players, bots=bots, seed=args.seed,
+                       first_game=args.first_game, rotate=not args.fixed_seats)
+    result = simulate(config, workers=args.workers, progress=None if args.quiet else sys.stderr, content=content)
+    print(result.report())
+    if out is not None:
+        files = result.write(out)
+        print(f"\ncharts and data written to {out}/: {', '.join(f.name for f in files)}")
+    return 0

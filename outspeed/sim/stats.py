@@ -1,0 +1,153 @@
+"""Aggregate game records into the figures ``outspeed simulate`` reports.
+
+Records are added in game-index order (floating-point sums are then the same for any number
+of worker processes). Definitions:
+
+* **win rate**: wins / games played in that seat (or by that bot); a shared victory counts
+  1/k to each of the k winners.
+* **finishing zone**: the absolute zone (the start is zone 3) of a ship still racing at the
+  end, averaged over those ships; **survived** is the share of ships still racing.
+* **place**: 1 = winner; ships still racing are ranked by zone, fuel, tokens (equal ranks
+  share a place), then the eliminated ones, the last eliminated first.
+* **eliminations by cause**: fuel (reached 0), overpaid (could not pay, finish tile), board
+  (left on the removed rear board), pushed (moved back off the rear of the track).
+* **paths**: for every tile face played and each of its paths, **pick rate** = share of the
+  programs on that tile face that took the path; **win % of pickers** = win rate of the
+  players who took it (in games counted whole); **contribution** = that minus the win rate of
+  every player who played that tile face, in percentage points: positive means the players
+  who took this path won more often than those who did not.
+* **game length**: the turn the game ended on (13 = played to the finish tile).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from typing import Any, Iterable, Mapping
+
+CAUSES = ("fuel", "overpaid", "board", "pushed")
+PATHS = ("left", "center", "right")
+
+
+class _Tally:
+    __slots__ = ("games", "wins", "wins_sq", "zone_sum", "zone_n", "place_sum", "elim")
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins = 0.0
+        self.wins_sq = 0.0
+        self.zone_sum = 0
+        self.zone_n = 0
+        self.place_sum = 0
+        self.elim: Counter[str] = Counter()
+
+    def add(self, win: float, zone: int | None, place: int, cause: str | None) -> None:
+        self.games += 1
+        self.wins += win
+        self.wins_sq += win * win
+        self.place_sum += place
+        if zone is not None:
+            self.zone_sum += zone
+            self.zone_n += 1
+        if cause:
+            self.elim[cause] += 1
+
+    def row(self) -> dict[str, Any]:
+        g = max(self.games, 1)
+        rate = self.wins / g
+        var = max(self.wins_sq / g - rate * rate, 0.0)
+        return {
+            "games": self.games, "wins": round(self.wins, 3), "win_rate": rate,
+            "win_ci95": 1.96 * math.sqrt(var / g),
+            "survived": self.zone_n / g, "avg_zone": self.zone_sum / self.zone_n if self.zone_n else None,
+            "avg_place": self.place_sum / g, "eliminated": {c: self.elim[c] for c in CAUSES},
+        }
+
+
+class Stats:
+    """Running totals over game records (see the module docstring)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.games = 0
+        self.seat = [_Tally() for _ in range(players)]
+        self.bot: dict[str, _Tally] = {}
+        self.causes: Counter[str] = Counter()
+        self.cause_turn: dict[str, int] = defaultdict(int)
+        self.elim_turns: Counter[int] = Counter()
+        self.lengths: Counter[int] = Counter()
+        self.ends: Counter[str] = Counter()
+        # (tile, face) -> [programs, wins of those programs, per path: [picks, wins]]
+        self.paths: dict[tuple[int, str], list[Any]] = {}
+
+    def add(self, rec: Mapping[str, Any]) -> None:
+        self.games += 1
+        cause_of = {seat: cause for seat, cause, _ in rec["eliminated"]}
+        for seat, cause, turn in rec["eliminated"]:
+            self.causes[cause] += 1
+            self.cause_turn[cause] += turn
+            self.elim_turns[turn] += 1
+        for k in range(self.players):
+            args = (rec["wins"][k], rec["zone"][k], rec["place"][k], cause_of.get(k))
+            self.seat[k].add(*args)
+            self.bot.setdefault(rec["bots"][k], _Tally()).add(*args)
+        self.lengths[rec["turns"]] += 1
+        self.ends[rec["end"]] += 1
+        wins = rec["wins"]
+        for tile, face, picks in rec["picks"]:
+            entry = self.paths.get((tile, face))
+            if entry is None:
+                entry = self.paths[(tile, face)] = [0, 0.0, {p: [0, 0.0] for p in PATHS}]
+            for seat, path in picks:
+                entry[0] += 1
+                entry[1] += wins[seat]
+                entry[2][path][0] += 1
+                entry[2][path][1] += wins[seat]
+
+    def extend(self, records: Iterable[Mapping[str, Any]]) -> "Stats":
+        for r in records:
+            self.add(r)
+        return self
+
+    # ------------------------------------------------------------------ figures
+    def by_seat(self) -> list[dict[str, Any]]:
+        return [{"seat": k + 1, **t.row()} for k, t in enumerate(self.seat)]
+
+    def by_bot(self) -> list[dict[str, Any]]:
+        return [{"bot": name, **t.row()} for name, t in self.bot.items()]
+
+    def eliminations(self) -> list[dict[str, Any]]:
+        ships = max(self.games * self.players, 1)
+        return [{"cause": c, "count": self.causes[c], "per_game": self.causes[c] / max(self.games, 1),
+                 "share_of_ships": self.causes[c] / ships,
+                 "avg_turn": self.cause_turn[c] / self.causes[c] if self.causes[c] else None}
+                for c in CAUSES]
+
+    def path_rows(self, lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> list[dict[str, Any]]:
+        """One row per path of every tile face played (only the lit paths, if ``lit`` maps
+        (tile, face) to them)."""
+        rows = []
+        for (tile, face), (programs, wins, per) in sorted(self.paths.items()):
+            base = wins / programs if programs else 0.0
+            shown = set(lit[(tile, face)]) if lit and (tile, face) in lit else set(PATHS)
+            for path in PATHS:
+                if path not in shown:
+                    continue
+                picks, pwins = per[path]
+                rate = pwins / picks if picks else None
+                rows.append({"tile": tile, "face": face, "path": path, "picks": picks,
+                             "pick_rate": picks / programs if programs else 0.0,
+                             "win_rate": rate,
+                             "contribution": (rate - base) if rate is not None else None})
+        return rows
+
+    def length(self) -> dict[str, Any]:
+        n = max(self.games, 1)
+        return {"mean": sum(t * c for t, c in self.lengths.items()) / n,
+                "histogram": {t: self.lengths[t] for t in sorted(self.lengths)},
+                "ends": {e: self.ends[e] for e in ("finish", "last ship", "nobody")},
+                "eliminations_by_turn": {t: self.elim_turns[t] for t in sorted(self.elim_turns)}}
+
+    def to_data(self, lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> dict[str, Any]:
+        return {"games": self.games, "players": self.players, "by_seat": self.by_seat(),
+                "by_bot": self.by_bot(), "eliminations": self.eliminations(),
+                "paths": self.path_rows(lit), "length": self.length()}
