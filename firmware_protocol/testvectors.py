@@ -1,0 +1,501 @@
+"""The byte-exact test vectors in vectors/: how they are made, loaded and read.
+
+    python -m firmware_protocol.testvectors          # rewrite vectors/*.json
+    python -m firmware_protocol.testvectors --check  # exit 1 if they are out of date
+
+The files are the contract for every implementation (see vectors/README.md). Each invalid
+case below states the outcome it is meant to have; generation fails if the codec disagrees,
+so a vector can never silently follow a codec bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import struct
+import sys
+import zlib
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cobs.cobs import decode as cobs_decode
+from cobs.cobs import encode as cobs_encode
+
+from . import codec
+from .constants import (
+    CRC_RESIDUE,
+    HID_REPORT_ID,
+    HID_REPORT_SIZE,
+    MAX_ENCODED_FRAME,
+    MAX_RAW_FRAME,
+    MAX_TEXT_BYTES,
+    PROTOCOL_VERSION,
+    ErrorCode,
+)
+from .handshake import host_welcome, version_mismatch_text
+from .messages import (
+    MESSAGE_CLASSES,
+    AssignSeat,
+    ErrorReport,
+    Hello,
+    HostHello,
+    Identify,
+    Message,
+    Ping,
+    Pong,
+    RequestState,
+    SetLights,
+    State,
+    Welcome,
+)
+
+FILES = ("primitives.json", "messages.json", "invalid.json", "handshake.json")
+
+
+def vectors_dir() -> Path:
+    """The folder holding the vector files (inside the installed package)."""
+    return Path(str(resources.files("firmware_protocol") / "vectors"))
+
+
+def load(name: str) -> Any:
+    """The parsed content of vectors/`name` (e.g. "messages.json")."""
+    return json.loads((vectors_dir() / name).read_text(encoding="utf-8"))
+
+
+# --- messages as JSON -----------------------------------------------------------------------------
+
+
+def _json_value(kind: str, value: Any) -> Any:
+    if kind == "u64":  # beyond 2**53: many JSON parsers would round it as a double
+        return f"0x{value:016x}"
+    return list(value) if isinstance(value, tuple) else value
+
+
+def message_to_json(message: Message) -> dict[str, Any]:
+    """{"type": class name, "fields": {name: value}}: tuples as lists, 64-bit integers as
+    "0x" + 16 hex digits."""
+    fields = {
+        name: _json_value(kind, value)
+        for name, kind, value in zip(message._field_names, message._kinds,
+                                     tuple.__iter__(message))
+    }
+    return {"type": type(message).__name__, "fields": fields}
+
+
+def message_from_json(data: dict[str, Any]) -> Message:
+    """The inverse of message_to_json."""
+    cls = MESSAGE_CLASSES[data["type"]]
+    kinds = dict(zip(cls._field_names, cls._kinds))
+    fields = {
+        name: int(value, 16) if kinds.get(name) == "u64" and isinstance(value, str) else value
+        for name, value in data["fields"].items()
+    }
+    return cls(**fields)
+
+
+def _hex(data: bytes) -> str:
+    return data.hex()
+
+
+def _frame(body: bytes) -> bytes:
+    """Serial frame of an arbitrary body, CRC made correct: for building invalid cases."""
+    return cobs_encode(body + struct.pack("<I", zlib.crc32(body))) + b"\x00"
+
+
+def _raw(body: bytes) -> bytes:
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def _report(raw: bytes, length: int | None = None, report_id: int = HID_REPORT_ID,
+            size: int = HID_REPORT_SIZE) -> bytes:
+    report = bytes((report_id, len(raw) if length is None else length)) + raw
+    return (report + bytes(max(0, size - len(report))))[:size]
+
+
+# --- primitives -----------------------------------------------------------------------------------
+
+
+def _primitives() -> dict[str, Any]:
+    crc_inputs = [b"", b"123456789", b"\x00", b"\xff" * 4, bytes.fromhex("0203000f0107000000")]
+    cobs_inputs = [
+        b"", b"\x00", b"\x00\x00", b"\x11\x22\x00\x33", b"\x11\x22\x33\x44", b"\x11\x00\x00\x00",
+        bytes(range(1, 255)), bytes(range(0, 255)), bytes(range(1, 256)),
+    ]
+    return {
+        "description": "The two building blocks of a serial frame, alone.",
+        "crc32": {
+            "name": "CRC-32/ISO-HDLC (the CRC of zlib, Ethernet, PNG)",
+            "width": 32,
+            "poly": "0x04c11db7",
+            "poly_reflected": "0xedb88320",
+            "init": "0xffffffff",
+            "refin": True,
+            "refout": True,
+            "xorout": "0xffffffff",
+            "check": "0xcbf43926",
+            "residue_of_frame": f"0x{CRC_RESIDUE:08x}",
+            "note": "The CRC is appended little-endian. The CRC-32 of a whole raw frame "
+                    "(its CRC included) is then always the residue 0x2144df1c.",
+            "vectors": [{"data": _hex(d), "crc": f"{zlib.crc32(d):08x}"} for d in crc_inputs],
+        },
+        "cobs": {
+            "name": "Consistent Overhead Byte Stuffing (Cheshire & Baker 1999)",
+            "note": "A run of 254 non-zero bytes makes a 0xff block that has no implied zero "
+                    "after it; data ending with such a block gets no empty block after it. "
+                    "Frames of this protocol are at most 62 bytes, so never meet that case.",
+            "vectors": [{"data": _hex(d), "encoded": _hex(cobs_encode(d))} for d in cobs_inputs],
+        },
+    }
+
+
+# --- valid messages -------------------------------------------------------------------------------
+
+_ID = 0x0123456789ABCDEF
+
+VALID: list[tuple[str, Message]] = [
+    ("hello", Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7)),
+    ("hello-zero-bytes", Hello(1, 0, 0x0000000100000000, (0, 0, 0), (2, 10, 16), 0)),
+    ("hello-max", Hello(1, 255, 2**64 - 1, (255, 255, 255), (16, 16, 16), 255)),
+    ("state", State(3, 0, 15, True, 7)),
+    ("state-rest", State(0, 0, 0, False, 0)),
+    ("state-max", State(15, 15, 15, True, 2**32 - 1)),
+    ("state-seq-bytes", State(1, 2, 3, False, 0x01020304)),
+    ("error-report", ErrorReport(ErrorCode.WHEEL_FAULT, "left wheel reads no valid position")),
+    ("error-report-empty", ErrorReport(ErrorCode.INTERNAL, "")),
+    ("error-report-utf8", ErrorReport(200, "roue gauche \u2717 d\u00e9faut")),
+    ("error-report-48-bytes", ErrorReport(ErrorCode.VERSION_MISMATCH, "x" * MAX_TEXT_BYTES)),
+    ("pong", Pong(0xDEADBEEF)),
+    ("pong-zero", Pong(0)),
+    ("host-hello", HostHello(1, 0)),
+    ("welcome", Welcome(1, 0, True, "")),
+    ("welcome-refused", Welcome(1, 0, False, version_mismatch_text((2, 0), (1, 0)))),
+    ("assign-seat", AssignSeat(1, (255, 0, 0))),
+    ("assign-seat-none", AssignSeat(0, (0, 0, 0))),
+    ("set-lights", SetLights(True, False, True, (0, 128, 255))),
+    ("set-lights-off", SetLights(False, False, False, (0, 0, 0))),
+    ("identify", Identify(3000)),
+    ("identify-stop", Identify(0)),
+    ("request-state", RequestState()),
+    ("ping", Ping(0x12345678)),
+]
+
+
+def _messages() -> dict[str, Any]:
+    vectors = []
+    for name, message in VALID:
+        vectors.append({
+            "name": name,
+            "direction": message.DIRECTION,
+            "type_byte": f"0x{message.TYPE:02x}",
+            **message_to_json(message),
+            "raw": _hex(codec.encode_raw(message)),
+            "serial": _hex(codec.encode(message)),
+            "hid": _hex(codec.encode_hid_report(message)),
+        })
+    return {
+        "description": "Valid messages: fields, the raw frame (type, payload, CRC-32 LE), the "
+                       "serial frame (COBS of the raw frame, then 0x00) and the 64-byte HID "
+                       "report (report id 1, raw frame length, raw frame, zero padding). "
+                       "Encoding the fields must give exactly these bytes; decoding the bytes "
+                       "must give exactly these fields.",
+        "protocol_version": list(PROTOCOL_VERSION),
+        "vectors": vectors,
+    }
+
+
+# --- invalid and tolerated input ------------------------------------------------------------------
+
+
+def _bad(reason: str) -> dict[str, str]:
+    return {"outcome": "bad", "reason": reason}
+
+
+def _ok(message: Message) -> dict[str, Any]:
+    return {"outcome": "message", "message": message_to_json(message)}
+
+
+UNKNOWN = {"outcome": "unknown"}
+
+
+def _serial_cases() -> list[tuple[str, str, bytes, list[dict[str, Any]]]]:
+    state = State(3, 0, 15, True, 7)
+    hello = Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7)
+    s = codec.encode(state)
+    h = codec.encode(hello)
+    state_raw = codec.encode_raw(state)
+    bad_crc = cobs_encode(state_raw[:-1] + bytes((state_raw[-1] ^ 0x01,))) + b"\x00"
+    flipped = bytearray(state_raw)
+    flipped[2] ^= 0x04
+    error_48 = codec.encode_raw(ErrorReport(1, "y" * MAX_TEXT_BYTES))[:-4]
+    max_size = error_48 + bytes(range(1, 1 + MAX_RAW_FRAME - 4 - len(error_48)))
+    too_big = max_size + b"\x2a"
+    hello_v2 = Hello(2, 0, _ID, (1, 0, 0), (16, 16, 16), 7)
+    garbage = bytes((0x55, 0xAA, 0x13, 0x37, 0xFE, 0x01, 0x99))
+    text_bytes = b"y" * (MAX_TEXT_BYTES + 1)
+    return [
+        ("two-frames", "Two frames in one read: both come out, in order.",
+         s + h, [_ok(state), _ok(hello)]),
+        ("bad-crc", "The last CRC byte has one bit flipped (COBS redone, so only the CRC "
+         "is wrong): dropped and counted.", bad_crc, [_bad("crc")]),
+        ("payload-bit-flip", "One payload bit flipped, CRC left as sent: dropped.",
+         cobs_encode(bytes(flipped)) + b"\x00", [_bad("crc")]),
+        ("truncated", "A Hello whose last 3 bytes before the delimiter were lost: dropped; "
+         "the State after it is decoded.", h[:-4] + b"\x00" + s, [_bad("cobs"), _ok(state)]),
+        ("truncated-no-delimiter", "Half a Hello without its delimiter, then a State: they "
+         "read as one frame, dropped; the next State is decoded. (Why a sender writes a 0x00 "
+         "first after a reset.)", h[: len(h) // 2] + s + s, [_bad("crc"), _ok(state)]),
+        ("short-payload", "A State with 5 payload bytes instead of 8, CRC correct: too short "
+         "for its type, dropped.", _frame(bytes((0x02, 3, 0, 15, 1, 7))), [_bad("layout")]),
+        ("too-short", "A raw frame of 4 zero bytes: its CRC-32 is the residue, but a frame "
+         "needs a type byte and 4 CRC bytes; dropped.", cobs_encode(bytes(4)) + b"\x00",
+         [_bad("size")]),
+        ("one-byte", "A raw frame of one byte: dropped.", b"\x02\x07\x00", [_bad("size")]),
+        ("oversized-garbage", "100 non-zero bytes then a delimiter: over the 63-byte limit, "
+         "dropped once; the State after it is decoded.", b"\x55" * 100 + b"\x00" + s,
+         [_bad("size"), _ok(state)]),
+        ("oversized-unterminated", "100 non-zero bytes and no delimiter: counted bad once "
+         "the 63-byte limit is passed; the buffer stays bounded.", b"\x55" * 100,
+         [_bad("size")]),
+        ("oversized-valid-crc", f"A {MAX_RAW_FRAME + 1}-byte raw frame with a correct CRC: "
+         "over the limit, dropped.", _frame(too_big), [_bad("size")]),
+        ("max-size", f"A {MAX_RAW_FRAME}-byte raw frame (an ErrorReport with a 48-byte text "
+         "and 7 bytes appended by a later minor version): accepted, the extra bytes ignored.",
+         _frame(max_size), [_ok(ErrorReport(1, "y" * MAX_TEXT_BYTES))]),
+        ("extension-bytes", "A State with 2 bytes appended (a later minor version's new "
+         "fields): decoded, the extra bytes ignored.",
+         _frame(state_raw[:-4] + b"\x01\x02"), [_ok(state)]),
+        ("unknown-type", "A well-formed frame of type 0x7e (unknown): ignored and counted "
+         "apart from bad frames; the State after it is decoded.",
+         _frame(b"\x7e\x01\x02\x03") + s, [UNKNOWN, _ok(state)]),
+        ("unknown-type-empty", "A well-formed frame of type 0x40 with no payload: ignored.",
+         _frame(b"\x40"), [UNKNOWN]),
+        ("cobs-invalid", "A COBS code byte pointing past the end of the frame: dropped.",
+         b"\x05\x01\x02\x00" + s, [_bad("cobs"), _ok(state)]),
+        ("empty-frames", "Delimiters with nothing between them are ignored, not counted.",
+         b"\x00\x00\x00" + s + b"\x00\x00", [_ok(state)]),
+        ("garbage-then-frame", "Line noise, a delimiter, then a frame: the noise is one bad "
+         "frame, the frame is decoded.", garbage + b"\x00" + s, [_bad("cobs"), _ok(state)]),
+        ("position-out-of-range", "A State with left = 16 (positions are 0..15), CRC "
+         "correct: dropped.", _frame(bytes((0x02, 16, 0, 0, 0, 1, 0, 0, 0))),
+         [_bad("layout")]),
+        ("lock-byte-2", "A State whose locked byte is 2 (must be 0 or 1): dropped.",
+         _frame(bytes((0x02, 1, 2, 3, 2, 1, 0, 0, 0))), [_bad("layout")]),
+        ("geometry-out-of-range", "A Hello announcing wheels of 1 and 17 positions: dropped.",
+         _frame(bytes((0x01, 1, 0)) + struct.pack("<Q", _ID) + bytes((1, 0, 0, 1, 16, 17, 7))),
+         [_bad("layout")]),
+        ("bad-utf8", "An ErrorReport whose text is not UTF-8: dropped.",
+         _frame(bytes((0x03, 2, 2, 0xFF, 0xFE))), [_bad("layout")]),
+        ("text-overrun", "An ErrorReport whose text length says 10 but 3 bytes follow: "
+         "dropped.", _frame(bytes((0x03, 2, 10)) + b"abc"), [_bad("layout")]),
+        ("text-too-long", "An ErrorReport with a 49-byte text (limit 48): dropped.",
+         _frame(bytes((0x03, 2, len(text_bytes))) + text_bytes), [_bad("layout")]),
+        ("welcome-bool-2", "A Welcome whose accepted byte is 2: dropped.",
+         _frame(bytes((0x82, 1, 0, 2, 0))), [_bad("layout")]),
+        ("wrong-version", "A Hello of protocol 2.0: well-formed, so decoded; refusing it is "
+         "the handshake's job (handshake.json).", codec.encode(hello_v2), [_ok(hello_v2)]),
+    ]
+
+
+def _hid_cases() -> list[tuple[str, str, bytes, dict[str, Any]]]:
+    state = State(3, 0, 15, True, 7)
+    raw = codec.encode_raw(state)
+    good = codec.encode_hid_report(state)
+    bad_crc = raw[:-1] + bytes((raw[-1] ^ 0x80,))
+    padded = bytearray(good)
+    padded[-1] = 0xEE
+    return [
+        ("hid-ok", "A State report.", good, _ok(state)),
+        ("hid-nonzero-padding", "Padding bytes that are not zero are ignored.", bytes(padded),
+         _ok(state)),
+        ("hid-wrong-report-id", "Report id 2: not ours, dropped.", _report(raw, report_id=2),
+         _bad("report")),
+        ("hid-length-zero", "Frame length 0: dropped.", _report(raw, length=0), _bad("size")),
+        ("hid-length-too-big", "Frame length 63 (limit 62): dropped.", _report(raw, length=63),
+         _bad("size")),
+        ("hid-short-report", "A 10-byte report whose length byte says 13: dropped.",
+         good[:10], _bad("size")),
+        ("hid-long-report", "A 65-byte report: dropped.", good + b"\x00", _bad("report")),
+        ("hid-bad-crc", "One CRC bit flipped: dropped.", _report(bad_crc), _bad("crc")),
+        ("hid-unknown-type", "A well-formed frame of unknown type 0x7e: ignored.",
+         _report(_raw(b"\x7e\x01")), UNKNOWN),
+        ("hid-layout", "A State with position 16, CRC correct: dropped.",
+         _report(_raw(bytes((0x02, 16, 0, 0, 0, 1, 0, 0, 0)))), _bad("layout")),
+    ]
+
+
+def _classify(part: bytes) -> dict[str, Any]:
+    """What the decoder does with one delimited part (the reason, for the record)."""
+    if len(part) > MAX_ENCODED_FRAME:
+        return _bad("size")
+    try:
+        raw = cobs_decode(part)
+    except Exception:  # noqa: BLE001
+        return _bad("cobs")
+    if not 5 <= len(raw) <= MAX_RAW_FRAME:
+        return _bad("size")
+    if zlib.crc32(raw) != CRC_RESIDUE:
+        return _bad("crc")
+    try:
+        return _ok(codec.decode_raw(raw))
+    except codec.UnknownMessageType:
+        return UNKNOWN
+    except codec.BadFrame:
+        return _bad("layout")
+
+
+def _expect_counts(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "messages": [f["message"] for f in frames if f["outcome"] == "message"],
+        "bad_frames": sum(f["outcome"] == "bad" for f in frames),
+        "unknown_messages": sum(f["outcome"] == "unknown" for f in frames),
+    }
+
+
+def _invalid() -> dict[str, Any]:
+    serial = []
+    for name, description, data, frames in _serial_cases():
+        # Check the stated intent against the codec, frame by frame and as a stream.
+        parts = data.split(b"\x00")
+        tail = parts.pop()
+        seen = [_classify(p) for p in parts if p]
+        if len(tail) > MAX_ENCODED_FRAME:
+            seen.append(_bad("size"))
+        if seen != frames:
+            raise AssertionError(f"vector {name}: intended {frames}, codec says {seen}")
+        expect = _expect_counts(frames)
+        decoder = codec.Decoder()
+        got = [message_to_json(m) for m in decoder.feed(data)]
+        if (got, decoder.bad_frames, decoder.unknown_messages) != (
+                expect["messages"], expect["bad_frames"], expect["unknown_messages"]):
+            raise AssertionError(f"vector {name}: the decoder disagrees with its frames")
+        serial.append({"name": name, "description": description, "input": _hex(data),
+                       "frames": frames, "expect": expect})
+    hid = []
+    for name, description, report, outcome in _hid_cases():
+        counter = codec.HidDecoder()
+        message = counter.decode(report)
+        got = _ok(message) if message is not None else (
+            UNKNOWN if counter.unknown_messages else {"outcome": "bad"})
+        if got["outcome"] != outcome["outcome"] or got.get("message") != outcome.get("message"):
+            raise AssertionError(f"HID vector {name}: intended {outcome}, codec says {got}")
+        hid.append({"name": name, "description": description, "input": _hex(report),
+                    "expect": outcome})
+    return {
+        "description": "Input that must be dropped or ignored, and edge cases that must be "
+                       "accepted. serial: a byte stream, each delimited frame's outcome in "
+                       "order (message / bad with a reason / unknown), and the totals a "
+                       "decoder fed the whole stream, split anywhere, must reach. hid: one "
+                       "report and its outcome. Reasons: cobs, size, crc, layout (payload "
+                       "too short or a field out of range), report (wrong id or report size).",
+        "serial": serial,
+        "hid": hid,
+    }
+
+
+# --- handshake ------------------------------------------------------------------------------------
+
+
+def _handshake() -> dict[str, Any]:
+    cases = []
+
+    def host_case(name: str, description: str, hello: Hello) -> None:
+        reply = host_welcome(hello)
+        cases.append({
+            "name": name, "side": "host", "description": description,
+            "receives": message_to_json(hello), "receives_serial": _hex(codec.encode(hello)),
+            "replies": [message_to_json(reply)],
+            "replies_serial": [_hex(codec.encode(reply))],
+            "then": "controller enters its session" if reply.accepted else
+                    "host ignores this controller's State frames and tells the user why",
+        })
+
+    def controller_case(name: str, description: str, message: Message,
+                        replies: list[Message], then: str) -> None:
+        cases.append({
+            "name": name, "side": "controller", "description": description,
+            "receives": message_to_json(message),
+            "receives_serial": _hex(codec.encode(message)),
+            "replies": [message_to_json(m) for m in replies],
+            "replies_serial": [_hex(codec.encode(m)) for m in replies],
+            "then": then,
+        })
+
+    hello = Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7)
+    host_case("host-accepts", "Same major and minor: accepted.", hello)
+    host_case("host-accepts-other-minor", "Same major, other minor: accepted.",
+              Hello(1, 3, _ID, (1, 0, 0), (16, 16, 16), 7))
+    host_case("host-refuses-major", "Another major: refused, the reason naming both versions.",
+              Hello(2, 0, _ID, (1, 0, 0), (16, 16, 16), 7))
+    controller_case(
+        "controller-welcomed", "A controller speaking 1.0 (id 0x0123456789abcdef, firmware "
+        "1.0.0, 16/16/16, all capabilities, wheels at 0, lock open) is welcomed: it sends a "
+        "State at once, seq 0.", Welcome(1, 0, True, ""), [State(0, 0, 0, False, 0)],
+        "running: State on change and every HEARTBEAT_MS")
+    controller_case(
+        "controller-refused", "The host refuses the controller.",
+        Welcome(1, 0, False, "duplicate controller id"), [],
+        "refused: no State; colour LED blinks red; Hello every REFUSED_RETRY_MS")
+    controller_case(
+        "controller-refuses-welcome", "The host accepts but speaks major 2: the controller "
+        "refuses it.", Welcome(2, 0, True, ""),
+        [ErrorReport(ErrorCode.VERSION_MISMATCH, version_mismatch_text((2, 0), (1, 0)))],
+        "refused: no State; colour LED blinks red; Hello every REFUSED_RETRY_MS")
+    controller_case(
+        "controller-host-hello-other-major", "A HostHello of major 2: the controller "
+        "introduces itself and says it cannot speak 2.x.", HostHello(2, 0),
+        [hello, ErrorReport(ErrorCode.VERSION_MISMATCH, version_mismatch_text((2, 0), (1, 0)))],
+        "awaiting a Welcome")
+    controller_case(
+        "controller-host-hello", "A HostHello of the same major: the controller introduces "
+        "itself.", HostHello(1, 0), [hello], "awaiting a Welcome")
+    controller_case(
+        "controller-ping", "A Ping is answered in every state.", Ping(0xCAFE), [Pong(0xCAFE)],
+        "unchanged")
+    return {
+        "description": "Handshake exchanges. side host: what a host replies to a Hello. side "
+                       "controller: what a freshly booted controller that has sent its Hello "
+                       "(id 0x0123456789abcdef, firmware 1.0.0, wheels 16/16/16, capabilities "
+                       "7) replies to a host message. Reason and error texts are for people: "
+                       "only their presence is normative, not their wording.",
+        "cases": cases,
+    }
+
+
+def build() -> dict[str, Any]:
+    """Every vector file's content, by file name."""
+    return {
+        "primitives.json": _primitives(),
+        "messages.json": _messages(),
+        "invalid.json": _invalid(),
+        "handshake.json": _handshake(),
+    }
+
+
+def render(content: Any) -> str:
+    return json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m firmware_protocol.testvectors")
+    parser.add_argument("--check", action="store_true", help="only check the files are current")
+    args = parser.parse_args(argv)
+    stale = []
+    for name, content in build().items():
+        path = vectors_dir() / name
+        text = render(content)
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(name)
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+    if args.check and stale:
+        print("out of date: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    print(("rewrote: " + ", ".join(stale)) if stale else "vectors are current")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,513 @@
+"""The reference firmware under a virtual HAL and a fake clock: handshake, debounce,
+send-on-change, heartbeat, version mismatch, host commands, LEDs, faults, transports."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import firmware_protocol as fp
+from firmware_protocol import testvectors as tv
+from firmware_protocol.firmware import controller as ctl
+from firmware_protocol.firmware import wire
+from firmware_protocol.firmware.controller import Controller
+from firmware_protocol.firmware.virtual_hal import FakeClock, VirtualHAL
+
+CONTROLLER_ID = 0x0123456789ABCDEF
+HELLO = fp.Hello(1, 0, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 7)
+WELCOME = fp.Welcome(1, 0, True, "")
+RED, BLACK, WHITE = (255, 0, 0), (0, 0, 0), (255, 255, 255)
+
+
+class Rig:
+    """A controller on a virtual board, with a host-side decoder logging what it sends."""
+
+    def __init__(self, **hal_options) -> None:
+        self.hal = VirtualHAL(**hal_options)
+        self.controller = Controller(self.hal, CONTROLLER_ID, (1, 0, 0))
+        self.decoder = fp.Decoder() if self.hal.transport == "serial" else fp.HidDecoder()
+        self.log: list[tuple[int, fp.Message]] = []
+        self._taken = 0
+
+    @property
+    def now(self) -> int:
+        return self.hal.clock()
+
+    def step(self) -> None:
+        self.controller.step()
+        self._collect()
+
+    def run(self, ms: int, step: int = 1) -> None:
+        for _ in range(ms // step):
+            self.hal.clock.advance(step)
+            self.step()
+
+    def send(self, *messages: fp.Message) -> None:
+        for message in messages:
+            if self.hal.transport == "serial":
+                self.hal.send_to_controller(fp.encode(message))
+            else:
+                self.hal.send_to_controller(fp.encode_hid_report(message))
+
+    def take(self) -> list[fp.Message]:
+        """Messages sent since the last take()."""
+        new = [m for _, m in self.log[self._taken :]]
+        self._taken = len(self.log)
+        return new
+
+    def welcomed(self) -> Rig:
+        self.step()
+        self.send(WELCOME)
+        self.step()
+        assert self.controller.mode == ctl.RUNNING
+        self.take()
+        return self
+
+    def _collect(self) -> None:
+        out = self.hal.take_from_controller()
+        if self.hal.transport == "serial":
+            messages = self.decoder.feed(out)
+        else:
+            assert all(len(report) == fp.HID_REPORT_SIZE for report in out)
+            messages = [self.decoder.decode(report) for report in out]
+        self.log += [(self.now, m) for m in messages]
+
+
+def states(messages: list[fp.Message]) -> list[fp.State]:
+    return [m for m in messages if isinstance(m, fp.State)]
+
+
+# --- handshake ------------------------------------------------------------------------------------
+
+
+def test_boot_clears_the_line_and_says_hello() -> None:
+    rig = Rig()
+    rig.controller.step()
+    raw = rig.hal.take_from_controller()
+    assert raw.startswith(b"\x00")
+    assert fp.Decoder().feed(raw) == [HELLO]
+
+
+def test_hello_repeats_until_welcomed_and_no_state_before() -> None:
+    rig = Rig()
+    rig.step()
+    rig.run(1600)
+    hellos = [t for t, m in rig.log if m == HELLO]
+    assert hellos == [0, 500, 1000, 1500]
+    assert states([m for _, m in rig.log]) == []
+    rig.send(WELCOME)
+    rig.run(1)
+    assert rig.take()[-1] == fp.State(0, 0, 0, False, 0)
+    rig.run(1000)
+    assert HELLO not in rig.take()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [c for c in tv.load("handshake.json")["cases"] if c["side"] == "controller"],
+    ids=lambda c: c["name"],
+)
+def test_handshake_vectors_controller_side(case: dict) -> None:
+    rig = Rig()
+    rig.step()
+    assert rig.take() == [HELLO]
+    rig.hal.send_to_controller(bytes.fromhex(case["receives_serial"]))
+    rig.step()
+    replies = rig.take()
+    assert [tv.message_to_json(m) for m in replies] == case["replies"]
+    assert [fp.encode(m).hex() for m in replies] == case["replies_serial"]
+    mode = rig.controller.mode
+    then = case["then"]
+    if then.startswith("running"):
+        assert mode == ctl.RUNNING
+    elif then.startswith("refused"):
+        assert mode == ctl.REFUSED
+    elif then.startswith("awaiting"):
+        assert mode == ctl.AWAITING_WELCOME
+
+
+def test_version_mismatch_refuses_and_says_why() -> None:
+    rig = Rig()
+    rig.step()
+    rig.take()
+    rig.send(fp.Welcome(2, 0, True, ""))
+    rig.step()
+    (error,) = rig.take()
+    assert error.code == fp.ErrorCode.VERSION_MISMATCH
+    assert "2.0" in error.text and "1.0" in error.text
+    assert rig.controller.mode == ctl.REFUSED
+    rig.run(6000)
+    sent = rig.take()
+    assert states(sent) == []  # never acts as welcomed
+    assert [t for t, m in rig.log if m == HELLO] == [0, 5000]  # slow retries
+    # The colour LED blinks red, half period REFUSED_BLINK_MS.
+    colours = [(t, v) for t, what, v in rig.hal.led_log if what == "colour"]
+    reds = [t for t, v in colours if v == RED]
+    assert reds[:3] == [0, 1000, 2000]
+    assert (500, BLACK) in colours
+    # A host of the right version can still welcome it later.
+    rig.send(WELCOME)
+    rig.run(1)
+    assert rig.controller.mode == ctl.RUNNING
+    assert states(rig.take()) == [fp.State(0, 0, 0, False, 0)]
+
+
+def test_refused_by_host() -> None:
+    rig = Rig()
+    rig.step()
+    rig.send(fp.Welcome(1, 0, False, "duplicate controller id"))
+    rig.run(2000)
+    assert states(rig.take()) == []
+    assert rig.controller.mode == ctl.REFUSED
+
+
+def test_host_hello_restarts_the_handshake() -> None:
+    rig = Rig().welcomed()
+    rig.send(fp.HostHello())
+    rig.step()
+    assert rig.take() == [HELLO]
+    assert rig.controller.mode == ctl.AWAITING_WELCOME
+    rig.run(400)
+    assert states(rig.take()) == []
+    rig.send(WELCOME)
+    rig.run(1)
+    assert len(states(rig.take())) == 1
+
+
+def test_duplicate_welcome_keeps_the_session() -> None:
+    rig = Rig().welcomed()
+    rig.send(fp.AssignSeat(2, (0, 0, 255)))
+    rig.run(1)
+    rig.send(WELCOME)  # the answer to an earlier, repeated Hello
+    rig.run(1)
+    assert rig.controller.seat == 2 and rig.hal.colour == (0, 0, 255)
+    assert states(rig.take()) == []
+
+
+# --- state: send on change, heartbeat, debounce ---------------------------------------------------
+
+
+def test_heartbeat_period() -> None:
+    rig = Rig().welcomed()
+    rig.run(2000)
+    times = [t for t, m in rig.log if isinstance(m, fp.State)]
+    gaps = {b - a for a, b in zip(times, times[1:])}
+    assert gaps == {fp.HEARTBEAT_MS}
+    seqs = [m.seq for m in states([m for _, m in rig.log])]
+    assert seqs == list(range(len(seqs)))
+
+
+def test_heartbeat_with_coarse_steps() -> None:
+    rig = Rig().welcomed()
+    rig.run(3000, step=7)
+    times = [t for t, m in rig.log if isinstance(m, fp.State)]
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert all(fp.HEARTBEAT_MS <= g < fp.HEARTBEAT_MS + 7 for g in gaps)
+    assert max(gaps) < fp.LOST_AFTER_MS
+
+
+def test_debounce_wheel() -> None:
+    rig = Rig().welcomed()
+    rig.run(10)
+    rig.take()
+    rig.hal.set_wheels(5, 0, 0)
+    rig.run(1)  # the first sample that sees the new position
+    first_seen = rig.now
+    rig.run(fp.DEBOUNCE_MS - 1)
+    assert states(rig.take()) == []
+    rig.run(1)
+    (state,) = states(rig.take())
+    assert (state.left, state.centre, state.right) == (5, 0, 0)
+    assert rig.now - first_seen == fp.DEBOUNCE_MS
+
+
+def test_bouncing_wheel_reports_only_the_settled_position() -> None:
+    rig = Rig().welcomed()
+    for _ in range(10):  # contact bounce: 4, 5, 4, 5 ... every 20 ms
+        rig.hal.set_wheels(4, 0, 0)
+        rig.run(20)
+        rig.hal.set_wheels(5, 0, 0)
+        rig.run(20)
+    changed = [s for s in states(rig.take()) if s.left != 0]
+    assert changed == []  # only heartbeats, with the old position
+    rig.run(fp.DEBOUNCE_MS + 1)
+    assert states(rig.take())[-1].left == 5
+
+
+def test_debounce_lock_and_send_on_change() -> None:
+    rig = Rig().welcomed()
+    rig.hal.set_lock(True)
+    rig.run(fp.DEBOUNCE_MS)  # seen at +1, stable for DEBOUNCE_MS at +1+DEBOUNCE_MS
+    assert states(rig.take()) == []
+    rig.run(1)
+    (state,) = states(rig.take())
+    assert state.locked and state.seq == 1
+    # every settled change gives exactly one State, at once
+    for value, expect_seq in ((3, 2), (7, 3), (15, 4)):
+        rig.hal.set_wheels(value, value, 1)
+        rig.run(fp.DEBOUNCE_MS + 1)
+        (state,) = states(rig.take())
+        assert (state.left, state.centre, state.right, state.seq) == (value, value, 1, expect_seq)
+
+
+def test_turning_through_positions_while_state_is_sent() -> None:
+    rig = Rig().welcomed()
+    for position in range(16):
+        rig.hal.set_wheels(position, 15 - position, position // 2)
+        rig.run(fp.DEBOUNCE_MS + 10)
+    last = states(rig.take())[-1]
+    assert (last.left, last.centre, last.right) == (15, 0, 7)
+
+
+def test_request_state_answers_at_once() -> None:
+    rig = Rig().welcomed()
+    rig.run(100)
+    rig.take()
+    rig.send(fp.RequestState())
+    rig.run(1)
+    assert states(rig.take()) == [fp.State(0, 0, 0, False, 1)]
+
+
+def test_request_state_before_welcome_gives_hello() -> None:
+    rig = Rig()
+    rig.step()
+    rig.take()
+    rig.send(fp.RequestState())
+    rig.run(1)
+    assert rig.take() == [HELLO]
+
+
+def test_ping_is_answered_in_every_mode() -> None:
+    rig = Rig()
+    rig.step()
+    rig.send(fp.Ping(1))
+    rig.run(1)
+    assert fp.Pong(1) in rig.take()
+    rig.send(WELCOME, fp.Ping(2))
+    rig.run(1)
+    assert fp.Pong(2) in rig.take()
+    rig.send(fp.Welcome(1, 0, False, "no"))
+    rig.run(1)
+    rig.send(fp.Ping(3))
+    rig.run(1)
+    assert rig.take() == [fp.Pong(3)]
+
+
+def test_ticks_wrap_like_micropython() -> None:
+    period = 2**30
+    rig = Rig(clock=FakeClock(period - 600), ticks_period=period)
+    rig.welcomed()
+    rig.run(1500)
+    times = [t for t, m in rig.log if isinstance(m, fp.State)]
+    assert {b - a for a, b in zip(times, times[1:])} == {fp.HEARTBEAT_MS}
+    rig.hal.set_wheels(9, 9, 9)
+    rig.run(fp.DEBOUNCE_MS + 1)
+    assert states(rig.take())[-1].left == 9
+
+
+# --- faults ---------------------------------------------------------------------------------------
+
+
+def test_wheel_fault_is_reported_once_and_position_kept() -> None:
+    hal = VirtualHAL(positions=(10, 16, 16))
+    rig = Rig()
+    rig.hal = hal
+    rig.controller = Controller(hal, CONTROLLER_ID, (1, 0, 0))
+    rig.welcomed()
+    hal.set_wheels(7, 0, 0)
+    rig.run(fp.DEBOUNCE_MS + 1)
+    hal.set_wheels(12, 0, 0)  # no such position on a 10-position wheel
+    rig.run(1000)
+    sent = rig.take()
+    errors = [m for m in sent if isinstance(m, fp.ErrorReport)]
+    assert [e.code for e in errors] == [fp.ErrorCode.WHEEL_FAULT]
+    assert "left" in errors[0].text
+    assert {s.left for s in states(sent)} == {7}
+    hal.set_wheels(3, 0, 0)  # repaired
+    rig.run(fp.DEBOUNCE_MS + 1)
+    hal.set_wheels(-1, 0, 0)  # and broken again: reported again
+    rig.run(fp.DEBOUNCE_MS + 1)
+    sent = rig.take()
+    assert states(sent)[0].left == 3
+    assert sum(isinstance(m, fp.ErrorReport) for m in sent) == 1
+
+
+def test_short_glitch_is_not_a_fault() -> None:
+    rig = Rig().welcomed()
+    rig.hal.set_wheels(-1, 0, 0)
+    rig.run(fp.DEBOUNCE_MS - 5)
+    rig.hal.set_wheels(0, 0, 0)
+    rig.run(500)
+    assert not any(isinstance(m, fp.ErrorReport) for m in rig.take())
+
+
+def test_bad_and_unknown_frames_from_host_are_counted_and_ignored() -> None:
+    rig = Rig().welcomed()
+    lights = fp.encode(fp.SetLights(True, True, True, (9, 9, 9)))
+    corrupted = bytearray(lights)
+    corrupted[3] ^= 0x10
+    rig.hal.send_to_controller(bytes(corrupted))  # bad CRC
+    rig.hal.send_to_controller(b"\x13\x37\xff" * 40 + b"\x00")  # oversized garbage
+    rig.hal.send_to_controller(fp.encode(fp.Pong(4)))  # a type not for the controller
+    rig.hal.send_to_controller(wire.serial_frame(b"\x99\x01"))  # unknown type
+    rig.hal.send_to_controller(wire.serial_frame(bytes((wire.T_SET_LIGHTS, 2, 0, 0, 1, 1, 1))))
+    rig.run(1)
+    assert rig.hal.path_lights == (False, False, False)
+    assert rig.controller.bad_frames == 3
+    assert rig.controller.unknown_messages == 2
+    rig.hal.send_to_controller(lights)
+    rig.run(1)
+    assert rig.hal.path_lights == (True, True, True)
+
+
+def test_run_forever_survives_an_exception() -> None:
+    class Flaky(VirtualHAL):
+        calls = 0
+
+        def read_wheels(self):
+            Flaky.calls += 1
+            if Flaky.calls == 20:
+                raise OSError("sensor bus error")
+            return super().read_wheels()
+
+    hal = Flaky()
+    controller = Controller(hal, CONTROLLER_ID)
+    hal.send_to_controller(fp.encode(WELCOME))
+    controller.run_forever(should_stop=lambda: hal.clock() >= 600)
+    sent = fp.Decoder().feed(hal.take_from_controller())
+    errors = [m for m in sent if isinstance(m, fp.ErrorReport)]
+    assert [e.code for e in errors] == [fp.ErrorCode.INTERNAL]
+    assert "OSError" in errors[0].text
+    assert controller.errors == 1
+    assert len(states(sent)) >= 3  # kept running, heartbeats went on
+
+
+# --- lights ---------------------------------------------------------------------------------------
+
+
+def test_set_lights_and_assign_seat() -> None:
+    rig = Rig().welcomed()
+    rig.send(fp.SetLights(True, False, True, (10, 20, 30)))
+    rig.run(1)
+    assert rig.hal.path_lights == (True, False, True)
+    assert rig.hal.colour == (10, 20, 30)
+    rig.send(fp.AssignSeat(4, (0, 255, 0)))
+    rig.run(1)
+    assert rig.controller.seat == 4
+    assert rig.hal.colour == (0, 255, 0)
+    assert rig.hal.path_lights == (True, False, True)
+    assert rig.take() == []  # commands are not acknowledged (the next State confirms life)
+
+
+def test_lights_are_ignored_before_welcome() -> None:
+    rig = Rig()
+    rig.step()
+    rig.send(fp.SetLights(True, True, True, WHITE), fp.AssignSeat(1, RED))
+    rig.run(1)
+    assert rig.hal.path_lights == (False, False, False)
+    assert rig.hal.colour == BLACK
+    assert rig.controller.seat == 0
+
+
+def test_identify_blinks_then_restores() -> None:
+    rig = Rig().welcomed()
+    rig.send(fp.SetLights(False, True, False, (1, 2, 3)))
+    rig.run(1)
+    start = rig.now + 1
+    rig.send(fp.Identify(1000))
+    rig.hal.led_log.clear()
+    rig.run(1)
+    assert rig.controller.identifying
+    rig.run(1099)
+    assert not rig.controller.identifying
+    path = [(t - start, v) for t, what, v in rig.hal.led_log if what == "path"]
+    assert path[:4] == [(0, (True,) * 3), (125, (False,) * 3), (250, (True,) * 3),
+                        (375, (False,) * 3)]
+    assert path[-1] == (1000, (False, True, False))
+    assert rig.hal.colour == (1, 2, 3)
+    colours = {v for _, what, v in rig.hal.led_log if what == "colour"}
+    assert colours == {WHITE, BLACK, (1, 2, 3)}
+
+
+def test_identify_zero_stops_blinking() -> None:
+    rig = Rig().welcomed()
+    rig.send(fp.Identify(60_000))
+    rig.run(300)
+    rig.send(fp.Identify(0))
+    rig.run(1)
+    rig.hal.led_log.clear()
+    rig.run(1000)
+    assert rig.hal.led_log == []
+    assert rig.hal.path_lights == (False, False, False)
+
+
+def test_identify_works_before_welcome() -> None:
+    rig = Rig()
+    rig.step()
+    rig.send(fp.Identify(500))
+    rig.run(2)
+    assert rig.hal.path_lights == (True, True, True)
+
+
+def test_board_without_leds_or_lock() -> None:
+    rig = Rig(capabilities=0)
+    rig.step()
+    assert rig.take() == [fp.Hello(1, 0, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 0)]
+    rig.send(WELCOME, fp.SetLights(True, True, True, WHITE), fp.Identify(1000))
+    rig.hal.set_lock(True)
+    rig.run(300)
+    assert rig.hal.path_lights == (False, False, False) and rig.hal.colour == BLACK
+    assert not any(s.locked for s in states(rig.take()))
+
+
+# --- transports -----------------------------------------------------------------------------------
+
+
+def test_hid_transport() -> None:
+    rig = Rig(transport="hid")
+    rig.step()
+    reports = rig.log
+    assert [m for _, m in reports] == [HELLO]
+    rig.send(WELCOME, fp.SetLights(True, False, False, (5, 5, 5)), fp.Ping(77))
+    rig.hal.send_to_controller(b"\x02" + bytes(63))  # wrong report id
+    rig.run(300)
+    sent = rig.take()
+    assert fp.Pong(77) in sent and len(states(sent)) >= 2
+    assert rig.hal.path_lights == (True, False, False)
+    assert rig.controller.bad_frames == 1
+    assert rig.decoder.bad_frames == 0
+
+
+def test_serial_through_os_file_descriptors() -> None:
+    """What the emulator does: the virtual HAL's serial plugged into real file descriptors."""
+    to_controller_r, to_controller_w = os.pipe()
+    from_controller_r, from_controller_w = os.pipe()
+    os.set_blocking(to_controller_r, False)
+    os.set_blocking(from_controller_r, False)
+
+    def read() -> bytes:
+        try:
+            return os.read(to_controller_r, 4096)
+        except BlockingIOError:
+            return b""
+
+    hal = VirtualHAL(read=read, write=lambda data: os.write(from_controller_w, data))
+    controller = Controller(hal, CONTROLLER_ID)
+    decoder = fp.Decoder()
+    try:
+        controller.step()
+        assert decoder.feed(os.read(from_controller_r, 4096)) == [HELLO]
+        os.write(to_controller_w, fp.encode(WELCOME) + fp.encode(fp.Ping(5)))
+        hal.clock.advance(1)
+        controller.step()
+        assert decoder.feed(os.read(from_controller_r, 4096)) == [
+            fp.Pong(5), fp.State(0, 0, 0, False, 0)]
+    finally:
+        for fd in (to_controller_r, to_controller_w, from_controller_r, from_controller_w):
+            os.close(fd)
+
+
+def test_virtual_hal_rejects_unknown_transport() -> None:
+    with pytest.raises(ValueError):
+        VirtualHAL(transport="bluetooth")
