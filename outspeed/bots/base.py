@@ -24,7 +24,12 @@ class Bot:
 
 
 def legal_programs(game: Game, player: str) -> dict[str, list[int]]:
-    return {path: game.legal_numbers(player, path) for path in game.legal_paths(player)}
+    """Each legal path of ``player`` with its legal centre-wheel numbers ([] if none needed)."""
+    keys = game.legal_paths(player)
+    if not keys:
+        return {}
+    paths = game.current_paths
+    return {k: game.legal_numbers(player, k) if paths[k].choose is not None else [] for k in keys}
 
 
 class LazyView(Mapping[str, Any]):
@@ -63,20 +68,35 @@ class LazyView(Mapping[str, Any]):
 def play_game(game: Game, bots: Mapping[str, Bot],
               on_events: Callable[[list[Event]], None] | None = None) -> Game:
     """Play ``game`` to its end with one bot per player. Each bot sees only its own
-    private view (:class:`LazyView`) and its legal options."""
+    private view (a :class:`LazyView`, valid during the call) and its legal options."""
     s = game.state
     emit = on_events or (lambda events: None)
+    views = {p: LazyView(game, p) for p in s.players}   # one per player, emptied before each use
     while not s.finished:
         phase = s.phase
         if phase == "bonus":
-            plays = {p: bots[p].bonus(LazyView(game, p), game.legal_bonus_plays(p)) for p in s.active}
+            plays = {}
+            for p in s.active:
+                view = views[p]
+                view._view = None
+                plays[p] = bots[p].bonus(view, game.legal_bonus_plays(p))
             emit(game.play_bonus(plays))
         elif phase == "programming":
-            choices = {p: bots[p].program(LazyView(game, p), legal_programs(game, p)) for p in s.active}
+            paths = game.current_paths
+            plain = all(path.choose is None for path in paths.values())
+            choices = {}
+            for p in s.active:
+                view = views[p]
+                view._view = None
+                # legal_programs(game, p), without the number lookups when no path takes one
+                legal = {k: [] for k in game.legal_paths(p)} if plain else legal_programs(game, p)
+                choices[p] = bots[p].program(view, legal)
             emit(game.program(choices))
         elif phase == "draw":
             p = s.draw_queue[0]
-            emit(game.keep(p, bots[p].keep(LazyView(game, p), list(s.drawn))))
+            view = views[p]
+            view._view = None
+            emit(game.keep(p, bots[p].keep(view, list(s.drawn))))
         else:
             raise RuntimeError(f"unexpected phase {phase!r}")
     return game

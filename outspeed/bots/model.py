@@ -27,6 +27,7 @@ from ..rules import DEFAULT_DICE, UNKNOWN, Game, GameState, Path, Tile, parse_ti
 
 BOARD = 7
 
+
 @dataclass(frozen=True)
 class Weights:
     """The terms of :func:`position_value`, in zones. Tuned by simulation (docs/simulate.md)."""
@@ -45,7 +46,6 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
-ELIMINATED = DEFAULT_WEIGHTS.eliminated
 
 TOKEN_WEIGHT = {"electromagnet": 2, "ion_cannon": 2, "flamethrower": 7,
                 "force_field": 7, "nitro": 7, "fuel_tank": 7}
@@ -265,8 +265,7 @@ def clone(game: Game, rng: random.Random) -> Game:
         turn=s.turn, phase=s.phase))
 
 
-def token_value(token: str, view_or_state: Mapping[str, Any] | None = None, *, rearmost: bool = False,
-                fuel: int = 12, finish_next: bool = False) -> float:
+def token_value(token: str, *, rearmost: bool = False, fuel: int = 12, finish_next: bool = False) -> float:
     """How much a bonus token is worth to keep, in zones (for the draw choice)."""
     if token == "nitro":
         return 1.0
@@ -316,9 +315,13 @@ def legal_options(paths: Mapping[str, Path], fuel: int, dice: Mapping[str, Seque
         return total
 
     ok = [k for k, p in paths.items() if best_cost(p) <= fuel and (p.choose is None or p.choose[0] <= fuel)]
-    keys = ok or list(paths)
-    return {k: (list(range(paths[k].choose[0], min(paths[k].choose[1], fuel) + 1)) if paths[k].choose else [])
-            for k in keys}
+    keys = ok or list(paths)                   # R-6: nothing affordable, any lit path (and any X)
+
+    def numbers(path: Path) -> list[int]:
+        lo, hi = path.choose
+        return list(range(lo, (min(hi, fuel) if ok else hi) + 1))
+
+    return {k: (numbers(paths[k]) if paths[k].choose else []) for k in keys}
 
 
 def option_values(me: str, zone: Mapping[str, int], fuel: Mapping[str, int], tokens: Mapping[str, int], *,

@@ -16,6 +16,8 @@ class RandomBot(Bot):
         self.bonus_rate = bonus_rate
 
     def bonus(self, view: Mapping[str, Any], legal: Sequence[str | None]) -> str | None:
+        if len(legal) < 2 and (not legal or legal[0] is None):
+            return None                         # nothing to play (the usual case): no draw either
         tokens = [t for t in legal if t is not None]
         if tokens and self.rng.random() < self.bonus_rate:
             return self.rng.choice(tokens)

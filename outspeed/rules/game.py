@@ -91,12 +91,22 @@ class RulesError(ValueError):
     """An input that makes no sense at all (wrong phase, unknown player or token)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Choice:
     """A programmed path, and the centre-wheel number for a "choose X" path."""
 
     path: str
     number: int | None = None
+
+    def __init__(self, path: str, number: int | None = None) -> None:
+        # Bots make one per player per turn: the slots are set directly, as the frozen
+        # dataclass's generated __init__ does, only faster.
+        _set_choice_path(self, path)
+        _set_choice_number(self, number)
+
+
+_set_choice_path = Choice.path.__set__            # type: ignore[attr-defined]  (slot descriptors)
+_set_choice_number = Choice.number.__set__        # type: ignore[attr-defined]
 
 
 @dataclass
@@ -149,6 +159,8 @@ class Game:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._thresholds_cache: tuple | None = None   # see _thresholds
+        self._order_cache: tuple | None = None        # see _seat_order
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -263,7 +275,10 @@ class Game:
         s = self.state
         if s.phase != "bonus" or player not in s.active:
             return []
-        kinds = TOKENS if UNKNOWN in s.held[player] else tuple(t for t in TOKENS if t in s.held[player])
+        held = s.held[player]
+        if not held:
+            return [None]                     # the usual case, and the cheapest
+        kinds = TOKENS if UNKNOWN in held else tuple(t for t in TOKENS if t in held)
         return [None] + [t for t in kinds if self.bonus_refusal(player, t) is None]
 
     def best_cost(self, player: str, path: Path, number: int | None = None) -> int:
@@ -289,9 +304,34 @@ class Game:
             return False
         return self.best_cost(player, path, number) <= fuel
 
+    def _thresholds(self) -> dict[str, int]:
+        """For each lit path of the current face, the least fuel that affords it with no
+        number set (``_affordable``: its best cost, and the smallest X of a "choose X" path).
+        The same for every player; cached while the tile, face and dice stay the same."""
+        s = self.state
+        dice = tuple(s.dice.values())
+        c = self._thresholds_cache
+        if c is not None and c[0] is s.tile and c[1] == s.face and c[2] == dice:
+            return c[3]
+        t = {}
+        for k, path in self.current_paths.items():
+            cost = self.best_cost("", path)
+            t[k] = cost if path.choose is None else max(cost, path.choose[0])
+        self._thresholds_cache = (s.tile, s.face, dice, t)
+        return t
+
+    def _seat_order(self) -> dict[str, int]:
+        """Each player's seat index (cached while ``state.players`` is the same tuple)."""
+        s = self.state
+        c = self._order_cache
+        if c is None or c[0] is not s.players:
+            c = self._order_cache = (s.players, {p: i for i, p in enumerate(s.players)})
+        return c[1]
+
     def any_path_affordable(self, player: str) -> bool:
         """False when R-6 applies: no lit path is affordable, so any lit path is accepted."""
-        return any(self._affordable(player, q) for q in self.current_paths.values())
+        fuel = self.state.fuel[player]
+        return any(t <= fuel for t in self._thresholds().values())
 
     def legal_numbers(self, player: str, path_key: str) -> list[int]:
         """The centre-wheel numbers allowed on a "choose X" path: in range and ≤ fuel
@@ -325,7 +365,10 @@ class Game:
                 return "choose_out_of_range"
             if choice.number > s.fuel[player] and self.any_path_affordable(player):
                 return "choose_out_of_range"                            # R-7 (R-6 aside)
-        if not self._affordable(player, path, choice.number) and self.any_path_affordable(player):
+        affordable = (self._thresholds()[choice.path] <= s.fuel[player]
+                      if path.choose is None and choice.number is None
+                      else self._affordable(player, path, choice.number))
+        if not affordable and self.any_path_affordable(player):
             return "unaffordable"                                       # R-14; R-6 aside
         return None
 
@@ -334,9 +377,10 @@ class Game:
         s = self.state
         if s.phase != "programming" or player not in s.active:
             return []
-        paths = self.current_paths
-        ok = [k for k, p in paths.items() if self._affordable(player, p)]
-        return ok or list(paths)
+        fuel = s.fuel[player]
+        thresholds = self._thresholds()
+        ok = [k for k, t in thresholds.items() if t <= fuel]
+        return ok or list(thresholds)
 
     # ------------------------------------------------------------------ views
     def public_view(self) -> dict[str, Any]:
@@ -399,17 +443,18 @@ class Game:
         if not played:
             events.append(Event("bonus_none", {}))
 
-        start_zone = {p: s.zone[p] for p in played}
-        laid_before = s.boards
-        for zone in sorted(set(start_zone.values()), reverse=True):     # front to back
-            if s.finished:
-                break
-            group = [p for p in played if start_zone[p] == zone and p in s.active]
-            self._apply_group(group, played, events)
-        s.discards.extend(played.values())
+        if played:
+            start_zone = {p: s.zone[p] for p in played}
+            laid_before = s.boards
+            for zone in sorted(set(start_zone.values()), reverse=True):     # front to back
+                if s.finished:
+                    break
+                group = [p for p in played if start_zone[p] == zone and p in s.active]
+                self._apply_group(group, played, events)
+            s.discards.extend(played.values())
 
-        if not s.finished and s.boards > laid_before:                  # R-9, O-3
-            self._remove_rear_board(events)
+            if not s.finished and s.boards > laid_before:                  # R-9, O-3
+                self._remove_rear_board(events)
         if not s.finished:
             s.phase = "programming"
         return events
@@ -495,19 +540,22 @@ class Game:
         stopped = False
         if delta > 0:
             limit = s.rear + BOARD * MAX_BOARDS - 1
-            target = min(target, limit)
-            for z in range(start + 1, target + 1):
-                if z in markers:
-                    target, stopped = z, True
-                    break
-            if target > s.front:
+            if target > limit:
+                target = limit
+            if markers:
+                for z in range(start + 1, target + 1):
+                    if z in markers:
+                        target, stopped = z, True
+                        break
+            if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
                 events.append(Event("board_laid", {"front": s.front}))
         else:
-            for z in range(start - 1, target - 1, -1):
-                if z in markers:
-                    target, stopped = z, True
-                    break
+            if markers:
+                for z in range(start - 1, target - 1, -1):
+                    if z in markers:
+                        target, stopped = z, True
+                        break
             if target < s.rear:
                 events.append(Event("moved", {"player": p, "from": start, "to": target, "why": why}))
                 return None
@@ -562,13 +610,24 @@ class Game:
         s = self.state
         self._require("programming")
         norm: dict[str, Choice] = {}
+        zone, players = s.zone, s.players
         for p, c in choices.items():
-            self._known_player(p)
-            norm[p] = _as_choice(c)
+            if p not in zone and p not in players:
+                self._known_player(p)                                   # raises
+            norm[p] = c if type(c) is Choice else _as_choice(c)
         codes = {}
+        active, fuel = s.active, s.fuel
+        paths = self.current_paths if s.tile is not None else {}
+        thresholds = self._thresholds() if paths else {}
         for p in s.players:
-            if p in norm or p in s.active:
-                code = self.programming_refusal(p, norm.get(p))
+            if p in norm or p in active:
+                c = norm.get(p)
+                if c is not None and p in active:                      # the usual case, quickly:
+                    path = paths.get(c.path)                            # a lit path, no X, affordable
+                    if (path is not None and path.choose is None and c.number is None
+                            and thresholds[c.path] <= fuel[p]):
+                        continue
+                code = self.programming_refusal(p, c)
                 if code is not None:
                     codes[p] = code
         if codes:
@@ -591,7 +650,8 @@ class Game:
             rolls = [self._roll(p, a.die, events) for _ in range(a.times)]
             return sum(abs(r) for r in rolls), [[f"{a.die} die", r] for r in rolls]
         if a.kind == "count":
-            return counts[a.path], [[f"players on {a.path}", counts[a.path]]]
+            n = counts.get(a.path, 0)
+            return n, [[f"players on {a.path}", n]]
         return number or 0, [["X", number or 0]]
 
     def _resolve(self, choices: dict[str, Choice]) -> list[Event]:
@@ -599,17 +659,26 @@ class Game:
         paths = self.current_paths
         finish = s.tile.finish
         events: list[Event] = []
-        s.revealed = {p: [c.path, c.number] for p, c in choices.items()}
+        revealed: dict[str, list[Any]] = {}
+        groups: dict[str, list[str]] = {}                              # path -> players, in order
         for p, c in choices.items():
-            events.append(Event("programmed", {"player": p, "path": c.path,
-                                               "number": c.number if paths[c.path].choose else None}))
-        counts = Counter(c.path for c in choices.values())
+            key = c.path
+            revealed[p] = [key, c.number]
+            events.append(Event("programmed", {"player": p, "path": key,
+                                               "number": c.number if paths[key].choose else None}))
+            on = groups.get(key)
+            if on is None:
+                groups[key] = [p]
+            else:
+                on.append(p)
+        s.revealed = revealed
+        counts = {k: len(on) for k, on in groups.items()}               # _amount reads 0 if absent
         before = dict(s.zone)                                           # R-12 draw order
 
         paying: list[str] = []
         gaining: list[str] = []
         for key, path in paths.items():
-            on = [p for p in choices if choices[p].path == key]
+            on = groups.get(key)
             if not on:
                 continue
             if path.capacity is not None and len(on) > path.capacity:     # capacity, O-5
@@ -625,7 +694,7 @@ class Game:
                 continue
             paying += on
             gaining += on
-        order = {p: i for i, p in enumerate(s.players)}
+        order = self._seat_order()
         paying.sort(key=order.__getitem__)
         gaining.sort(key=order.__getitem__)
 
@@ -633,55 +702,67 @@ class Game:
         bills: dict[str, tuple[int, list[Any]]] = {}
         for p in paying:
             c = choices[p]
+            path = paths[c.path]
             total, parts = 0, []
-            for e in paths[c.path].cost:
-                v, sub = self._amount(p, e.amount, paths[c.path], c.number, counts, events)
+            for e in path.cost:
+                a = e.amount
+                if a.kind == "fixed":                                   # _amount, inlined
+                    total += a.value
+                    parts.append(["", a.value])
+                    continue
+                v, sub = self._amount(p, a, path, c.number, counts, events)
                 total += v
                 parts += sub
             bills[p] = (total, parts)
         out = []
+        fuel = s.fuel
         for p, (total, parts) in bills.items():
             if not parts:
                 continue
-            paid = min(total, s.fuel[p])
-            s.fuel[p] -= paid
-            events.append(Event("pay", {"player": p, "amount": total, "paid": paid, "parts": parts, "total": s.fuel[p]}))
+            have = fuel[p]
+            paid = total if total < have else have                      # min(total, have)
+            fuel[p] = left = have - paid
+            events.append(Event("pay", {"player": p, "amount": total, "paid": paid, "parts": parts, "total": left}))
             if total > paid:
                 out.append((p, "overpaid"))
-            elif s.fuel[p] == 0 and not finish:
+            elif left == 0 and not finish:
                 out.append((p, "fuel"))
         self._eliminate(out, events)
         if s.finished:
             return events
 
         # Gains, all at once.
-        moves: Counter[str] = Counter()
-        draws: Counter[str] = Counter()
+        moves: dict[str, int] = {}
+        draws: dict[str, int] = {}
+        active = s.active
         for p in gaining:
-            if p not in s.active:
+            if p not in active:
                 continue
             c = choices[p]
-            for e in paths[c.path].gain:
-                v, _ = self._amount(p, e.amount, paths[c.path], c.number, counts, events)
+            path = paths[c.path]
+            for e in path.gain:
+                a = e.amount
+                v = a.value if a.kind == "fixed" else self._amount(p, a, path, c.number, counts, events)[0]
                 if e.kind == "move":
-                    moves[p] += v
+                    moves[p] = moves.get(p, 0) + v
                 elif e.kind == "fuel":
                     if v:
                         s.fuel[p] += v
                         events.append(Event("fuel", {"player": p, "delta": v, "total": s.fuel[p]}))
                 else:
-                    draws[p] += v
+                    draws[p] = draws.get(p, 0) + v
         markers = set(s.markers)
         out = []
         for p in gaining:
-            if moves[p] and p in s.active:
-                if self._move(p, moves[p], markers, events, "") is None:   # never backwards here
+            m = moves.get(p)
+            if m and p in active:
+                if self._move(p, m, markers, events, "") is None:          # never backwards here
                     out.append((p, "pushed"))
         self._eliminate(out, events)
         if s.finished:
             return events
         drawers = sorted((p for p in draws if draws[p] and p in s.active),
-                         key=lambda p: (-before[p], order[p]))
+                         key=lambda p: (-before[p], order[p])) if draws else []
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
@@ -752,7 +833,7 @@ class Game:
     # ------------------------------------------------------------------ reveal phase
     def _reveal(self, events: list[Event]) -> list[Event]:
         s = self.state
-        for zone in sorted(s.entered):
+        for zone in sorted(s.entered) if s.markers else ():
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]

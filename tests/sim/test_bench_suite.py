@@ -1,0 +1,65 @@
+"""The benchmark suite's plumbing (not its figures: benchmarks are never timed assertions)."""
+from __future__ import annotations
+
+import pytest
+
+from bitbox_tools.bench import suite
+
+
+def test_missing_parts_give_not_available_rows(monkeypatch):
+    real = suite._import
+    monkeypatch.setattr(suite, "_import", lambda m: (None, f"{m} is not written yet") if "device" in m else real(m))
+    (row,) = suite.device_rows(quick=True)
+    assert row.figure == "not available: bitbox_tools.bench.device is not written yet"
+    assert row.result == "n/a"
+    mod, why = suite._import("bitbox_tools.bench.no_such_bench")
+    assert mod is None and why == "bitbox_tools.bench.no_such_bench is not written yet"
+
+
+def test_device_results_are_read_per_mode():
+    def mode(p50, p99, b50, b99):
+        return {"baseline": {"n": 100, "p50_ms": b50, "p99_ms": b99, "missing": 0},
+                "hub": {"n": 100, "p50_ms": p50, "p99_ms": p99, "missing": 0},
+                "added_p50_ms": p50 - b50, "added_p99_ms": p99 - b99}
+    rows = suite.device_result_rows({"idle": mode(0.2, 0.6, 0.1, 0.3), "busy": mode(0.4, 2.0, 0.1, 0.5),
+                                     "render_ms": 7.5, "fps": 59.8}, "device", "added p99 < 1 ms")
+    assert [r.name for r in rows] == ["device (idle)", "device (while rendering)"]
+    assert [r.result for r in rows] == ["PASS", "FAIL"]
+    assert "added p99 0.300 ms" in rows[0].note and "render 7.5 ms" in rows[1].note
+    (bad,) = suite.device_result_rows({"idle": {"latency": 3}}, "device", "t")
+    assert bad.figure.startswith("not available: unrecognised result (latency)")
+    (none,) = suite.device_result_rows({}, "device", "t")
+    assert none.figure.startswith("not available")
+
+
+def test_kwargs_passes_only_what_a_function_accepts():
+    def run(seconds=1.0, frames=10):
+        return seconds, frames
+    assert suite._kwargs(run, {"seconds": 0.5, "quick": True}) == {"seconds": 0.5}
+    assert suite._kwargs(lambda **kw: kw, {"quick": True}) == {"quick": True}
+
+
+def test_summary_table_has_every_column():
+    rows = [suite.Row("engine", "1,000 games/s", "9,000 games/s", "0.111", ">= 2,000 games/s", False),
+            suite.not_available("device", "not written yet", "added p99 < 1 ms")]
+    text = suite.summary_table(rows).splitlines()
+    assert [c.strip() for c in text[0].split("|")[1:-1]] == ["benchmark", "figure", "baseline", "ratio",
+                                                             "target", "result"]
+    assert len({len(line) for line in text}) == 1
+    assert "FAIL" in text[2] and "n/a" in text[3] and "not available: not written yet" in text[3]
+
+
+def test_unknown_section_is_an_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        suite.main(["--only", "engine,warp"])
+    assert exc.value.code == 2
+    assert "unknown section 'warp'" in capsys.readouterr().err
+
+
+def test_engine_section_runs_quickly_and_fills_its_row(monkeypatch):
+    from bitbox_tools.bench import engine
+    real = engine.run
+    monkeypatch.setattr(engine, "run", lambda seconds=1.0, players=6: real(seconds=0.15, players=players))
+    (row,) = suite.engine_rows(quick=True)
+    assert row.value > 0 and row.baseline_value > row.value
+    assert row.figure.endswith("games/s") and row.target == ">= 2,000 games/s" and row.ok in (True, False)

@@ -1,0 +1,149 @@
+"""Rules-engine benchmark: full 6-player games with random bots per second, on one core.
+
+    python -m bitbox_tools.bench.engine [--seconds S] [--players P]
+
+Figure: complete games (setup, 13 turns or an early end, every bonus phase, programming,
+resolution and draw) played by :func:`outspeed.bots.play_game` with six
+:class:`~outspeed.bots.RandomBot` players, in this process, one thread.
+
+Baseline, measured in the same run: the same random bots making the same number of
+decisions per game (counted during the figure's run) on fixed legal options, with no rules
+at all: the speed the table would reach if the rules were free. The ratio (figure ÷
+baseline) is the share of the time not spent in the rules; the target is absolute:
+2,000 games/s.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, Sequence
+
+TARGET = 2000.0
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+
+
+class _Counting:
+    """Counts a bot's decisions (bonus, program, keep)."""
+
+    def __init__(self, bot, counts: dict[str, int]) -> None:
+        self.bot = bot
+        self.counts = counts
+
+    def bonus(self, view, legal):
+        self.counts["bonus"] += 1
+        self.counts["tokens"] += len(legal) > 1
+        return self.bot.bonus(view, legal)
+
+    def program(self, view, legal):
+        self.counts["program"] += 1
+        return self.bot.program(view, legal)
+
+    def keep(self, view, drawn):
+        self.counts["keep"] += 1
+        return self.bot.keep(view, drawn)
+
+
+def _play(content, players: int, seed: int, counts: dict[str, int] | None = None):
+    from outspeed.bots import RandomBot, play_game
+    from outspeed.rules import Game
+    names = COLOURS[:players]
+    game = Game.new(names, content.tiles, seed=seed, dice=content.dice, token_counts=content.token_counts,
+                    markers=content.markers)
+    bots = {p: RandomBot(seed * 10 + i) for i, p in enumerate(names)}
+    if counts is not None:
+        bots = {p: _Counting(b, counts) for p, b in bots.items()}
+    play_game(game, bots)
+    return game
+
+
+def games_per_second(content, seconds: float = 2.0, players: int = 6, start_seed: int = 0) -> tuple[float, int]:
+    """Play games for about ``seconds`` (best of three rounds); return (games/s, games played)."""
+    best, total, seed = 0.0, 0, start_seed
+    per_round = seconds / 3
+    for _ in range(3):
+        n, t0 = 0, time.perf_counter()
+        while True:
+            _play(content, players, seed)
+            seed += 1
+            n += 1
+            elapsed = time.perf_counter() - t0
+            if elapsed >= per_round:
+                break
+        best = max(best, n / elapsed)
+        total += n
+    return best, total
+
+
+def decisions_per_game(content, players: int = 6, games: int = 200) -> dict[str, float]:
+    counts = {"bonus": 0, "tokens": 0, "program": 0, "keep": 0}
+    for seed in range(10_000, 10_000 + games):
+        _play(content, players, seed, counts)
+    return {k: v / games for k, v in counts.items()}
+
+
+def bots_only_games_per_second(per_game: dict[str, float], players: int = 6, seconds: float = 1.0) -> float:
+    """The baseline: the random bots' own decisions, ``per_game`` of each kind, on fixed
+    options (3 paths, none to two tokens, two drawn tokens), no rules."""
+    from outspeed.bots import RandomBot
+    bots = [RandomBot(i) for i in range(players)]
+    view: dict[str, Any] = {}
+    legal_program = {"left": [], "center": [], "right": []}
+    legal_none = [None]
+    legal_tokens = [None, "nitro", "flamethrower"]
+    drawn = ["nitro", "fuel_tank"]
+    n_bonus = round(per_game["bonus"] - per_game["tokens"])
+    n_tokens = round(per_game["tokens"])
+    n_program = round(per_game["program"])
+    n_keep = round(per_game["keep"])
+    best = 0.0
+    for _ in range(3):
+        games, t0 = 0, time.perf_counter()
+        while True:
+            for i in range(n_bonus):
+                bots[i % players].bonus(view, legal_none)
+            for i in range(n_tokens):
+                bots[i % players].bonus(view, legal_tokens)
+            for i in range(n_program):
+                bots[i % players].program(view, legal_program)
+            for i in range(n_keep):
+                bots[i % players].keep(view, drawn)
+            games += 1
+            elapsed = time.perf_counter() - t0
+            if elapsed >= seconds / 3:
+                break
+        best = max(best, games / elapsed)
+    return best
+
+
+def run(seconds: float = 2.0, players: int = 6) -> dict[str, Any]:
+    """The engine figures as a dict."""
+    from outspeed.content import load_content
+    content = load_content()
+    _play(content, players, 0)                                   # warm up
+    rate, games = games_per_second(content, seconds, players)
+    per_game = decisions_per_game(content, players)
+    base = bots_only_games_per_second(per_game, players, max(0.3, seconds / 3))
+    return {"games_per_s": rate, "games": games, "ms_per_game": 1000 / rate,
+            "baseline_games_per_s": base, "ratio": rate / base, "decisions_per_game": per_game,
+            "players": players, "target_games_per_s": TARGET}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bitbox_tools.bench.engine", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--players", type=int, default=6, choices=range(3, 7))
+    args = parser.parse_args(argv)
+    r = run(args.seconds, args.players)
+    d = r["decisions_per_game"]
+    print(f"engine: {r['games_per_s']:,.0f} games/s ({r['ms_per_game']:.2f} ms a game, {r['players']} players, "
+          f"random bots, {r['games']} games)")
+    print(f"baseline (the random bots' decisions alone, no rules): {r['baseline_games_per_s']:,.0f} games/s "
+          f"({d['bonus']:.0f} bonus, {d['program']:.0f} program, {d['keep']:.1f} keep decisions a game)")
+    print(f"ratio: {r['ratio']:.3f}   target: >= {TARGET:,.0f} games/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,269 @@
+"""The benchmark suite: every speed figure the project claims, from one command.
+
+    python -m bitbox_tools.bench                 # everything (about a minute)
+    python -m bitbox_tools.bench --quick         # shorter runs, rougher figures
+    python -m bitbox_tools.bench --only engine,codec
+    python -m bitbox_tools.bench --json          # the rows as JSON too
+
+Each row is a figure, a baseline measured in the same run, their ratio, the target and
+whether it is met; a part of the project that is not there yet gives a "not available"
+row saying why instead of stopping the suite. docs/bench.md explains every row.
+"""
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import platform
+import time
+import traceback
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Sequence
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+@dataclass
+class Row:
+    name: str
+    figure: str = ""
+    baseline: str = ""
+    ratio: str = ""
+    target: str = ""
+    ok: bool | None = None          # None: no verdict (not available, or no target)
+    note: str = ""
+    value: float | None = None      # the figure as a number, for --json
+    baseline_value: float | None = None
+
+    @property
+    def result(self) -> str:
+        if self.ok is None:
+            return "n/a"
+        return "PASS" if self.ok else "FAIL"
+
+
+def not_available(name: str, why: str, target: str = "") -> Row:
+    return Row(name, figure=f"not available: {why}", target=target)
+
+
+def _kwargs(fn: Callable, wanted: dict[str, Any]) -> dict[str, Any]:
+    """The subset of ``wanted`` that ``fn`` accepts."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {}
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return dict(wanted)
+    return {k: v for k, v in wanted.items() if k in params}
+
+
+def _import(module: str):
+    """Import a benchmark module, or return the reason it cannot be used."""
+    import importlib
+    try:
+        return importlib.import_module(module), ""
+    except ModuleNotFoundError as exc:
+        if exc.name and (exc.name == module or module.startswith(exc.name + ".")):
+            return None, f"{module} is not written yet"
+        return None, f"{module} needs {exc.name}, which is missing"
+    except Exception as exc:                                        # noqa: BLE001
+        return None, f"{module} fails to import: {type(exc).__name__}: {exc}"
+
+
+# --------------------------------------------------------------------------- rows
+
+def engine_rows(quick: bool) -> list[Row]:
+    """Rules engine: full 6-player games with random bots per second, one core."""
+    from . import engine
+    r = engine.run(seconds=1.0 if quick else 4.0)
+    return [Row("engine: 6-player random games", figure=f"{r['games_per_s']:,.0f} games/s",
+                baseline=f"{r['baseline_games_per_s']:,.0f} games/s (the bots' decisions alone, no rules)",
+                ratio=f"{r['ratio']:.3f}", target=f">= {engine.TARGET:,.0f} games/s",
+                ok=r["games_per_s"] >= engine.TARGET, value=r["games_per_s"],
+                baseline_value=r["baseline_games_per_s"],
+                note=f"{r['ms_per_game']:.2f} ms a game over {r['games']} games")]
+
+
+def display_rows(quick: bool) -> list[Row]:
+    """Display: one 1920x1080 frame headless, full redraw and typical dirty-rect update."""
+    from . import display
+    names = ("display: full redraw 1920x1080", "display: typical update (dirty rects)")
+    targets = (f"< {display.TARGET_FULL_MS:g} ms", f"< {display.TARGET_UPDATE_MS:g} ms")
+    for module in ("outspeed.display", "outspeed.display.render"):
+        mod, why = _import(module)
+        if mod is None:
+            return [not_available(n, why, t) for n, t in zip(names, targets)]
+    try:
+        r = display.run(frames=30 if quick else 100)
+    except Exception as exc:                                        # noqa: BLE001
+        why = f"the display raised {type(exc).__name__}: {exc}"
+        return [not_available(n, why, t) for n, t in zip(names, targets)]
+    base = f"{r['baseline_ms']:.2f} ms (background + 50 sprites)"
+    return [
+        Row(names[0], figure=f"{r['full_ms']:.2f} ms", baseline=base, ratio=f"{r['full_ratio']:.1f}x",
+            target=targets[0], ok=r["full_ms"] < display.TARGET_FULL_MS, value=r["full_ms"],
+            baseline_value=r["baseline_ms"], note=f"median, {r['views']} views of a real game"),
+        Row(names[1], figure=f"{r['update_ms']:.2f} ms", baseline=base, ratio=f"{r['update_ratio']:.1f}x",
+            target=targets[1], ok=r["update_ms"] < display.TARGET_UPDATE_MS, value=r["update_ms"],
+            baseline_value=r["baseline_ms"],
+            note=f"one controller locks in; {100 * r['dirty_share']:.0f} % of the screen redrawn"),
+    ]
+
+
+def codec_rows(quick: bool) -> list[Row]:
+    """Codec: decode frames/s against the split-and-checksum baseline (bitbox_tools.bench.codec)."""
+    name, target = "codec: decode", ">= 500,000 frames/s"
+    mod, why = _import("bitbox_tools.bench.codec")
+    if mod is None or not hasattr(mod, "run"):
+        return [not_available(name, why or "bitbox_tools.bench.codec has no run()", target)]
+    try:
+        r = mod.run(**_kwargs(mod.run, {"seconds": 0.5 if quick else 2.0}))
+        goal = float(r.get("targets", {}).get("frames_per_s", 500_000))
+        return [Row(name, figure=f"{r['frames_per_s']:,.0f} frames/s",
+                    baseline=f"{r['baseline_frames_per_s']:,.0f} frames/s (split + COBS + CRC, no objects)",
+                    ratio=f"{r['ratio']:.3f}", target=f">= {goal:,.0f} frames/s", ok=r["frames_per_s"] >= goal,
+                    value=r["frames_per_s"], baseline_value=r["baseline_frames_per_s"],
+                    note=f"{r.get('frame_bytes', '?')}-byte frames read {r.get('chunk_bytes', '?')} bytes at a time")]
+    except Exception as exc:                                        # noqa: BLE001
+        return [not_available(name, f"bitbox_tools.bench.codec.run raised {type(exc).__name__}: {exc}", target)]
+
+
+def device_rows(quick: bool) -> list[Row]:
+    """Device: wheel change to hub event latency over pseudo-terminals, p50/p99, against raw
+    pyserial reads, idle and while rendering (bitbox_tools.bench.device)."""
+    name, target = "device: wheel-to-event latency", "added p99 < 1 ms"
+    mod, why = _import("bitbox_tools.bench.device")
+    if mod is None or not hasattr(mod, "run"):
+        return [not_available(name, why or "bitbox_tools.bench.device has no run()", target)]
+    try:
+        r = mod.run(**_kwargs(mod.run, {"quick": quick, "seconds": 1.5 if quick else 4.0}))
+    except Exception as exc:                                        # noqa: BLE001
+        return [not_available(name, f"bitbox_tools.bench.device.run raised {type(exc).__name__}: {exc}", target)]
+    return device_result_rows(r, name, target)
+
+
+def device_result_rows(r: Any, name: str, target: str) -> list[Row]:
+    """Rows from :func:`bitbox_tools.bench.device.run`'s result: per mode ("idle", and "busy":
+    the main thread rendering at 60 frames/s), ``{"baseline": {p50_ms, p99_ms, ...}, "hub":
+    {...}, "added_p50_ms", "added_p99_ms"}``. A list of row dicts under ``"rows"`` is taken
+    as is."""
+    if isinstance(r, dict) and isinstance(r.get("rows"), list):
+        return [Row(**{k: v for k, v in row.items() if k in Row.__dataclass_fields__}) for row in r["rows"]]
+    labels = {"idle": "idle", "busy": "while rendering"}
+    rows = []
+    for mode, label in labels.items():
+        d = r.get(mode) if isinstance(r, dict) else None
+        if d is None:
+            continue
+        try:
+            hub, base = d["hub"], d["baseline"]
+            p50, p99 = float(hub["p50_ms"]), float(hub["p99_ms"])
+            b50, b99 = float(base["p50_ms"]), float(base["p99_ms"])
+        except (KeyError, TypeError, ValueError):
+            keys = ", ".join(sorted(map(str, d))) if isinstance(d, dict) else type(d).__name__
+            rows.append(not_available(f"{name} ({label})", f"unrecognised result ({keys})", target))
+            continue
+        added = float(d.get("added_p99_ms", p99 - b99))
+        missing = hub.get("missing", 0) or 0
+        extra = f"; render {r['render_ms']} ms a frame at {r.get('fps', '?')} fps" if mode == "busy" and "render_ms" in r else ""
+        rows.append(Row(f"{name} ({label})", figure=f"p50 {p50:.3f} ms, p99 {p99:.3f} ms",
+                        baseline=f"p50 {b50:.3f} ms, p99 {b99:.3f} ms (raw pyserial reads)",
+                        ratio=f"{p99 / b99:.2f}" if b99 else "", target=target,
+                        ok=added < 1.0 and not missing, value=p99, baseline_value=b99,
+                        note=f"added p50 {d.get('added_p50_ms', p50 - b50):.3f} ms, added p99 {added:.3f} ms, "
+                             f"{hub.get('n', '?')} changes" + (f", {missing} missing" if missing else "") + extra))
+    return rows or [not_available(name, "the device benchmark returned no idle or busy figures", target)]
+
+
+def startup_rows(quick: bool) -> list[Row]:
+    """`outspeed play` from start to first frame."""
+    from . import startup
+    name, target = "outspeed play: start to first frame", f"< {startup.TARGET_S * 1000:.0f} ms"
+    try:
+        r = startup.run(runs=2 if quick else 5)
+    except Exception as exc:                                        # noqa: BLE001
+        return [not_available(name, f"{type(exc).__name__}: {exc}", target)]
+    base = (f"{r['baseline_seconds'] * 1000:.0f} ms (python + pygame + set_mode + flip)"
+            if r["baseline_seconds"] is not None else "")
+    if r["seconds"] is None:
+        row = not_available(name, r["why"], target)
+        row.baseline = base
+        return [row]
+    return [Row(name, figure=f"{r['seconds'] * 1000:.0f} ms", baseline=base,
+                ratio=f"{r['ratio']:.1f}x" if r["ratio"] else "", target=target,
+                ok=r["seconds"] < startup.TARGET_S, value=r["seconds"] * 1000,
+                baseline_value=(r["baseline_seconds"] or 0) * 1000,
+                note=f"`{r['command']}`, median of {r['runs']} fresh processes; "
+                     f"first frame seen at {r['first_frame_by']}()")]
+
+
+SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
+    "engine": engine_rows,
+    "display": display_rows,
+    "codec": codec_rows,
+    "device": device_rows,
+    "startup": startup_rows,
+}
+
+
+# --------------------------------------------------------------------------- output
+
+def summary_table(rows: Sequence[Row]) -> str:
+    headers = ["benchmark", "figure", "baseline", "ratio", "target", "result"]
+    cells = [[r.name, r.figure, r.baseline, r.ratio, r.target, r.result] for r in rows]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(headers)]
+
+    def line(cs: Sequence[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cs, widths)) + " |"
+
+    out = [line(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    out += [line(c) for c in cells]
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bitbox_tools.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
+    parser.add_argument("--only", metavar="NAMES", help=f"comma-separated sections: {','.join(SECTIONS)}")
+    parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE ('-' for stdout)")
+    args = parser.parse_args(argv)
+    names = list(SECTIONS)
+    if args.only:
+        names = [n.strip() for n in args.only.split(",") if n.strip()]
+        unknown = [n for n in names if n not in SECTIONS]
+        if unknown or not names:
+            parser.error(f"unknown section {unknown[0] if unknown else '(none)'!r} in --only "
+                         f"(known: {', '.join(SECTIONS)})")
+
+    print(f"bitbox benchmarks{' (quick)' if args.quick else ''}: Python {platform.python_version()} "
+          f"on {platform.machine()}, {os.cpu_count()} cores, {platform.system()}")
+    rows: list[Row] = []
+    for name in names:
+        print(f"\n== {name}: {(SECTIONS[name].__doc__ or '').strip().splitlines()[0]}", flush=True)
+        t0 = time.perf_counter()
+        try:
+            got = SECTIONS[name](args.quick)
+        except Exception as exc:                                    # noqa: BLE001
+            traceback.print_exc()
+            got = [not_available(name, f"{type(exc).__name__}: {exc}")]
+        for r in got:
+            print(f"  {r.name}: {r.figure}" + (f"  | baseline {r.baseline}" if r.baseline else "")
+                  + (f"  | ratio {r.ratio}" if r.ratio else "") + (f"  | target {r.target}: {r.result}" if r.target else "")
+                  + (f"\n    ({r.note})" if r.note else ""))
+        print(f"  [{time.perf_counter() - t0:.1f} s]", flush=True)
+        rows += got
+
+    print("\nSummary\n")
+    print(summary_table(rows))
+    if args.json:
+        data = json.dumps([{**asdict(r), "result": r.result} for r in rows], indent=1)
+        if args.json == "-":
+            print(data)
+        else:
+            with open(args.json, "w", encoding="utf-8") as f:
+                f.write(data + "\n")
+    return 0
