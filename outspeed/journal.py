@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .rules import Event, Game, RulesError
+from .rules import Event, Game, Refused, RulesError
 
 APPLICATION_ID = 0x38426258          # "8BbX"
 SCHEMA_VERSION = 1
@@ -54,13 +54,44 @@ CREATE TABLE IF NOT EXISTS inputs (
 """
 
 
+_GAMES = ("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.winners, g.ended, "
+          "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id), "
+          "(SELECT COALESCE(MAX(turn), 1) FROM inputs i WHERE i.game = g.id) FROM games g")
+
+
 class JournalError(Exception):
     """The journal cannot be used; the message says why, naming the file."""
+
+    def __init__(self, message: str) -> None:
+        # A damaged file's own bytes can reach the message (SQLite quotes them): keep it one
+        # printable line of reasonable length.
+        text = "".join(c if c.isprintable() else "?" for c in str(message))
+        super().__init__(text if len(text) <= 400 else text[:397] + "...")
 
 
 def default_journal_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "8bitbox" / "journal.sqlite"
+
+
+def _make_private(path: Path) -> None:
+    """The journal holds secrets (the pile and tile order, every token held and kept, each
+    choice as it is locked in): it is created 0600 (owner only) whatever the umask, and an
+    existing one of ours that others may read is made 0600. SQLite gives its side files
+    (``-journal``, ``-wal``) the database file's permissions."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except FileExistsError:
+        try:
+            st = path.stat()
+            if st.st_mode & 0o077 and hasattr(os, "getuid") and st.st_uid == os.getuid() and path.is_file():
+                os.chmod(path, 0o600)
+        except OSError:
+            pass                                   # not ours to change: SQLite will say what is wrong
+        return
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot be created: {exc.strerror or exc}") from None
+    os.close(fd)
 
 
 def _now() -> str:
@@ -78,6 +109,7 @@ class GameInfo:
     winners: list[str] | None
     ended: str | None
     inputs: int
+    turns: int                 # the last turn reached
 
 
 @dataclass(frozen=True)
@@ -96,9 +128,13 @@ class Journal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.parent.exists():     # a folder of ours: private (0700)
+                self.path.parent.mkdir(parents=True, mode=0o700)
+        except FileExistsError:
+            pass
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot create its folder: {exc.strerror or exc}") from None
+        _make_private(self.path)
         try:
             self.db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None)
         except sqlite3.Error as exc:
@@ -161,21 +197,17 @@ class Journal:
 
     # ------------------------------------------------------------------ reading
     def games(self) -> list[GameInfo]:
-        rows = self._query("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.winners, g.ended, "
-                           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id) FROM games g ORDER BY g.id")
+        rows = self._query(_GAMES + " ORDER BY g.id")
         return [self._info(r) for r in rows]
 
     def game(self, game_id: int) -> GameInfo:
-        rows = self._query("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.winners, g.ended, "
-                           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id) FROM games g WHERE g.id = ?", (game_id,))
+        rows = self._query(_GAMES + " WHERE g.id = ?", (game_id,))
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id} (see `outspeed history`)")
         return self._info(rows[0])
 
     def last_unfinished(self) -> GameInfo | None:
-        rows = self._query("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.winners, g.ended, "
-                           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id) FROM games g "
-                           "WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
+        rows = self._query(_GAMES + " WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
         return self._info(rows[0]) if rows else None
 
     def initial(self, game_id: int) -> Game:
@@ -203,13 +235,19 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: the journal is damaged ({exc})") from None
 
-    @staticmethod
-    def _info(r: tuple) -> GameInfo:
+    def _info(self, r: tuple) -> GameInfo:
         try:
-            return GameInfo(int(r[0]), r[1], int(r[2]), json.loads(r[3]), json.loads(r[4]), r[5],
-                            json.loads(r[6]) if r[6] else None, r[7], int(r[8]))
+            info = GameInfo(int(r[0]), str(r[1]), int(r[2]), json.loads(r[3]), json.loads(r[4]), str(r[5]),
+                            json.loads(r[6]) if r[6] else None, r[7], int(r[8]), int(r[9]))
+            # The readers (history, resume) rely on these shapes: a damaged record is refused here.
+            seats = info.settings.get("seats", []) if isinstance(info.settings, dict) else None
+            if (not isinstance(info.players, list) or not all(isinstance(p, str) for p in info.players)
+                    or not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats)
+                    or not (info.winners is None or isinstance(info.winners, list))):
+                raise ValueError("players, settings or winners have the wrong shape")
+            return info
         except (ValueError, TypeError) as exc:
-            raise JournalError(f"game {r[0]}: its record cannot be read ({exc})") from None
+            raise JournalError(f"{self.path}: game {r[0]}: its record cannot be read ({exc})") from None
 
 
 class _Tx:
@@ -272,7 +310,7 @@ def replay(journal: Journal, game_id: int, *, upto: int | None = None,
                                f"(input {rec.seq}, turn {rec.turn}: the state differs from the one recorded)")
         try:
             events = apply_input(game, rec.kind, rec.data)
-        except (RulesError, KeyError, TypeError, ValueError) as exc:
+        except (RulesError, Refused, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise JournalError(f"{journal.path}: game {game_id}, input {rec.seq} ({rec.kind}, turn {rec.turn}) "
                                f"cannot be applied: {exc}") from None
         yield rec, game, events

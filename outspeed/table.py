@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TextIO
+from typing import Any, Mapping, Sequence, TextIO
 
 from .content import ConfigError, load_yaml
 from .display.i18n import LANGUAGES, Lang
@@ -168,11 +168,15 @@ def _new_seed() -> int:
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
     out = opts.out or sys.stdout
+    from bitbox.config import ConfigError as DeviceConfigError
     try:
         return _play(opts, out)
-    except (ConfigError, JournalError, TableError, RulesError) as exc:
+    except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("outspeed play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
+        return 130
 
 
 def _play(opts: PlayOptions, out: TextIO) -> int:
@@ -185,6 +189,10 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
 
     cfg = load_table_config(opts.table_config)
     lang = Lang(opts.lang or cfg.language)
+    bot_name = opts.bot or cfg.bot
+    from .bots import BOTS
+    if bot_name not in BOTS and bot_name != "mixed":
+        raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
     headless = opts.headless
     if not headless and not display_available():
         print("no display found: running headless", file=out, flush=True)
@@ -195,10 +203,15 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     pace = Pace().scaled(speed)
     content = load_content()
     wheel_map = load_wheel_map(game="outspeed")
+    from bitbox.controllers import load_controllers_config
+    controllers = load_controllers_config()     # a mistake in it: one clear line, exit 2
     journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()
     journal = Journal(journal_path)
-    hub = Hub()
-    bot_name = opts.bot or cfg.bot
+    try:
+        hub = Hub(config=controllers)
+    except BaseException:
+        journal.close()
+        raise
     try:
         resumed: GameInfo | None = None
         if opts.resume:
@@ -264,7 +277,10 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                          size=opts.size or ((1920, 1080) if headless else cfg.window),
                          fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
                          max_seconds=opts.max_seconds)
-        code = loop.run()
+        try:
+            code = loop.run()
+        except KeyboardInterrupt:
+            code = 130
         if session.finished:
             winners = session.game.state.winners
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
@@ -516,14 +532,10 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
             result = ("winner: " + " and ".join(g.winners)) if g.winners else "no winner"
         else:
             result = "unfinished (outspeed play --resume)"
-        turns = _turns(g)
+        turns = str(g.turns)
         print(f"{g.id:>4}  {g.created[:19].replace('T', ' '):<19}  {g.seed:>7}  {turns:>5}  {players:<44}  {result}", file=out)
     print("(* bot)", file=out)
     return 0
-
-
-def _turns(g: GameInfo) -> str:
-    return str(g.inputs)
 
 
 @dataclass
@@ -557,7 +569,6 @@ def replay_frames(journal: Journal, game_id: int) -> list[ReplayFrame]:
                 dice.append(DieShown(e.data["player"], e.data["die"], int(e.data["value"])))
             log.append(LogEntry(e.kind, data))
         if game.finished or game.state.turn != turn:
-            shown = dict(view)
             shown = after if game.finished else _end_of_turn_view(view, events, game)
             frames.append(ReplayFrame(turn, shown, log, dice))
             log, dice = [], []

@@ -48,7 +48,7 @@ class PlayerStatus:
     """
 
     player: str
-    kind: str = "controller"            # controller | bot | keyboard
+    kind: str = "controller"            # controller | bot | keyboard | "" (no controller: replays)
     connected: bool = True
     lost: bool = False
     locked: bool = False
@@ -88,7 +88,7 @@ class TableView:
     def from_public(cls, view: Mapping[str, Any]) -> "TableView":
         """A table view of a bare ``Game.public_view()`` (for benchmarks and replays)."""
         players = tuple(
-            PlayerStatus(p["player"], status="" if p.get("active", True) else "eliminated")
+            PlayerStatus(p["player"], kind="", status="" if p.get("active", True) else "eliminated")
             for p in view.get("players", ()))
         return cls(view=view, players=players, stage=view.get("phase", ""))
 

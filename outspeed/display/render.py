@@ -20,13 +20,13 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import pygame
 
 from . import shapes
 from .i18n import Lang
-from .model import TOTAL_TURNS, DieShown, LogEntry, PlayerStatus, TableView, colour_of, shape_of
+from .model import TOTAL_TURNS, DieShown, PlayerStatus, TableView, colour_of, shape_of
 
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -381,7 +381,7 @@ class TableDisplay:
             shapes.draw_marker(surf, (pos[0] + self.px(18), pos[1]), self.px(30), MARKER)
             self.blit(surf, self.text(str(left), 22, MARKER, bold=True), (pos[0] + self.px(38), pos[1]), "midleft")
         # lanes and ships
-        r_ship = min(zw, lh) * 0.36
+        r_ship = min(zw * 0.4, lh * 0.45)
         for lane, p in enumerate(v.get("players", ())):
             name = p["player"]
             cy = area.y + lh * (lane + 0.5)
@@ -453,17 +453,16 @@ class TableDisplay:
             who = [p for p, (pk, _n) in sorted(revealed.items()) if pk == key]
             for j, p in enumerate(who):
                 wx = cx + (j - (len(who) - 1) / 2) * self.px(26)
-                shapes.draw_ship(surf, shape_of(p), (wx, rows_y["who"] + self.px(8)), self.px(10), colour_of(p))
+                shapes.draw_ship(surf, shape_of(p), (wx, rows_y["who"] + self.px(12)), self.px(10), colour_of(p))
             if path is None:
                 continue
             self._draw_condition(surf, path, (cx, rows_y["condition"] + self.px(46)), round(col_w))
-            self._draw_effects(surf, path.get("cost") or [], key, (cx, rows_y["cost"] + self.px(46)), cost=True)
-            self._draw_effects(surf, path.get("gain") or [], key, (cx, rows_y["gain"] + self.px(44)), cost=False)
+            self._draw_effects(surf, path.get("cost") or [], key, (cx, rows_y["cost"] + self.px(50)), cost=True)
+            self._draw_effects(surf, path.get("gain") or [], key, (cx, rows_y["gain"] + self.px(54)), cost=False)
 
     def _draw_condition(self, surf: pygame.Surface, path: Mapping[str, Any], centre: tuple[float, float], width: int) -> None:
         L = self.lang
         cx, cy = centre
-        items: list[Callable[[float], float]] = []
         cap = path.get("capacity")
         if path.get("solo"):
             shapes.draw_silhouette(surf, (cx - self.px(28), cy), self.px(40))
@@ -480,7 +479,6 @@ class TableDisplay:
         if choose:
             self.blit(surf, self.text(L.t("ui.choose", min=choose.get("min"), max=choose.get("max")), 26, ACCENT, bold=True,
                                       max_width=width - self.px(8)), (cx, cy + (self.px(26) if cap is not None else 0)), "center")
-        del items
 
     def _draw_effects(self, surf: pygame.Surface, effects: list[Any], path_key: str, centre: tuple[float, float], cost: bool) -> None:
         cx, cy = centre
@@ -508,10 +506,13 @@ class TableDisplay:
             parts.append(("text", f"{sign}X" if kind == "fuel" else "X"))
         elif isinstance(amount, Mapping) and "die" in amount:
             times = amount.get("times", 1)
-            if times and times > 1:
-                parts.append(("text", f"{times}×"))
+            prefix = (sign if kind == "fuel" else "") + (f"{times}×" if times and times > 1 else "")
+            if prefix:
+                parts.append(("text", prefix))
             parts.append(("die", amount["die"]))
         elif isinstance(amount, Mapping) and "count" in amount:
+            if kind == "fuel":
+                parts.append(("text", sign))
             parts.append(("light", amount["count"]))
         else:
             parts.append(("text", "?"))
@@ -603,7 +604,7 @@ class TableDisplay:
 
     def _draw_controller_icon(self, surf: pygame.Surface, centre: tuple[float, float], st: PlayerStatus, active: bool) -> None:
         cx, cy = centre
-        if not active:
+        if not active or not st.kind:
             return
         if st.lost or (not st.connected and st.kind == "controller"):
             w = self.px(4)

@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from ..rules import TOKENS, Choice
 from .referee import Session
-
-_LEFT_ORDER = (None, *TOKENS)
-
 
 def decision_seed(*parts: Any) -> int:
     return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
@@ -129,10 +126,6 @@ class KeyboardDriver:
             if p is not None:
                 self._sel[p] = {"i": 0, "x": 1}
         self._current = p
-        if p is not None:
-            c = session.controller(p)
-            if c.locked and (c.stale or p in session.refused):
-                pass                        # the player unlocks with Backspace (or Enter)
 
     def key(self, session: Session, name: str) -> None:
         """``name``: left, right, up, down, enter, backspace, tab."""
@@ -193,11 +186,3 @@ class KeyboardDriver:
                 lines.append(" / ".join(lang.token(t) for t in choices))
             pad["lines"] = lines
         return pad
-
-
-def make_bot_factory(name: str, dice: Any = None) -> Callable[[int], Any]:
-    from ..bots import make_bot
-
-    def factory(seed: int) -> Any:
-        return make_bot(name, seed, dice=dice)
-    return factory

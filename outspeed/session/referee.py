@@ -31,7 +31,7 @@ import hashlib
 import json
 import time
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.events import Back, Connected, Lost, Rejected, WheelsChanged
@@ -39,9 +39,6 @@ from bitbox.events import Back, Connected, Lost, Rejected, WheelsChanged
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
 from ..rules import PATHS, TOKENS, Choice, Event, Game, Refused, RulesError
 from .animate import apply_event
-
-KINDS = ("controller", "bot", "keyboard")
-
 
 @dataclass(frozen=True)
 class SeatPlan:
@@ -187,6 +184,7 @@ class Session:
         self._step_until = 0.0
         self._step_started = 0.0
         self._turn_before = game.state.turn
+        self._deferred: list[Event] = []
         self._after_view: dict[str, Any] | None = None
         self.shown_view: dict[str, Any] = game.public_view()
         self.dice: list[DieShown] = []
@@ -283,7 +281,7 @@ class Session:
         """What the session waits for from ``player`` now: "bonus", "program", "keep" or None."""
         if self.paused or not self._is_active(player):
             return None
-        if self.stage == "bonus" and self.zones and player in self._pending_bonus():
+        if self.stage == "bonus" and self.zones and player in self.pending_bonus():
             return "bonus"
         if self.stage == "programming" and player not in self.ready:
             return "program"
@@ -320,7 +318,7 @@ class Session:
         if self.stage == "waiting":
             prompt = ("prompt.waiting", {"players": [s.player for s in self.seats if not self.ctl[s.player].connected]})
         elif self.stage == "bonus" and self.zones:
-            prompt = ("prompt.bonus", {"zone": self.zones[0], "players": self._pending_bonus()})
+            prompt = ("prompt.bonus", {"zone": self.zones[0], "players": self.pending_bonus()})
         elif self.stage == "programming":
             prompt = ("prompt.programming", {})
         elif self.stage == "draw":
@@ -360,7 +358,7 @@ class Session:
                 status = "declared_token" if self.declared[p] is not None else "declared_none"
             elif p in self.refused:
                 status = "refused_bonus"
-            elif self.zones and p in self._pending_bonus():
+            elif self.zones and p in self.pending_bonus():
                 status = "unlock" if c.stale else "to_act"
         elif self.stage == "programming":
             if p in self.ready:
@@ -433,7 +431,7 @@ class Session:
         for p in holders:
             self._evaluate(p)
 
-    def _pending_bonus(self) -> list[str]:
+    def pending_bonus(self) -> list[str]:
         if not self.zones:
             return []
         s = self.game.state
@@ -445,7 +443,7 @@ class Session:
             return
         c = self.ctl[player]
         if self.stage == "bonus":
-            if player in self._pending_bonus() and c.locked and not c.stale:
+            if player in self.pending_bonus() and c.locked and not c.stale:
                 meaning = self.wheels.meaning("left", c.wheels[0])
                 token = None if meaning == "none" else meaning
                 code = "unreadable" if token is not None and token not in TOKENS else None
@@ -501,9 +499,9 @@ class Session:
             if self.paused:
                 return
             if self.stage == "bonus":
-                while self.zones and not self._pending_bonus():
+                while self.zones and not self.pending_bonus():
                     self.zones.pop(0)
-                    for p in self._pending_bonus():
+                    for p in self.pending_bonus():
                         self._evaluate(p)
                 if not self.zones:
                     plays = {p: self.declared.get(p) for p in self.game.state.active}
@@ -569,6 +567,9 @@ class Session:
         """Show the next step if its time has come; True if the table moved on."""
         if now < self._step_until:
             return False
+        for e in self._deferred:                        # a roll is told once the die has landed
+            self._log_event(e)
+        self._deferred = []
         if not self._steps:
             self._end_showing()
             return True
@@ -590,7 +591,10 @@ class Session:
             if e.kind == "moved":
                 moving.append(e.data["player"])
             self.shown_view = apply_event(self.shown_view, e, self.game.state.token_mode)
-            self._log_event(e)
+            if e.kind == "roll" and step.duration > 0:
+                self._deferred.append(e)
+            else:
+                self._log_event(e)
         self.moving = tuple(moving)
         if step.final or any(e.kind == "tile_revealed" for e in step.events):
             self.shown_view = dict(self._after_view or self.game.public_view())

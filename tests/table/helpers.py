@@ -1,0 +1,94 @@
+"""A referee session on a fake hub with a fake clock, and small hands to turn the wheels."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from bitbox.wheels import load_wheel_map
+from outspeed.content import load_content
+from outspeed.display.model import PLAYER_ORDER
+from outspeed.rules import Game
+from outspeed.session import AssignSeat, BotDriver, Identify, Pace, SeatPlan, Session, SetLights
+
+from .fakehub import FakeHub
+
+WM = load_wheel_map(game="outspeed")
+CONTENT = load_content()
+
+
+def new_game(players: int = 4, seed: int = 1, token_mode: str = "virtual", first_game: bool = False) -> Game:
+    return Game.new(PLAYER_ORDER[:players], CONTENT.tiles, seed=seed, first_game=first_game, dice=CONTENT.dice,
+                    token_counts=CONTENT.token_counts, markers=CONTENT.markers, token_mode=token_mode)
+
+
+class Table:
+    def __init__(self, game: Game | None = None, *, players: int = 4, seed: int = 1, token_mode: str = "virtual",
+                 journal: Any = None, pace: Pace = Pace.instant(), bots: Sequence[str] = (), bot: str = "random",
+                 inputs_applied: int = 0, first_game: bool = False) -> None:
+        self.now = 0.0
+        self.hub = FakeHub(clock=lambda: self.now)
+        game = game or new_game(players, seed, token_mode, first_game)
+        names = list(game.state.players)
+        self.sims = dict(zip(names, self.hub.add_sim(len(names))))
+        plans = [SeatPlan(p, i, "bot" if p in bots else "controller") for i, p in enumerate(names)]
+        self.session = Session(game, plans, wheel_map=WM, journal=journal, pace=pace, clock=lambda: self.now,
+                               inputs_applied=inputs_applied)
+        from outspeed.bots import make_bot
+        self.drivers = [BotDriver(p, self.sims[p], make_bot(bot, 0, dice=CONTENT.dice), WM,
+                                  seed=game.state.seed) for p in bots]
+        self.commands: list[Any] = []
+
+    @property
+    def s(self) -> Session:
+        return self.session
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def pump(self, dt: float = 0.0, rounds: int = 3) -> None:
+        self.now += dt
+        for _ in range(rounds):
+            for e in self.hub.poll():
+                self.session.handle(e)
+            self.session.update(self.now)
+            for d in self.drivers:
+                d.update(self.session, self.now)
+            for c in self.session.take_commands():
+                self.commands.append(c)
+                if isinstance(c, AssignSeat):
+                    self.hub.assign_seat(c.seat, c.colour)
+                elif isinstance(c, SetLights):
+                    self.hub.set_lights(c.seat, c.left, c.centre, c.right, c.colour)
+                elif isinstance(c, Identify):
+                    self.hub.identify(c.seat, c.ms)
+
+    def run(self, limit: int = 20000, dt: float = 0.0) -> None:
+        for _ in range(limit):
+            if self.session.finished:
+                return
+            self.pump(dt, rounds=1)
+        raise AssertionError(f"the game did not finish (stage {self.session.stage}, turn {self.game.state.turn})")
+
+    # hands on the wheels
+    def unlock(self, player: str) -> None:
+        self.sims[player].set(locked=False)
+        self.pump()
+
+    def program(self, player: str, path: str | None, number: int | None = None, lock: bool = True) -> None:
+        sim = self.sims[player]
+        if sim.locked:
+            sim.set(locked=False)
+        right = WM.position_for("right", path) if path else 0
+        centre = WM.position_for("centre", number) if number is not None else None
+        sim.set(right=right, centre=centre, locked=lock)
+        self.pump()
+
+    def declare(self, player: str, token: str | None, lock: bool = True) -> None:
+        sim = self.sims[player]
+        if sim.locked:
+            sim.set(locked=False)
+        sim.set(left=WM.position_for("left", token or "none"), locked=lock)
+        self.pump()
+
+    def keep(self, player: str, token: str) -> None:
+        self.declare(player, token)
