@@ -16,7 +16,8 @@ class Bot:
         raise NotImplementedError
 
     def program(self, view: Mapping[str, Any], legal: Mapping[str, Sequence[int]]) -> Choice:
-        """``legal`` maps each legal path to its legal centre-wheel numbers ([] if none needed)."""
+        """``legal`` maps each legal path to its legal centre-wheel numbers (empty if none
+        needed). It is read-only (:func:`play_game` hands out :meth:`Game.program_options`)."""
         raise NotImplementedError
 
     def keep(self, view: Mapping[str, Any], drawn: Sequence[str]) -> str:
@@ -68,35 +69,37 @@ class LazyView(Mapping[str, Any]):
 def play_game(game: Game, bots: Mapping[str, Bot],
               on_events: Callable[[list[Event]], None] | None = None) -> Game:
     """Play ``game`` to its end with one bot per player. Each bot sees only its own
-    private view (a :class:`LazyView`, valid during the call) and its legal options."""
+    private view (a :class:`LazyView`, valid during the call) and its legal options
+    (:meth:`Game.bonus_options`, :meth:`Game.program_options`: read-only, maybe shared)."""
     s = game.state
-    emit = on_events or (lambda events: None)
-    views = {p: LazyView(game, p) for p in s.players}   # one per player, emptied before each use
+    # One view per player, emptied before each use; the bots' options asked for all the
+    # players at once (a simulation runs this loop a few hundred thousand times).
+    seats = {p: (LazyView(game, p), bots[p]) for p in s.players if p in bots}
     while not s.finished:
         phase = s.phase
         if phase == "bonus":
-            plays = {}
-            for p in s.active:
-                view = views[p]
+            plays = {}                                  # the tokens played (no entry: none)
+            for p, legal in game.bonus_options().items():
+                view, bot = seats[p]
                 view._view = None
-                plays[p] = bots[p].bonus(view, game.legal_bonus_plays(p))
-            emit(game.play_bonus(plays))
+                token = bot.bonus(view, legal)
+                if token is not None:
+                    plays[p] = token
+            events = game.play_bonus(plays)
         elif phase == "programming":
-            paths = game.current_paths
-            plain = all(path.choose is None for path in paths.values())
             choices = {}
-            for p in s.active:
-                view = views[p]
+            for p, legal in game.program_options().items():
+                view, bot = seats[p]
                 view._view = None
-                # legal_programs(game, p), without the number lookups when no path takes one
-                legal = {k: [] for k in game.legal_paths(p)} if plain else legal_programs(game, p)
-                choices[p] = bots[p].program(view, legal)
-            emit(game.program(choices))
+                choices[p] = bot.program(view, legal)
+            events = game.program(choices)
         elif phase == "draw":
             p = s.draw_queue[0]
-            view = views[p]
+            view, bot = seats[p]
             view._view = None
-            emit(game.keep(p, bots[p].keep(view, list(s.drawn))))
+            events = game.keep(p, bot.keep(view, list(s.drawn)))
         else:
             raise RuntimeError(f"unexpected phase {phase!r}")
+        if on_events is not None:
+            on_events(events)
     return game

@@ -7,6 +7,27 @@ from typing import Any, Mapping, Sequence
 from ..rules import Choice
 from .base import Bot
 
+_Random = random.Random
+_CHOICES: dict[Any, Choice] = {}    # Choices are immutable values: one of each serves every bot
+
+
+def _choice(rng: random.Random, seq: Sequence[Any]) -> Any:
+    """``rng.choice(seq)``, drawing exactly what it draws, at a third of its cost.
+
+    ``random.Random.choice`` is ``seq[rng._randbelow(len(seq))]`` and ``_randbelow`` draws
+    ``getrandbits(n.bit_length())`` until the value is below ``n``; this does the same in
+    one Python call instead of three (simulations make millions of these picks). The
+    rules engine has the same helper for its dice."""
+    n = len(seq)
+    if not n or type(rng) is not _Random:           # (a subclass may draw otherwise)
+        return rng.choice(seq)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return seq[r]
+
 
 class RandomBot(Bot):
     name = "random"
@@ -16,17 +37,36 @@ class RandomBot(Bot):
         self.bonus_rate = bonus_rate
 
     def bonus(self, view: Mapping[str, Any], legal: Sequence[str | None]) -> str | None:
-        if len(legal) < 2 and (not legal or legal[0] is None):
-            return None                         # nothing to play (the usual case): no draw either
+        if not any(legal):
+            return None                         # no token to play (the usual case): no draw either
         tokens = [t for t in legal if t is not None]
         if tokens and self.rng.random() < self.bonus_rate:
-            return self.rng.choice(tokens)
+            return _choice(self.rng, tokens)
         return None
 
     def program(self, view: Mapping[str, Any], legal: Mapping[str, Sequence[int]]) -> Choice:
-        path = self.rng.choice(sorted(legal))
+        try:                                    # Game.program_options made them once for all
+            keys, ready = legal.sorted_keys, legal.choices
+        except AttributeError:
+            keys, ready = sorted(legal), None
+        n = len(keys)
+        rng = self.rng
+        if n and rng.__class__ is _Random:          # _choice(rng, keys), inlined: the hottest pick
+            k = n.bit_length()
+            r = rng.getrandbits(k)
+            while r >= n:
+                r = rng.getrandbits(k)
+            if ready is not None and ready[r] is not None:
+                return ready[r]                 # a path without number: its Choice is made
+            path = keys[r]
+        else:
+            path = _choice(rng, keys)
         numbers = legal[path]
-        return Choice(path, self.rng.choice(numbers) if numbers else None)
+        key = (path, _choice(rng, numbers)) if numbers else path
+        choice = _CHOICES.get(key)
+        if choice is None:
+            choice = _CHOICES[key] = Choice(path, key[1]) if numbers else Choice(path)
+        return choice
 
     def keep(self, view: Mapping[str, Any], drawn: Sequence[str]) -> str:
-        return self.rng.choice(list(drawn))
+        return _choice(self.rng, list(drawn))

@@ -8,7 +8,6 @@ player drew) are never events; they are read from :meth:`Game.private_view`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 TOKEN_NAMES = {
@@ -86,30 +85,68 @@ _TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
 _NO_DATA: Any = object()
 
 
-@dataclass(frozen=True, slots=True, init=False)
 class Event:
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    """What happened: a ``kind`` and its ``data`` (a dict), both read-only.
+
+    ``Event(kind, data)`` is the public way to make one. The engine makes a few hundred
+    per game and most are never read (simulations), so it builds them with :meth:`_of`
+    from a *shape*, ``(kind, keys)``, a constant tuple written where the event is emitted,
+    and the values: the data dict is zipped from them only when first read. Both kinds
+    compare, print and serialise the same. A hand-written value class rather than a frozen
+    dataclass for that reason; ``kind`` and ``data`` have no setter, as in the frozen
+    dataclass it replaces."""
+
+    __slots__ = ("_shape", "_values", "_data")
+    __match_args__ = ("kind", "data")
 
     def __init__(self, kind: str, data: dict[str, Any] = _NO_DATA) -> None:
-        # A game makes a few hundred events: the slots are set directly, which is what the
-        # frozen dataclass's generated __init__ does, a third faster.
-        _set_kind(self, kind)
-        _set_data(self, {} if data is _NO_DATA else data)
+        self._shape = (kind, ())
+        self._data = {} if data is _NO_DATA else data
+
+    @classmethod
+    def _of(cls, shape: tuple[str, tuple[str, ...]], values: tuple[Any, ...]) -> "Event":
+        """The event ``shape[0]`` with data ``dict(zip(shape[1], values))``, zipped when first
+        read (``_data`` stays unset until then: one store less per event)."""
+        e = _new_event(cls)
+        e._shape = shape
+        e._values = values
+        return e
+
+    @property
+    def kind(self) -> str:
+        return self._shape[0]
+
+    @property
+    def data(self) -> dict[str, Any]:
+        try:
+            return self._data
+        except AttributeError:
+            d = self._data = dict(zip(self._shape[1], self._values))
+            return d
 
     @property
     def player(self) -> str | None:
         return self.data.get("player")
 
     def text(self) -> str:
-        return _TEMPLATES[self.kind](self.data)
+        return _TEMPLATES[self._shape[0]](self.data)
 
     def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, data={self.data!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.data) == (other.kind, other.data)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.data))     # unhashable (a dict), as the dataclass was
+
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.data}
+        return {"kind": self._shape[0], **self.data}
 
 
-_set_kind = Event.kind.__set__        # type: ignore[attr-defined]  (slot descriptors)
-_set_data = Event.data.__set__        # type: ignore[attr-defined]
+_new_event = object.__new__

@@ -41,19 +41,32 @@ Choices for cases RULES.md leaves open (each is also written where it is applied
   discarded without effect.
 * O-10 "the game ends at once" when at most one player remains: after the costs of a
   resolution, the gains are then not applied; in the bonus phase, later groups are not applied.
+
+Speed (simulations play thousands of games a second; every output stays as it was):
+
+* what depends only on a tile face (each path's plans, :class:`tiles.Path`; the fuel each
+  path needs and the options by fuel, :class:`_Lit`) is derived once and kept with the tile
+  (``Tile._derived``): a cache of pure functions of the tile, shared by the games using it;
+* events are made from constant shapes and their values; their data dicts are built only
+  when read (:class:`events.Event`);
+* :meth:`Game.program` checks and reveals the usual programs (every player on a lit path
+  without X that they can afford) in one pass, and :meth:`Game._resolve` moves each ship
+  as its gain is known; anything unusual goes through the general checks and code.
 """
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
 from .events import Event
-from .tiles import PATHS, Path, Tile, parse_tile
+from .tiles import PATHS, Amount, Path, Tile, parse_tile
 
 TOKENS: tuple[str, ...] = ("electromagnet", "ion_cannon", "flamethrower", "force_field", "nitro", "fuel_tank")
 UNKNOWN = "unknown"  # a physical token whose type only its holder knows
+_NOTHING: tuple[None] = (None,)  # the bonus play of a player holding no token (bonus_options)
+_UNCONDITIONAL = frozenset(TOKENS) - {"electromagnet", "ion_cannon", "force_field"}  # see _token_refusal
 DEFAULT_TOKEN_COUNTS = {"electromagnet": 2, "ion_cannon": 2, "flamethrower": 7,
                         "force_field": 7, "nitro": 7, "fuel_tank": 7}
 DEFAULT_DICE = {"yellow": (-1, -1, -2, -2, -3, -3), "blue": (1, 1, 2, 2, 3, 3)}
@@ -61,6 +74,11 @@ BOARD = 7
 START_ZONE = 3
 START_FUEL = 12
 MAX_BOARDS = 3
+
+# Events are made as Event._of((kind, keys), values): the data dict is built only if read
+# (see outspeed.rules.events). The (kind, keys) shape is a literal tuple at each call,
+# which Python stores as a constant, so each event's shape is written where it is emitted.
+_event = Event._of
 
 REFUSAL_CODES = ("not_held", "not_rearmost", "finish_tile", "no_marker", "unlit_path",
                  "unaffordable", "choose_out_of_range", "eliminated", "missing_choice")
@@ -149,6 +167,48 @@ class GameState:
         return self.rear + BOARD * self.boards - 1
 
 
+class _Options(dict):
+    """A read-only dict of legal programs (``Game.program_options``), with its keys sorted
+    (``sorted_keys``) and, for each of them, the Choice of that path when it takes no number
+    (``choices``, else None). A dict, not a MappingProxyType, so that bots read it at dict
+    speed; made once per face and fuel, so a bot that picks among them has nothing to build."""
+
+    __slots__ = ("sorted_keys", "choices")
+
+    def __init__(self, programs: Mapping[str, Sequence[int]]) -> None:
+        super().__init__(programs)
+        self.sorted_keys: tuple[str, ...] = tuple(sorted(programs))
+        self.choices: tuple[Choice | None, ...] = tuple(None if programs[k] else Choice(k)
+                                                         for k in self.sorted_keys)
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("legal options are read-only")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Options, (dict(self),))
+
+    __setitem__ = __delitem__ = __ior__ = _read_only                                 # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only                         # type: ignore[assignment]
+
+
+class _Lit:
+    """The lit paths of a tile's face and the fuel each needs (``Game._lit``)."""
+
+    __slots__ = ("tile", "face", "dice", "paths", "thresholds", "plain", "keys", "least", "most", "options",
+                 "limited", "dynamic_cost")
+
+    def __init__(self, tile: Tile | None, face: str, dice: tuple | None, paths: Mapping[str, Path],
+                 thresholds: dict[str, int]) -> None:
+        self.tile, self.face, self.dice, self.paths, self.thresholds = tile, face, dice, paths, thresholds
+        self.plain = {k: t for k, t in thresholds.items() if paths[k].choose is None}   # paths without X
+        self.keys = tuple(thresholds)
+        self.least = min(thresholds.values(), default=float("inf"))   # any path affordable from here
+        self.most = max(thresholds.values(), default=float("-inf"))   # every path affordable from here
+        self.options: dict[int, Mapping[str, Sequence[int]]] = {}   # program_options by fuel
+        self.limited = tuple((k, p) for k, p in paths.items() if p.capacity is not None or p.solo)
+        self.dynamic_cost = any(p.fixed_cost is None for p in paths.values())  # a die, count or X to pay
+
+
 def _rank_key(state: GameState, p: str) -> tuple[int, int, int]:
     return (state.zone[p], state.fuel[p], len(state.held[p]))
 
@@ -159,7 +219,7 @@ class Game:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self._thresholds_cache: tuple | None = None   # see _thresholds
+        self._lit_cache: _Lit | None = None           # see _lit
         self._order_cache: tuple | None = None        # see _seat_order
 
     # ------------------------------------------------------------------ setup
@@ -180,25 +240,27 @@ class Game:
             raise RulesError(f"token_mode must be virtual or physical, not {token_mode!r}")
         rng = random.Random(seed)
         tiles = list(tiles)
-        races = sorted((t for t in tiles if not t.finish), key=lambda t: t.number)
-        finishes = sorted((t for t in tiles if t.finish), key=lambda t: t.number)
+        races = sorted((t for t in tiles if not t.finish), key=_number)
+        finishes = sorted((t for t in tiles if t.finish), key=_number)
         if first_game:
-            order = sorted((t for t in tiles if t.number <= 13), key=lambda t: t.number)
+            order = sorted((t for t in tiles if t.number <= 13), key=_number)
             if [t.number for t in order] != list(range(1, 14)):
                 raise RulesError("a first game needs tiles 1 to 13")
         else:
             if len(races) < 1 or not finishes:
                 raise RulesError("a game needs race tiles and at least one finish tile")
-            rng.shuffle(races)
-            order = races + [rng.choice(finishes)]
+            _shuffle(rng, races)
+            order = races + [_choice(rng, finishes)]
         counts = dict(DEFAULT_TOKEN_COUNTS if token_counts is None else token_counts)
-        pile = [t for t in TOKENS for _ in range(counts.get(t, 0))]
-        rng.shuffle(pile)
+        pile: list[str] = []
+        for t in TOKENS:
+            pile += [t] * counts.get(t, 0)
+        _shuffle(rng, pile)
         face = "3-4" if len(players) <= 4 else "5-6"
         state = GameState(
             players=players,
-            zone={p: START_ZONE for p in players},
-            fuel={p: START_FUEL for p in players},
+            zone=dict.fromkeys(players, START_ZONE),
+            fuel=dict.fromkeys(players, START_FUEL),
             held={p: [] for p in players},
             active=list(players),
             eliminated=[],
@@ -245,13 +307,14 @@ class Game:
 
     def rearmost_zone(self) -> int | None:
         s = self.state
-        return min((s.zone[p] for p in s.active), default=None)
+        return min(map(s.zone.__getitem__, s.active), default=None)
 
     def bonus_refusal(self, player: str, token: str | None) -> str | None:
         """Why ``player`` may not play ``token`` now (a refusal code), or None if they may.
         Checked against the state at the start of the bonus phase (R-3)."""
         s = self.state
-        self._known_player(player)
+        if player not in s.zone and player not in s.players:
+            self._known_player(player)                                  # raises
         if player not in s.active:
             return "eliminated"
         if token is None:
@@ -261,6 +324,12 @@ class Game:
         held = s.held[player]
         if token not in held and UNKNOWN not in held:
             return "not_held"
+        return self._token_refusal(player, token)
+
+    def _token_refusal(self, player: str, token: str) -> str | None:
+        """The refusals of a token that ``player`` holds (:meth:`bonus_refusal`); the tokens
+        of ``_UNCONDITIONAL`` have none."""
+        s = self.state
         if token in ("electromagnet", "ion_cannon") and s.zone[player] != self.rearmost_zone():
             return "not_rearmost"
         if token == "force_field":
@@ -278,8 +347,54 @@ class Game:
         held = s.held[player]
         if not held:
             return [None]                     # the usual case, and the cheapest
-        kinds = TOKENS if UNKNOWN in held else tuple(t for t in TOKENS if t in held)
-        return [None] + [t for t in kinds if self.bonus_refusal(player, t) is None]
+        if len(held) == 1 and held[0] != UNKNOWN:     # one token, the next most usual
+            t = held[0]
+            if t in TOKENS and (t in _UNCONDITIONAL or self._token_refusal(player, t) is None):
+                return [None, t]
+            return [None]
+        legal: list[str | None] = [None]
+        anything = UNKNOWN in held            # a physical token may be any
+        for t in TOKENS:
+            if (anything or t in held) and (t in _UNCONDITIONAL or self._token_refusal(player, t) is None):
+                legal.append(t)
+        return legal
+
+    def bonus_options(self) -> dict[str, Sequence[str | None]]:
+        """:meth:`legal_bonus_plays` of every active player, in seat order, in one call (for
+        bots). The players who hold no token share one read-only ``(None,)``."""
+        s = self.state
+        if s.phase != "bonus":
+            return {}
+        held = s.held
+        return {p: self.legal_bonus_plays(p) if held[p] else _NOTHING for p in s.active}
+
+    def program_options(self) -> dict[str, Mapping[str, Sequence[int]]]:
+        """Every active player's legal programs, in seat order, in one call (for bots): each
+        path of :meth:`legal_paths` with its :meth:`legal_numbers` (empty if it takes none).
+        The mappings are read-only and shared by the players with the same options; each
+        also has ``sorted_keys``, its paths sorted, and ``choices``, the :class:`Choice` of
+        each of them that takes no number (else None), for a bot that picks among them."""
+        s = self.state
+        if s.phase != "programming":
+            return {}
+        lit = self._lit_cache               # self._lit(), the cache checked here when it can be
+        if lit is None or lit.tile is not s.tile or lit.face != s.face or lit.dice is not None:
+            lit = self._lit()
+        known = lit.options               # they depend only on the face and the player's fuel
+        fuel = s.fuel
+        try:
+            return {p: known[fuel[p]] for p in s.active}               # each fuel seen before
+        except KeyError:
+            pass
+        options: dict[str, Mapping[str, Sequence[int]]] = {}
+        for p in s.active:
+            o = known.get(fuel[p])
+            if o is None:
+                paths = lit.paths
+                o = known[fuel[p]] = _Options({k: tuple(self.legal_numbers(p, k)) if paths[k].choose else ()
+                                              for k in self.legal_paths(p)})
+            options[p] = o
+        return options
 
     def best_cost(self, player: str, path: Path, number: int | None = None) -> int:
         """The path's cost at its best (R-14): a die at its lowest face times its rolls, a
@@ -307,18 +422,46 @@ class Game:
     def _thresholds(self) -> dict[str, int]:
         """For each lit path of the current face, the least fuel that affords it with no
         number set (``_affordable``: its best cost, and the smallest X of a "choose X" path).
-        The same for every player; cached while the tile, face and dice stay the same."""
+        The same for every player; see :meth:`_lit`."""
+        return self._lit().thresholds
+
+    def _lit(self) -> "_Lit":
+        """The current face's paths and their thresholds. Cached while the tile, the face
+        and (if a cost line of the face has a die) the dice stay the same, and kept with the
+        tile (``Tile._derived``) for every game played with it."""
         s = self.state
-        dice = tuple(s.dice.values())
-        c = self._thresholds_cache
-        if c is not None and c[0] is s.tile and c[1] == s.face and c[2] == dice:
-            return c[3]
+        c = self._lit_cache
+        if (c is not None and c.tile is s.tile and c.face == s.face
+                and (c.dice is None or c.dice == tuple(s.dice.items()))):
+            return c
+        tile, face = s.tile, s.face
+        if tile is not None:
+            derived = tile._derived
+            c = derived.get(face)                   # a face whose thresholds ignore the dice
+            if c is None:
+                try:
+                    c = derived.get((face, tuple(s.dice.items())))
+                except TypeError:                   # dice faces in lists: not kept
+                    pass
+            if c is not None:
+                self._lit_cache = c
+                return c
         t = {}
-        for k, path in self.current_paths.items():
-            cost = self.best_cost("", path)
+        dice = None
+        paths = self.current_paths
+        for k, path in paths.items():
+            cost = path.fixed_cost                  # printed numbers only: that is the best cost
+            if cost is None:
+                cost = self.best_cost("", path)
+                if any(type(a) is not int and a.kind == "die" for a in path.cost_plan):
+                    dice = tuple(s.dice.items())
             t[k] = cost if path.choose is None else max(cost, path.choose[0])
-        self._thresholds_cache = (s.tile, s.face, dice, t)
-        return t
+        c = self._lit_cache = _Lit(tile, face, dice, paths, t)
+        try:
+            tile._derived[face if dice is None else (face, dice)] = c
+        except TypeError:
+            pass
+        return c
 
     def _seat_order(self) -> dict[str, int]:
         """Each player's seat index (cached while ``state.players`` is the same tuple)."""
@@ -330,8 +473,7 @@ class Game:
 
     def any_path_affordable(self, player: str) -> bool:
         """False when R-6 applies: no lit path is affordable, so any lit path is accepted."""
-        fuel = self.state.fuel[player]
-        return any(t <= fuel for t in self._thresholds().values())
+        return self.state.fuel[player] >= self._lit().least
 
     def legal_numbers(self, player: str, path_key: str) -> list[int]:
         """The centre-wheel numbers allowed on a "choose X" path: in range and ≤ fuel
@@ -378,9 +520,11 @@ class Game:
         if s.phase != "programming" or player not in s.active:
             return []
         fuel = s.fuel[player]
-        thresholds = self._thresholds()
-        ok = [k for k, t in thresholds.items() if t <= fuel]
-        return ok or list(thresholds)
+        lit = self._lit()
+        if fuel >= lit.most:
+            return list(lit.keys)                # the usual case: every lit path is affordable
+        ok = [k for k, t in lit.thresholds.items() if t <= fuel]
+        return ok or list(lit.keys)
 
     # ------------------------------------------------------------------ views
     def public_view(self) -> dict[str, Any]:
@@ -424,33 +568,56 @@ class Game:
     def play_bonus(self, plays: Mapping[str, str | None]) -> list[Event]:
         """Reveal and apply every bonus token played this turn (RULES.md phase 1)."""
         s = self.state
-        self._require("bonus")
+        if s.phase != "bonus":
+            self._require("bonus")                                      # raises
         if s.tile is None:
             raise RulesError("no tile left to play")
-        for p in plays:
-            self._known_player(p)
-        codes = {p: c for p, t in plays.items() if t is not None
-                 for c in [self.bonus_refusal(p, t)] if c is not None}
-        if codes:
-            raise Refused(codes, "bonus")
+        zone, players = s.zone, s.players
+        any_played = False
+        for p, t in plays.items():
+            if p not in zone and p not in players:
+                self._known_player(p)                                   # raises
+            if t is not None:
+                any_played = True
+        if any_played:
+            codes = {}
+            for p, t in plays.items():
+                if t is not None:
+                    code = self.bonus_refusal(p, t)
+                    if code is not None:
+                        codes[p] = code
+            if codes:
+                raise Refused(codes, "bonus")
 
-        events: list[Event] = [Event("turn", {"turn": s.turn, "tile": s.tile.label(), "face": s.face})]
-        played = {p: t for p in s.players if (t := plays.get(p)) is not None}
-        for p, t in played.items():
-            held = s.held[p]
-            held.remove(t if t in held else UNKNOWN)
-            events.append(Event("bonus_played", {"player": p, "token": t}))
+        events: list[Event] = [_event(("turn", ("turn", "tile", "face")), (s.turn, s.tile._label, s.face))]
+        if not any_played:                                              # the usual turn
+            events.append(_event(("bonus_none", ()), ()))
+            s.phase = "programming"
+            return events
+        played: dict[str, str] = {}                                     # in seat order
+        by_zone: dict[int, list[str]] = {}                              # the groups (O-9)
+        for p in s.players:
+            t = plays.get(p)
+            if t is not None:
+                played[p] = t
+                held = s.held[p]
+                held.remove(t if t in held else UNKNOWN)
+                events.append(_event(("bonus_played", ("player", "token")), (p, t)))
+                group = by_zone.get(zone[p])
+                if group is None:
+                    by_zone[zone[p]] = [p]
+                else:
+                    group.append(p)
         if not played:
-            events.append(Event("bonus_none", {}))
+            events.append(_event(("bonus_none", ()), ()))
 
         if played:
-            start_zone = {p: s.zone[p] for p in played}
             laid_before = s.boards
-            for zone in sorted(set(start_zone.values()), reverse=True):     # front to back
+            for z in sorted(by_zone, reverse=True):                     # front to back
                 if s.finished:
                     break
-                group = [p for p in played if start_zone[p] == zone and p in s.active]
-                self._apply_group(group, played, events)
+                active = s.active
+                self._apply_group([p for p in by_zone[z] if p in active], played, events)
             s.discards.extend(played.values())
 
             if not s.finished and s.boards > laid_before:                  # R-9, O-3
@@ -463,70 +630,78 @@ class Game:
         """One zone's tokens, simultaneously and cumulatively (R-2): targets from the
         positions at the start of the group, then every change together."""
         s = self.state
-        pos = {p: s.zone[p] for p in s.active}
-        occupied = sorted(set(pos.values()))
-        move: Counter[str] = Counter()
-        fuel_loss: Counter[str] = Counter()
-        fuel_gain: Counter[str] = Counter()
+        zone = s.zone
+        pos: dict[str, int] = {}                    # positions at the start, made for the first attack
+        occupied: list[int] = []
+        move: dict[str, int] = {}                   # (plain dicts read with .get: a Counter's
+        fuel_loss: dict[str, int] = {}              # missing key costs a Python call)
+        fuel_gain: dict[str, int] = {}
         new_markers: list[tuple[str, int]] = []
         for p in group:
-            token, mine = played[p], pos[p]
-            ahead = [z for z in occupied if z > mine]
+            token, mine = played[p], zone[p]
             if token == "nitro":
-                move[p] += 1
+                move[p] = move.get(p, 0) + 1
             elif token == "fuel_tank":
-                fuel_gain[p] += 2
-            elif token == "flamethrower":
-                if ahead:
+                fuel_gain[p] = fuel_gain.get(p, 0) + 2
+            elif token == "force_field":
+                new_markers.append((p, mine))
+            elif token in ("flamethrower", "electromagnet", "ion_cannon"):
+                if not pos:
+                    pos = {q: zone[q] for q in s.active}
+                    occupied = sorted(set(pos.values()))
+                ahead = [z for z in occupied if z > mine]
+                if not ahead:
+                    events.append(_event(("nothing_ahead", ("player", "token")), (p, token)))
+                elif token == "flamethrower":
                     for q in s.active:
                         if pos[q] == ahead[0]:
-                            move[q] -= 2
-                else:
-                    events.append(Event("nothing_ahead", {"player": p, "token": token}))
-            elif token == "electromagnet":
-                if ahead:
+                            move[q] = move.get(q, 0) - 2
+                elif token == "electromagnet":
                     front = ahead[-1]
                     for q in s.active:
                         if pos[q] == front:
-                            move[q] -= 3
+                            move[q] = move.get(q, 0) - 3
                         elif mine < pos[q] < front:
-                            move[q] -= 2
-                else:
-                    events.append(Event("nothing_ahead", {"player": p, "token": token}))
-            elif token == "ion_cannon":
-                if ahead:
+                            move[q] = move.get(q, 0) - 2
+                else:                                                   # ion cannon
                     for q in s.active:
                         if pos[q] > mine:
-                            fuel_loss[q] += 2
-                else:
-                    events.append(Event("nothing_ahead", {"player": p, "token": token}))
-            elif token == "force_field":
-                new_markers.append((p, mine))
+                            fuel_loss[q] = fuel_loss.get(q, 0) + 2
 
-        for p in s.players:
-            if fuel_gain[p]:
-                s.fuel[p] += fuel_gain[p]
-                events.append(Event("fuel", {"player": p, "delta": fuel_gain[p], "why": "fuel tank", "total": s.fuel[p]}))
+        if fuel_gain:
+            for p in s.players:
+                gain = fuel_gain.get(p)
+                if gain:
+                    s.fuel[p] += gain
+                    events.append(_event(("fuel", ("player", "delta", "why", "total")),
+                                         (p, gain, "fuel tank", s.fuel[p])))
         out: list[tuple[str, str]] = []
-        for p in s.players:
-            if fuel_loss[p] and p in s.active:
-                lost = min(fuel_loss[p], s.fuel[p])
-                s.fuel[p] -= lost
-                events.append(Event("fuel", {"player": p, "delta": -lost, "why": "ion cannon", "total": s.fuel[p]}))
-                if s.fuel[p] == 0:
-                    out.append((p, "fuel"))
-        markers = set(s.markers)        # R-11: this group's own markers do not act on its moves
-        for p in s.players:
-            if move[p] and p in s.active and all(p != q for q, _ in out):
-                if self._move(p, move[p], markers, events, "bonus") is None:
-                    out.append((p, "pushed"))
+        if fuel_loss:
+            for p in s.players:
+                loss = fuel_loss.get(p)
+                if loss and p in s.active:
+                    lost = min(loss, s.fuel[p])
+                    s.fuel[p] -= lost
+                    events.append(_event(("fuel", ("player", "delta", "why", "total")),
+                                         (p, -lost, "ion cannon", s.fuel[p])))
+                    if s.fuel[p] == 0:
+                        out.append((p, "fuel"))
+        if move:
+            markers = set(s.markers)    # R-11: this group's own markers do not act on its moves
+            fuel_out = {q for q, _ in out} if out else ()
+            for p in s.players:
+                m = move.get(p)
+                if m and p in s.active and p not in fuel_out:
+                    if self._move(p, m, markers, events, "bonus") is None:
+                        out.append((p, "pushed"))
         for p, zone in new_markers:                                     # O-6
             if len(s.markers) < s.marker_total:
                 s.markers.append(zone)
-                events.append(Event("marker_placed", {"player": p, "zone": zone}))
+                events.append(_event(("marker_placed", ("player", "zone")), (p, zone)))
             else:
-                events.append(Event("no_marker_left", {"player": p}))
-        self._eliminate(out, events)
+                events.append(_event(("no_marker_left", ("player",)), (p,)))
+        if out:
+            self._eliminate(out, events)
 
     # ------------------------------------------------------------------ movement
     def _move(self, p: str, delta: int, markers: set[int], events: list[Event], why: str) -> int | None:
@@ -549,7 +724,7 @@ class Game:
                         break
             if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
-                events.append(Event("board_laid", {"front": s.front}))
+                events.append(_event(("board_laid", ("front",)), (s.front,)))
         else:
             if markers:
                 for z in range(start - 1, target - 1, -1):
@@ -557,13 +732,13 @@ class Game:
                         target, stopped = z, True
                         break
             if target < s.rear:
-                events.append(Event("moved", {"player": p, "from": start, "to": target, "why": why}))
+                events.append(_event(("moved", ("player", "from", "to", "why")), (p, start, target, why)))
                 return None
         if target == start:
             return target                                               # held at the front (R-10)
         s.entered.add(target)                                           # O-4
         s.zone[p] = target
-        events.append(Event("moved", {"player": p, "from": start, "to": target, "stopped": stopped, "why": why}))
+        events.append(_event(("moved", ("player", "from", "to", "stopped", "why")), (p, start, target, stopped, why)))
         return target
 
     def _remove_rear_board(self, events: list[Event]) -> None:
@@ -571,7 +746,7 @@ class Game:
         first, last = s.rear, s.rear + BOARD - 1
         s.rear += BOARD
         s.boards -= 1
-        events.append(Event("board_removed", {"first": first, "last": last}))
+        events.append(_event(("board_removed", ("first", "last")), (first, last)))
         s.markers = [z for z in s.markers if z >= s.rear]               # O-2
         self._eliminate([(p, "board") for p in s.active if s.zone[p] < s.rear], events)
 
@@ -588,10 +763,10 @@ class Game:
             s.discards.extend(s.held[p])                                # O-1
             s.held[p] = []
             del s.zone[p]
-            events.append(Event("eliminated", {"player": p, "cause": cause}))
+            events.append(_event(("eliminated", ("player", "cause")), (p, cause)))
         if len(s.players) >= 5 and len(s.active) <= 4 and s.next_face != "3-4":   # R-13
             s.next_face = "3-4"
-            events.append(Event("flip", {"remaining": len(s.active)}))
+            events.append(_event(("flip", ("remaining",)), (len(s.active),)))
         if len(s.active) <= 1:
             self._finish(list(s.active), events, "last ship" if s.active else "")
 
@@ -602,13 +777,56 @@ class Game:
         s.winners = winners
         s.draw_queue.clear()
         s.drawn.clear()
-        events.append(Event("game_over", {"winners": winners, "why": why}))
+        events.append(_event(("game_over", ("winners", "why")), (winners, why)))
 
     # ------------------------------------------------------------------ programming and resolution
     def program(self, choices: Mapping[str, Choice | str | tuple]) -> list[Event]:
         """Reveal every active player's choice and resolve the tile (RULES.md phases 2-3)."""
         s = self.state
-        self._require("programming")
+        if s.phase != "programming":
+            self._require("programming")                                # raises
+        active, fuel = s.active, s.fuel
+        # The usual case, quickly: every active player, and only they, with a Choice of a lit
+        # path without X that they can afford. Anything else is checked player by player.
+        # The same pass reveals the paths (see _resolve); nothing is changed before it ends.
+        lit = None
+        if len(choices) == len(active) and s.tile is not None:
+            lit = self._lit_cache           # self._lit(), the cache checked here when it can be
+            if lit is None or lit.tile is not s.tile or lit.face != s.face or lit.dice is not None:
+                try:
+                    lit = self._lit()
+                except Exception:               # a face it cannot read: the checks below raise,
+                    lit = None                  # in their order
+        if lit is not None:
+            plain = lit.plain
+            ordered: dict[str, Choice] = {}
+            events: list[Event] = []
+            append = events.append
+            revealed: dict[str, list[Any]] = {}
+            groups: dict[str, list[str]] = {}
+            usual = False
+            try:
+                for p in active:
+                    c = choices[p]
+                    if c.__class__ is not Choice or c.number is not None:
+                        break
+                    key = c.path
+                    if plain[key] > fuel[p]:                            # unaffordable
+                        break
+                    ordered[p] = c
+                    revealed[p] = [key, None]
+                    append(_event(("programmed", ("player", "path", "number")), (p, key, None)))
+                    on = groups.get(key)
+                    if on is None:
+                        groups[key] = [p]
+                    else:
+                        on.append(p)
+                else:
+                    usual = True
+            except (KeyError, TypeError):       # no choice, a path unlit or with X, unhashable...:
+                pass                            # the checks below tell
+            if usual:
+                return self._resolve(ordered, events, revealed, groups, lit)
         norm: dict[str, Choice] = {}
         zone, players = s.zone, s.players
         for p, c in choices.items():
@@ -616,158 +834,221 @@ class Game:
                 self._known_player(p)                                   # raises
             norm[p] = c if type(c) is Choice else _as_choice(c)
         codes = {}
-        active, fuel = s.active, s.fuel
-        paths = self.current_paths if s.tile is not None else {}
-        thresholds = self._thresholds() if paths else {}
         for p in s.players:
             if p in norm or p in active:
-                c = norm.get(p)
-                if c is not None and p in active:                      # the usual case, quickly:
-                    path = paths.get(c.path)                            # a lit path, no X, affordable
-                    if (path is not None and path.choose is None and c.number is None
-                            and thresholds[c.path] <= fuel[p]):
-                        continue
-                code = self.programming_refusal(p, c)
+                code = self.programming_refusal(p, norm.get(p))
                 if code is not None:
                     codes[p] = code
         if codes:
             raise Refused(codes, "programming")
-        return self._resolve({p: norm[p] for p in s.active})
+        return self._resolve({p: norm[p] for p in active})
 
     def _roll(self, p: str, die: str, events: list[Event]) -> int:
         s = self.state
         forced = s.forced_dice.get(p)
-        value = forced.pop(0) if forced else s.rng.choice(s.dice[die])
-        events.append(Event("roll", {"player": p, "die": die, "value": value}))
+        value = forced.pop(0) if forced else _choice(s.rng, s.dice[die])
+        events.append(_event(("roll", ("player", "die", "value")), (p, die, value)))
         return value
 
-    def _amount(self, p: str, effect_amount, path: Path, number: int | None,
-                counts: Mapping[str, int], events: list[Event]) -> tuple[int, list[Any]]:
-        a = effect_amount
-        if a.kind == "fixed":
-            return a.value, [["", a.value]]
-        if a.kind == "die":
-            rolls = [self._roll(p, a.die, events) for _ in range(a.times)]
-            return sum(abs(r) for r in rolls), [[f"{a.die} die", r] for r in rolls]
-        if a.kind == "count":
-            n = counts.get(a.path, 0)
-            return n, [[f"players on {a.path}", n]]
-        return number or 0, [["X", number or 0]]
-
-    def _resolve(self, choices: dict[str, Choice]) -> list[Event]:
-        s = self.state
-        paths = self.current_paths
-        finish = s.tile.finish
-        events: list[Event] = []
-        revealed: dict[str, list[Any]] = {}
-        groups: dict[str, list[str]] = {}                              # path -> players, in order
-        for p, c in choices.items():
-            key = c.path
-            revealed[p] = [key, c.number]
-            events.append(Event("programmed", {"player": p, "path": key,
-                                               "number": c.number if paths[key].choose else None}))
-            on = groups.get(key)
-            if on is None:
-                groups[key] = [p]
+    def _bill(self, p: str, path: Path, number: int | None, groups: Mapping[str, list[str]],
+              events: list[Event]) -> tuple[int, list[Any]]:
+        """The cost of ``path`` to ``p`` and its parts, for the payment event (a cost line
+        with more than printed numbers: it may roll dice)."""
+        total, parts = 0, []
+        for a in path.cost_plan:
+            if type(a) is int:
+                total += a
+                parts.append(["", a])
+            elif a.kind == "die":
+                label = f"{a.die} die"
+                for _ in range(a.times):
+                    r = self._roll(p, a.die, events)
+                    total += abs(r)
+                    parts.append([label, r])
+            elif a.kind == "count":
+                n = len(groups.get(a.path, ()))
+                total += n
+                parts.append([f"players on {a.path}", n])
+            elif a.kind == "fixed":
+                total += a.value
+                parts.append(["", a.value])
             else:
-                on.append(p)
-        s.revealed = revealed
-        counts = {k: len(on) for k, on in groups.items()}               # _amount reads 0 if absent
-        before = dict(s.zone)                                           # R-12 draw order
+                total += number or 0
+                parts.append(["X", number or 0])
+        return total, parts
 
-        paying: list[str] = []
-        gaining: list[str] = []
-        for key, path in paths.items():
+    def _amount(self, p: str, a: Amount, number: int | None, groups: Mapping[str, list[str]],
+                events: list[Event]) -> int:
+        """An amount of a gain line that is not a printed number (those are plain ints in
+        the path's plans)."""
+        kind = a.kind
+        if kind == "die":
+            total = 0
+            for _ in range(a.times):
+                total += abs(self._roll(p, a.die, events))
+            return total
+        if kind == "count":
+            return len(groups.get(a.path, ()))
+        if kind == "fixed":
+            return a.value
+        return number or 0
+
+    def _resolve(self, choices: dict[str, Choice], events: list[Event] | None = None,
+                 revealed: dict[str, list[Any]] | None = None,
+                 groups: dict[str, list[str]] | None = None, lit: _Lit | None = None) -> list[Event]:
+        """Resolve the revealed ``choices``, given in seat order (``state.active``'s).
+        ``program`` may have revealed them already: the "programmed" events, the paths and
+        numbers for ``state.revealed``, and the players on each path."""
+        s = self.state
+        if lit is None:
+            lit = self._lit()
+        paths = lit.paths
+        finish = s.tile.finish
+        if events is None or revealed is None or groups is None:
+            events, revealed, groups = [], {}, {}                       # groups: path -> players
+            for p, c in choices.items():
+                key, number = c.path, c.number
+                revealed[p] = [key, number]
+                if number is not None and not paths[key].choose:
+                    number = None                                       # shown only on an X path
+                events.append(_event(("programmed", ("player", "path", "number")), (p, key, number)))
+                on = groups.get(key)
+                if on is None:
+                    groups[key] = [p]
+                else:
+                    on.append(p)
+        s.revealed = revealed
+        append = events.append
+
+        # Who pays and who gains, as (player, choice) in seat order. Usually everybody both.
+        no_pay: list[str] = []                                          # path keys
+        no_gain: list[str] = []
+        for key, path in lit.limited:                                   # paths with a condition
             on = groups.get(key)
             if not on:
                 continue
             if path.capacity is not None and len(on) > path.capacity:     # capacity, O-5
-                events.append(Event("lose_turn", {"path": key, "count": len(on), "capacity": path.capacity, "players": on}))
-                continue
-            if path.solo:                                               # tile 11
+                append(_event(("lose_turn", ("path", "count", "capacity", "players")),
+                              (key, len(on), path.capacity, on)))
+                no_pay.append(key)
+                no_gain.append(key)
+            elif path.solo:                                             # tile 11
                 if len(on) == 1:
-                    events.append(Event("solo_alone", {"player": on[0], "path": key}))
-                    gaining += on
+                    append(_event(("solo_alone", ("player", "path")), (on[0], key)))
+                    no_pay.append(key)
                 else:
-                    events.append(Event("solo_crowd", {"path": key, "count": len(on)}))
-                    paying += on
-                continue
-            paying += on
-            gaining += on
-        order = self._seat_order()
-        paying.sort(key=order.__getitem__)
-        gaining.sort(key=order.__getitem__)
+                    append(_event(("solo_crowd", ("path", "count")), (key, len(on))))
+                    no_gain.append(key)
+        paying: Iterable[tuple[str, Choice]] = choices.items()
+        gaining: Iterable[tuple[str, Choice]] = paying
+        if no_pay:
+            paying = [(p, c) for p, c in choices.items() if c.path not in no_pay]
+        if no_gain:
+            gaining = paying if no_gain == no_pay else [(p, c) for p, c in choices.items() if c.path not in no_gain]
 
-        # Costs, all at once; then fuel 0 eliminates (except at exactly 0 on the finish tile).
-        bills: dict[str, tuple[int, list[Any]]] = {}
-        for p in paying:
-            c = choices[p]
-            path = paths[c.path]
-            total, parts = 0, []
-            for e in path.cost:
-                a = e.amount
-                if a.kind == "fixed":                                   # _amount, inlined
-                    total += a.value
-                    parts.append(["", a.value])
-                    continue
-                v, sub = self._amount(p, a, path, c.number, counts, events)
-                total += v
-                parts += sub
-            bills[p] = (total, parts)
+        # Costs, all at once: every roll first (in seat order), then every payment; then fuel
+        # 0 eliminates (except at exactly 0 on the finish tile). The usual cost is printed
+        # numbers, billed as it is paid; the others are billed beforehand.
+        billed: dict[str, tuple[int, list[Any]]] = {}
+        if lit.dynamic_cost:
+            for p, c in paying:
+                path = paths[c.path]
+                if path.fixed_cost is None:
+                    billed[p] = self._bill(p, path, c.number, groups, events)
         out = []
         fuel = s.fuel
-        for p, (total, parts) in bills.items():
-            if not parts:
-                continue
+        for p, c in paying:
+            path = paths[c.path]
+            total = path.fixed_cost
+            if total is None:
+                total, parts = billed[p]
+            elif path.one_cost:
+                parts = [["", total]]
+            elif path.cost_plan:
+                parts = [["", v] for v in path.cost_plan]
+            else:
+                continue                                                # no cost line: no payment
             have = fuel[p]
             paid = total if total < have else have                      # min(total, have)
             fuel[p] = left = have - paid
-            events.append(Event("pay", {"player": p, "amount": total, "paid": paid, "parts": parts, "total": left}))
+            append(_event(("pay", ("player", "amount", "paid", "parts", "total")), (p, total, paid, parts, left)))
             if total > paid:
                 out.append((p, "overpaid"))
             elif left == 0 and not finish:
                 out.append((p, "fuel"))
-        self._eliminate(out, events)
-        if s.finished:
-            return events
-
-        # Gains, all at once.
-        moves: dict[str, int] = {}
-        draws: dict[str, int] = {}
         active = s.active
-        for p in gaining:
-            if p not in active:
-                continue
-            c = choices[p]
-            path = paths[c.path]
-            for e in path.gain:
-                a = e.amount
-                v = a.value if a.kind == "fixed" else self._amount(p, a, path, c.number, counts, events)[0]
-                if e.kind == "move":
-                    moves[p] = moves.get(p, 0) + v
-                elif e.kind == "fuel":
-                    if v:
-                        s.fuel[p] += v
-                        events.append(Event("fuel", {"player": p, "delta": v, "total": s.fuel[p]}))
-                else:
-                    draws[p] = draws.get(p, 0) + v
-        markers = set(s.markers)
+        if out:
+            self._eliminate(out, events)
+            if s.finished:
+                return events
+            gaining = [(p, c) for p, c in gaining if p in active]
+
+        # Gains, all at once: every gain's events (fuel, rolls) come before the first move's,
+        # so the moves' events are gathered apart and joined after them. Each ship moves as
+        # soon as its gain is known, which is the same: no gain depends on where ships are.
+        moved: list[Event] = []
         out = []
-        for p in gaining:
-            m = moves.get(p)
-            if m and p in active:
-                if self._move(p, m, markers, events, "") is None:          # never backwards here
-                    out.append((p, "pushed"))
-        self._eliminate(out, events)
-        if s.finished:
-            return events
-        drawers = sorted((p for p in draws if draws[p] and p in s.active),
-                         key=lambda p: (-before[p], order[p])) if draws else []
+        draws: dict[str, int] = {}
+        before: dict[str, int] = {}                                     # R-12: zones before moving
+        markers = set(s.markers) if s.markers else ()
+        zone = s.zone
+        entered = s.entered.add
+        front = s.rear + BOARD * s.boards - 1
+        for p, c in gaining:
+            path = paths[c.path]
+            fixed = path.fixed_gain
+            if fixed is not None:                                       # printed numbers only
+                move, fuel_gains, bonus = fixed
+                for v in fuel_gains:
+                    fuel[p] += v
+                    append(_event(("fuel", ("player", "delta", "total")), (p, v, fuel[p])))
+                if bonus:
+                    draws[p] = bonus
+                    before[p] = zone[p]
+            else:
+                move = 0
+                for kind, a in path.gain_plan:
+                    v = a if type(a) is int else self._amount(p, a, c.number, groups, events)
+                    if kind == "move":
+                        move += v
+                    elif kind == "fuel":
+                        if v:
+                            fuel[p] += v
+                            append(_event(("fuel", ("player", "delta", "total")), (p, v, fuel[p])))
+                    else:
+                        draws[p] = draws.get(p, 0) + v
+                        before[p] = zone[p]
+            if move:
+                start = zone[p]
+                target = start + move
+                if (move > 0 and target <= front                      # _move, when no board is laid
+                        and (not markers or markers.isdisjoint(range(start + 1, target + 1)))):  # nor stops it
+                    entered(target)                                     # O-4
+                    zone[p] = target
+                    moved.append(_event(("moved", ("player", "from", "to", "stopped", "why")),
+                                        (p, start, target, False, "")))
+                else:
+                    if self._move(p, move, markers, moved, "") is None:    # never backwards here
+                        out.append((p, "pushed"))
+                    front = s.rear + BOARD * s.boards - 1               # a board may have been laid
+        events += moved
+        if out:
+            self._eliminate(out, events)
+            if s.finished:
+                return events
+        if not draws:
+            drawers: list[str] = []
+        else:
+            order = self._seat_order()
+            drawers = sorted((p for p in draws if draws[p] and p in active),
+                             key=lambda p: (-before[p], order[p]))
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
-                events.append(Event("draw", {"player": p, "drawn": draws[p]}))
+                append(_event(("draw", ("player", "drawn")), (p, draws[p])))
             return self._end_resolution(events)
+        if not drawers and not s.draw_queue:
+            return self._end_resolution(events)                         # _next_draw, nothing to draw
         s.draw_queue = [p for p in drawers for _ in range(draws[p])]
         return self._next_draw(events)
 
@@ -777,8 +1058,8 @@ class Game:
         if not s.pile and s.discards:
             s.pile = s.discards
             s.discards = []
-            s.rng.shuffle(s.pile)
-            events.append(Event("reshuffle", {"count": len(s.pile)}))
+            _shuffle(s.rng, s.pile)
+            events.append(_event(("reshuffle", ("count",)), (len(s.pile),)))
         return s.pile.pop(0) if s.pile else None
 
     def _next_draw(self, events: list[Event]) -> list[Event]:
@@ -787,25 +1068,30 @@ class Game:
         s = self.state
         while s.draw_queue:
             p = s.draw_queue[0]
-            drawn = [t for t in (self._take(events), self._take(events)) if t is not None]
+            pile = s.pile
+            if len(pile) >= 2:                                          # _take twice, the usual case
+                drawn = [pile.pop(0), pile.pop(0)]
+            else:
+                drawn = [t for t in (self._take(events), self._take(events)) if t is not None]
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(Event("draw", {"player": p, "drawn": 2}))
+                events.append(_event(("draw", ("player", "drawn")), (p, 2)))
                 return events
             s.draw_queue.pop(0)
             if drawn:
                 s.held[p].append(drawn[0])
-                events.append(Event("draw", {"player": p, "drawn": 1}))
+                events.append(_event(("draw", ("player", "drawn")), (p, 1)))
             else:
-                events.append(Event("draw_empty", {"player": p}))
+                events.append(_event(("draw_empty", ("player",)), (p,)))
         return self._end_resolution(events)
 
     def keep(self, player: str, token: str | None = None) -> list[Event]:
         """``player`` keeps one of their two drawn tokens (default: the first drawn); the
         other goes under the pile."""
         s = self.state
-        self._require("draw")
+        if s.phase != "draw":
+            self._require("draw")                                       # raises
         if s.draw_queue[0] != player:
             raise RulesError(f"it is {s.draw_queue[0]}'s draw, not {player}'s")
         if token is None:
@@ -837,7 +1123,7 @@ class Game:
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
-                events.append(Event("markers_removed", {"zone": zone, "count": n}))
+                events.append(_event(("markers_removed", ("zone", "count")), (zone, n)))
         s.entered = set()
         if s.tile.finish:
             best = max(_rank_key(s, p) for p in s.active)
@@ -848,7 +1134,7 @@ class Game:
         if s.stack:
             s.tile = s.stack.pop(0)
             s.face = s.next_face
-            events.append(Event("tile_revealed", {"tile": s.tile.label()}))
+            events.append(_event(("tile_revealed", ("tile",)), (s.tile._label,)))   # label()
         else:
             s.tile = None               # only in scenarios: the stack ran out before a finish tile
         s.phase = "bonus"
@@ -912,6 +1198,40 @@ class Game:
             entered=set(d["entered"]),
             revealed={p: list(v) for p, v in d["revealed"].items()},
             draw_queue=list(d["draw_queue"]), drawn=list(d["drawn"])))
+
+
+_number = attrgetter("number")
+
+
+def _choice(rng: random.Random, seq: Sequence[Any]) -> Any:
+    """``rng.choice(seq)``: the same draws, without its two nested Python calls. It is
+    ``seq[rng._randbelow(len(seq))]``, and ``_randbelow(n)`` draws ``getrandbits(k)``,
+    ``k = n.bit_length()``, until the value is below ``n``."""
+    n = len(seq)
+    if not n or type(rng) is not random.Random:     # (a subclass may draw otherwise)
+        return rng.choice(seq)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return seq[r]
+
+
+def _shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``: the same draws and the same order, without two Python calls per
+    element. ``random.Random.shuffle`` swaps each ``x[i]``, last first, with an ``x[j]``,
+    ``j = rng._randbelow(i + 1)``, which draws ``getrandbits(k)`` until below ``i + 1``."""
+    if type(rng) is not random.Random:              # a subclass may draw otherwise
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def _as_choice(c: Choice | str | tuple | list) -> Choice:

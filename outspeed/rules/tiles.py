@@ -84,6 +84,28 @@ class Path:
     capacity: int | None = None
     solo: bool = False
     choose: tuple[int, int] | None = None  # (min, max) for a centre-wheel number
+    # Derived from the lines above once, for the engine's resolution, which runs them a
+    # few hundred thousand times in a simulation: not part of the value (no init, repr or
+    # comparison). Each amount is the plain int of a printed number, else the Amount.
+    cost_plan: tuple[int | Amount, ...] = field(init=False, repr=False, compare=False)
+    fixed_cost: int | None = field(init=False, repr=False, compare=False)   # the cost if all numbers
+    one_cost: bool = field(init=False, repr=False, compare=False)           # a single cost amount
+    gain_plan: tuple[tuple[str, int | Amount], ...] = field(init=False, repr=False, compare=False)
+    # A gain line of printed numbers only: (zones moved, the fuel gains that are not 0 in
+    # order, tokens drawn); else None.
+    fixed_gain: tuple[int, tuple[int, ...], int] | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cost = tuple(e.amount.value if e.amount.kind == "fixed" else e.amount for e in self.cost)
+        fixed = sum(cost) if all(type(a) is int for a in cost) else None
+        gain = tuple((e.kind, e.amount.value if e.amount.kind == "fixed" else e.amount) for e in self.gain)
+        fixed_gain = None
+        if all(type(a) is int for _, a in gain):
+            fixed_gain = (sum(a for k, a in gain if k == "move"), tuple(a for k, a in gain if k == "fuel" and a),
+                          sum(a for k, a in gain if k == "bonus"))
+        for name, value in (("cost_plan", cost), ("fixed_cost", fixed), ("one_cost", len(cost) == 1),
+                            ("gain_plan", gain), ("fixed_gain", fixed_gain)):
+            object.__setattr__(self, name, value)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -115,6 +137,14 @@ class Tile:
     number: int
     finish: bool
     faces: Mapping[str, Mapping[str, Path]] = field(default_factory=dict)
+    _label: str = field(init=False, repr=False, compare=False)   # label(), made once
+    # What the engine derives from a face (its paths' fuel thresholds), kept with the tile so
+    # that a simulation of many games derives it once; a cache, not part of the value.
+    _derived: dict[Any, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_label", f"{'finish tile' if self.finish else 'tile'} {self.number}")
+        object.__setattr__(self, "_derived", {})
 
     def face(self, name: str) -> Mapping[str, Path]:
         try:
@@ -133,7 +163,7 @@ class Tile:
         }
 
     def label(self) -> str:
-        return f"{'finish tile' if self.finish else 'tile'} {self.number}"
+        return self._label
 
 
 # --------------------------------------------------------------------------- parsing

@@ -4,7 +4,11 @@
 
 Figure: complete games (setup, 13 turns or an early end, every bonus phase, programming,
 resolution and draw) played by :func:`outspeed.bots.play_game` with six
-:class:`~outspeed.bots.RandomBot` players, in this process, one thread.
+:class:`~outspeed.bots.RandomBot` players, in this process, one thread. Each game counts
+everything a simulation pays for: ``Game.new`` (shuffles), seeding six bots, every bot
+decision, every rules check, and every :class:`~outspeed.rules.Event` the engine returns
+(events are always recorded: the same code path a table game takes; nobody reads them
+here, so their data dicts are never built, see ``outspeed.rules.events``).
 
 Baseline, measured in the same run: the same random bots making the same number of
 decisions per game (counted during the figure's run) on fixed legal options, with no rules
@@ -18,6 +22,9 @@ import argparse
 import sys
 import time
 from typing import Any, Sequence
+
+from outspeed.bots import RandomBot, play_game
+from outspeed.rules import Game
 
 TARGET = 2000.0
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
@@ -45,8 +52,6 @@ class _Counting:
 
 
 def _play(content, players: int, seed: int, counts: dict[str, int] | None = None):
-    from outspeed.bots import RandomBot, play_game
-    from outspeed.rules import Game
     names = COLOURS[:players]
     game = Game.new(names, content.tiles, seed=seed, dice=content.dice, token_counts=content.token_counts,
                     markers=content.markers)
@@ -82,14 +87,32 @@ def decisions_per_game(content, players: int = 6, games: int = 200) -> dict[str,
     return {k: v / games for k, v in counts.items()}
 
 
-def bots_only_games_per_second(per_game: dict[str, float], players: int = 6, seconds: float = 1.0) -> float:
+def _engine_options(content, players: int) -> tuple[Any, Any]:
+    """A bot's options as :func:`play_game` hands them out (``Game.bonus_options``,
+    ``Game.program_options``): no token to play; three paths, no number."""
+    for seed in range(100):
+        game = Game.new(COLOURS[:players], content.tiles, seed=seed, dice=content.dice,
+                        token_counts=content.token_counts, markers=content.markers)
+        p = game.state.active[0]
+        legal_none = game.bonus_options()[p]
+        game.play_bonus({})
+        legal_program = game.program_options()[p]
+        if len(legal_program) == 3:
+            return legal_none, legal_program
+    raise RuntimeError("no first tile with three paths")
+
+
+def bots_only_games_per_second(per_game: dict[str, float], players: int = 6, seconds: float = 1.0,
+                               content: Any = None) -> float:
     """The baseline: the random bots' own decisions, ``per_game`` of each kind, on fixed
-    options (3 paths, none to two tokens, two drawn tokens), no rules."""
-    from outspeed.bots import RandomBot
+    options (3 paths, none to two tokens, two drawn tokens), no rules. With ``content``,
+    the options are the engine's own objects, as in the figure's games."""
     bots = [RandomBot(i) for i in range(players)]
     view: dict[str, Any] = {}
-    legal_program = {"left": [], "center": [], "right": []}
-    legal_none = [None]
+    legal_program: Any = {"left": [], "center": [], "right": []}
+    legal_none: Any = [None]
+    if content is not None:
+        legal_none, legal_program = _engine_options(content, players)
     legal_tokens = [None, "nitro", "flamethrower"]
     drawn = ["nitro", "fuel_tank"]
     n_bonus = round(per_game["bonus"] - per_game["tokens"])
@@ -123,7 +146,7 @@ def run(seconds: float = 2.0, players: int = 6) -> dict[str, Any]:
     _play(content, players, 0)                                   # warm up
     rate, games = games_per_second(content, seconds, players)
     per_game = decisions_per_game(content, players)
-    base = bots_only_games_per_second(per_game, players, max(0.3, seconds / 3))
+    base = bots_only_games_per_second(per_game, players, max(0.3, seconds / 3), content)
     return {"games_per_s": rate, "games": games, "ms_per_game": 1000 / rate,
             "baseline_games_per_s": base, "ratio": rate / base, "decisions_per_game": per_game,
             "players": players, "target_games_per_s": TARGET}
