@@ -1258,6 +1258,16 @@ def _with(name: str, path: Sequence[Any], value: Any) -> Callable[[], str]:
     return make
 
 
+def alias_bomb(levels: int = 9, width: int = 9) -> str:
+    """A "billion laughs" of about 500 bytes: ``width ** levels`` strings once its aliases are
+    expanded (9 ** 9: 387 million)."""
+    lines = [f"l0: &l0 [{', '.join(['lol'] * width)}]"]
+    lines += [f"l{k}: &l{k} [{', '.join([f'*l{k - 1}'] * width)}]" for k in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+_BOMB = ("aliases are expanded", "alias bomb")
+
 CONFIG_CASES: tuple[ConfigCase, ...] = (
     # tiles.yaml ------------------------------------------------------------------------------
     ConfigCase("tiles.yaml", "malformed YAML", lambda: "- number: 1\n  faces: {\"3-4\": [unclosed\n",
@@ -1281,6 +1291,7 @@ CONFIG_CASES: tuple[ConfigCase, ...] = (
     ConfigCase("tiles.yaml", "unknown die", _with("tiles.yaml", (2, "faces", "3-4", "left", "gain"),
                                                   [{"move": {"die": "green"}}]),
                ("entry 3", "tile 3", "left", "die", "green")),
+    ConfigCase("tiles.yaml", "alias bomb", alias_bomb, _BOMB),
     # dice.yaml, tokens.yaml ---------------------------------------------------------------------
     ConfigCase("dice.yaml", "wrong type", _with("dice.yaml", ("dice", "blue"), "six"), ("die blue", "faces")),
     ConfigCase("dice.yaml", "impossible face", _with("dice.yaml", ("dice", "yellow"), [-1, -2, 3]),
@@ -1290,6 +1301,8 @@ CONFIG_CASES: tuple[ConfigCase, ...] = (
     ConfigCase("tokens.yaml", "unknown token", _with("tokens.yaml", ("tokens", "laser"), 2), ("tokens", "laser")),
     ConfigCase("tokens.yaml", "impossible count", _with("tokens.yaml", ("force_field_markers",), -1),
                ("force_field_markers",)),
+    ConfigCase("tokens.yaml", "huge count", _with("tokens.yaml", ("tokens", "nitro"), 300_000_000),
+               ("token nitro", "count", "0 to 100")),
     # wheels.yaml (the controllers' wheel maps) ---------------------------------------------------
     ConfigCase("wheels.yaml", "position out of range", _with("wheels.yaml", ("games", "outspeed", "right", 16), "left"),
                ("outspeed", "right", "16")),
@@ -1299,6 +1312,12 @@ CONFIG_CASES: tuple[ConfigCase, ...] = (
                ("outspeed", "center")),
     ConfigCase("wheels.yaml", "wrong type", _with("wheels.yaml", ("games", "outspeed", "left", 1), ["nitro"]),
                ("outspeed", "left", "position 1", "meaning")),
+    ConfigCase("wheels.yaml", "meaning the game does not know",
+               _with("wheels.yaml", ("games", "outspeed", "right", 2), "centre"),
+               ("outspeed", "wheel right", "position 2", "meaning", "'centre'", "did you mean 'center'")),
+    ConfigCase("wheels.yaml", "a path no stop means", _with("wheels.yaml", ("games", "outspeed", "right", 3), _DELETE),
+               ("outspeed", "wheel right", "no position means 'right'")),
+    ConfigCase("wheels.yaml", "alias bomb", alias_bomb, _BOMB),
     # controllers.yaml (the controller map: ids, seats, colours, USB ids) --------------------------
     ConfigCase("controllers.yaml", "bad id", _with("controllers.yaml", ("controllers",),
                                                    [{"id": "0xZZ", "seat": 1}]), ("controllers entry 1", "id")),
@@ -1314,10 +1333,12 @@ CONFIG_CASES: tuple[ConfigCase, ...] = (
                ("0x0000000000000007", "seat")),
     ConfigCase("controllers.yaml", "bad colour", _with("controllers.yaml", ("seat_colours",), ["red", "#12345"]),
                ("seat_colours entry 2",)),
+    ConfigCase("controllers.yaml", "alias bomb", alias_bomb, _BOMB),
     # table.yaml -------------------------------------------------------------------------------
     ConfigCase("table.yaml", "unknown key", _with("table.yaml", ("langauge",), "fr"), ("langauge",)),
     ConfigCase("table.yaml", "wrong type", _with("table.yaml", ("window",), "big"), ("window",)),
     ConfigCase("table.yaml", "impossible value", _with("table.yaml", ("speed",), -2), ("speed",)),
+    ConfigCase("table.yaml", "alias bomb", alias_bomb, _BOMB),
 )
 
 
