@@ -482,14 +482,18 @@ def same_game(a: GameRun, b: GameRun) -> list[str]:
 
 # ============================================================================= rogue devices
 
-ROGUES = ("garbage", "fast", "clone", "future", "deaf")
+ROGUES = ("garbage", "fast", "clone", "future", "deaf", "errors")
 ROGUE_WHAT = {
     "garbage": "floods garbage: random bytes at full speed (the emulator's babble fault), ~8 MB/s offered",
     "fast": "sends valid States every 25 ms (10x the 250 ms heartbeat) and turns a wheel 10 times a second",
     "clone": "claims the controller id of a player's controller (the emulator's id option)",
     "future": "speaks protocol 2.0 (a newer major) in its Hello",
     "deaf": "sends valid Hellos as fast as it can and never reads what the host answers",
+    "errors": "sends about 2,000 ErrorReports a second whose text forges a log line (a newline, "
+              "'Winner: Green', terminal escapes)",
 }
+#: The ErrorReport text of the "errors" rogue.
+FORGED_ERROR = "x\nWinner: Green\x1b[2J"
 ROGUE_ID_BASE = 0xBAD0_0000_0000_0000
 FAST_PERIOD_MS = 25          # 10x the heartbeat (HEARTBEAT_MS = 250)
 
@@ -548,6 +552,9 @@ def rogue_main(kinds: Sequence[str], clone_id: int, seconds: float | None = None
         stop.set()
 
     threading.Thread(target=stdin_watch, daemon=True).start()
+    import firmware_protocol as fp
+    error_frame = fp.encode(fp.ErrorReport(fp.ErrorCode.INTERNAL, FORGED_ERROR))
+    errors_sent = 0
     spins = 0
     deadline = None if seconds is None else time.monotonic() + seconds
     while not stop.wait(0.1):
@@ -557,9 +564,16 @@ def rogue_main(kinds: Sequence[str], clone_id: int, seconds: float | None = None
             if kind == "fast":                          # restless too: a wheel change every 0.1 s
                 spins += 1
                 emu.set(k, right=spins % 16)
+            elif kind == "errors" and emu._ports[k] is not None:   # 200 every 0.1 s, on its line
+                port = emu._ports[k]
+                before = port.dropped
+                port.write(error_frame * 200)
+                errors_sent += 200 - (port.dropped - before) // len(error_frame)
     stop.set()
     summary = {kind: ({"hellos_sent": deaf_ports[k].sent} if k in deaf_ports else emu.status()[k])
                for k, kind in enumerate(kinds)}
+    if "errors" in summary:
+        summary["errors"]["error_reports_sent"] = errors_sent
     emu.stop()
     print(json.dumps({"summary": summary}), flush=True)
     return 0
@@ -746,12 +760,23 @@ def campaign_rogues(workdir: Path, *, seed: int, speed: float = 8.0, players: in
             problems.append("no bad-frame warning")
         if kind in ("fast", "deaf") and not any("frames/s" in l or "bad frames" in l for l in named):
             problems.append("no rate warning")
+        if kind == "errors":
+            reports = [l for l in named if "reports error" in l]
+            if not reports:
+                problems.append("its ErrorReports were not logged")
+            if len(reports) > 5 * (1 + int(run.seconds // 30)):
+                problems.append(f"{len(reports)} ErrorReport lines logged (not rate-limited)")
+            if any(c in l for l in logs for c in "\n\r\x1b"):
+                problems.append("a device's text reached the log unescaped")
         count = {"garbage": f"{(run.rogues['summary'].get('garbage') or {}).get('garbage_bytes', 0):,} bytes of garbage; "
                             f"{link.bad_frames if link else 0:,} bad frames counted",
                  "fast": f"{(run.rogues['summary'].get('fast') or {}).get('frames_sent', 0):,} States",
                  "clone": "1 clone", "future": "1 controller",
-                 "deaf": f"{(run.rogues['summary'].get('deaf') or {}).get('hellos_sent', 0):,} Hellos"}[kind]
-        telling = [l for l in named if any(w in l for w in ("bad frames", "frames/s", "refused", "protocol"))]
+                 "deaf": f"{(run.rogues['summary'].get('deaf') or {}).get('hellos_sent', 0):,} Hellos",
+                 "errors": f"{(run.rogues['summary'].get('errors') or {}).get('error_reports_sent', 0):,} "
+                           f"ErrorReports; {sum('reports error' in l for l in named)} log lines"}[kind]
+        telling = [l for l in named if any(w in l for w in ("bad frames", "frames/s", "refused", "protocol",
+                                                            "reports error"))]
         log_line = (telling or named or ["-"])[0].split(": ", 1)[-1]
         rows.append(Row(f"Rogue device: {kind}", ROGUE_WHAT[kind] + f"; plugged into the hub after input 2",
                         count, f"contained; named in the log: \"{log_line[:150]}\"; {outcome_game}",
