@@ -1237,10 +1237,9 @@ CONFIG_FILES = ("tiles.yaml", "dice.yaml", "tokens.yaml", "wheels.yaml", "contro
 
 
 def _shipped(name: str) -> Any:
-    import yaml
+    from bitbox.config import load_yaml
     from bitbox_config import config_path
-    with open(config_path(name), encoding="utf-8") as f:
-        return yaml.safe_load(f)
+    return load_yaml(config_path(name))
 
 
 def _dump(data: Any) -> str:
