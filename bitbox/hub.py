@@ -15,9 +15,10 @@ one queue, in the order they happened; ``poll`` drains it.
 
 - **Handshake.** On opening a link the hub sends HostHello; the controller answers Hello (a
   controller that boots sends one by itself). A compatible Hello gets a Welcome, a seat and an
-  AssignSeat with the seat's colour; a major version mismatch or a controller id already live
-  on another port gets a refusing Welcome and a :class:`~bitbox.events.Rejected` event whose
-  reason names both versions or both ports.
+  AssignSeat with the seat's colour; a major version mismatch or a controller id whose seated
+  device is still open on another port (talking, silent or lost: a clone) gets a refusing
+  Welcome and a :class:`~bitbox.events.Rejected` event whose reason names both versions or
+  both ports. A seated controller refused later (reflashed) loses its seat (``Lost``).
 - **Seats** are bound to controller ids (pinned ones from ``config/controllers.yaml`` first,
   else the lowest free seat) for the hub's lifetime: a controller that comes back, on any
   port, gets its seat, colour and lights back (:class:`~bitbox.events.Back`).
@@ -29,7 +30,9 @@ one queue, in the order they happened; ``poll`` drains it.
   and otherwise ignored; a State with a position outside the controller's own geometry counts
   as bad too. A link flooding garbage is throttled (it sleeps 1 ms after each full read that
   held no valid frame, 20 ms once it sends nothing else), so it cannot starve the other
-  readers or the game of the processor or the interpreter.
+  readers or the game of the processor or the interpreter. ErrorReport texts are escaped
+  (:func:`bitbox.safetext.printable`) and logged at most a few times per device every 30 s;
+  log records made under the hub's lock are written only once it is released.
 - **Latency.** A reader thread woken by its device must take the interpreter lock from the
   game's main thread, which hands it over only every ``sys.getswitchinterval()`` (5 ms by
   default). While started, the hub lowers the interval to ``switch_interval`` (0.25 ms) and
@@ -622,8 +625,8 @@ class Hub:
             # first missed heartbeats, and the real controller would be ignored for good).
             # Once that device is closed (unplugged: the controller moved to another port), a
             # twin refused here is asked for a Hello again (_nudge_refused) and takes over.
-            state = "connected" if seat.connected else "still open (silent)"
-            reason = (f"controller id {cid:#018x} is already {state} on {other.port}; refused the second "
+            # (One wording whatever the first one's state: the conflict is reported once per link.)
+            reason = (f"controller id {cid:#018x} is already connected on {other.port}; refused the second "
                       f"one on {link.port} (two controllers with one id)")
             self._refuse(link, cid, reason, "duplicate id: already on " + _short(other.port), now)
             return
