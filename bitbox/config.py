@@ -1,39 +1,177 @@
-"""Reading the console's YAML files (controllers, wheel maps) with errors that say where.
+"""Reading every YAML file of the console and its games, strictly, with errors that say where.
 
-Every file is read with ``yaml.safe_load``; a problem is a :class:`ConfigError` whose message
-starts with the file, then names the entry and the field, so a maker editing the file by hand
-knows what to fix. (``outspeed.content`` has the same idea for the game's files; ``bitbox``
-imports nothing of the game, hence this small module.)
+One loader for every file (controllers, wheel maps, scripts, and the games' tiles, dice,
+tokens, table settings and scenarios)::
+
+    from bitbox.config import ConfigError, load_yaml, parse_yaml
+    data = load_yaml("config/wheels.yaml")              # a file; errors start with its path
+    data = load_yaml(path, what="scenario foo.yaml")    # errors start with ``what`` instead
+    data = parse_yaml(text, what="--faults")            # text already in memory
+
+Both return plain data (``yaml.safe_load`` semantics: dicts, lists, str, int, float, bool,
+None, dates) or raise :class:`ConfigError`, whose message is one line starting with the file
+(or ``what``), then the line and column when the YAML itself is wrong. Stricter than
+``safe_load``:
+
+- a key given twice in one mapping is refused (PyYAML would keep the last one, silently
+  losing the first: a typo in a wheel map would lose a meaning);
+- a file larger than :data:`MAX_YAML_BYTES` is refused before it is parsed;
+- anchors and aliases (``&a``/``*a``, merge keys ``<<``) are allowed, but the document, with
+  every alias expanded, may hold at most :data:`MAX_YAML_NODES` values and nest at most
+  :data:`MAX_YAML_DEPTH` deep; an alias that contains itself is refused. This is checked on
+  the parsed node graph (each shared node counted once per use, computed once) *before*
+  anything is built, so a "billion laughs" of a few hundred bytes is refused at once
+  instead of taking gigabytes in whatever walks the data next.
+
+Games (``outspeed``, ``lastonealive``) import these from here; ``bitbox`` imports no game.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-__all__ = ["ConfigError", "load_yaml", "parse_int", "parse_colour"]
+__all__ = ["ConfigError", "load_yaml", "parse_yaml", "MAX_YAML_BYTES", "MAX_YAML_NODES", "MAX_YAML_DEPTH",
+           "parse_int", "parse_colour"]
+
+#: The largest config file read, in bytes (the shipped ones are a few kilobytes).
+MAX_YAML_BYTES = 4 * 1024 * 1024
+#: The most values (scalars, lists and mappings, each alias counted as the values it stands
+#: for) one document may hold once expanded.
+MAX_YAML_NODES = 200_000
+#: The deepest nesting of lists and mappings.
+MAX_YAML_DEPTH = 64
 
 
 class ConfigError(ValueError):
-    """A config file that is missing, malformed or wrong; the message says where."""
+    """A config file that is missing, malformed or wrong; the message (one line) says where:
+    the file, then the entry and the field. The one class for every file of the console and
+    its games."""
 
 
-def load_yaml(path: str | Path) -> Any:
-    path = Path(path)
+class _StrictLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key given twice in one mapping."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":     # "<<: *base": its keys may be overridden
+                continue
+            key = self.construct_object(key_node, deep=deep)
+            try:
+                duplicate = key in seen
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"a mapping key must be a plain value, not {_short(key)}", key_node.start_mark) from None
+            if duplicate:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {_short(key)} is given twice", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Refuse a node graph that, aliases expanded, holds more than MAX_YAML_NODES values,
+    nests deeper than MAX_YAML_DEPTH, or contains itself. Each distinct node is visited once
+    (sizes are memoised), so this costs the size of the *text*, not of the expansion."""
+    size: dict[int, int] = {}
+    height: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            kids = _children(node)
+            total = 1 + sum(size[id(k)] for k in kids)
+            deep = 1 + max((height[id(k)] for k in kids), default=0)
+            if total > MAX_YAML_NODES:
+                raise _TooBig(f"{node.start_mark.line + 1}, column {node.start_mark.column + 1}: holds more than "
+                              f"{MAX_YAML_NODES:,} values once its aliases are expanded (an alias bomb?)")
+            if deep > MAX_YAML_DEPTH:
+                raise _TooBig(f"{node.start_mark.line + 1}, column {node.start_mark.column + 1}: nested more "
+                              f"than {MAX_YAML_DEPTH} deep")
+            size[key], height[key] = total, deep
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise _TooBig(f"{node.start_mark.line + 1}, column {node.start_mark.column + 1}: an alias that "
+                          f"contains itself")
+        on_path.add(key)
+        stack.append((node, True))
+        stack.extend((k, False) for k in _children(node) if id(k) not in size)
+
+
+def parse_yaml(text: str | bytes, *, what: str) -> Any:
+    """Parse YAML ``text`` strictly (see the module); errors are :class:`ConfigError` starting
+    with ``what`` (e.g. the file name)."""
+    if len(text) > MAX_YAML_BYTES:
+        raise ConfigError(f"{what}: too large for a config file ({len(text):,} bytes; at most {MAX_YAML_BYTES:,})")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{what}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    loader = _StrictLoader(text)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc}") from None
-    try:
-        return yaml.safe_load(text)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        return loader.construct_document(node)
+    except _TooBig as exc:
+        raise ConfigError(f"{what}: line {exc}; refused") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{path}:{where} not valid YAML: {problem}") from None
+        problem = getattr(exc, "problem", None) or str(exc).replace("\n", " ")
+        raise ConfigError(f"{what}:{where} not valid YAML: {problem}") from None
+    except (RecursionError, ValueError, OverflowError, MemoryError) as exc:
+        raise ConfigError(f"{what}: not usable YAML: {type(exc).__name__}: {_short(str(exc))}") from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml(path: str | os.PathLike[str], *, what: str | None = None) -> Any:
+    """Read and parse the YAML file ``path`` strictly (see the module). Errors are
+    :class:`ConfigError` starting with ``what`` (default: the path): no such file, not
+    readable, too large, not valid YAML (with line and column), a key given twice, an alias
+    bomb."""
+    path = Path(path)
+    what = str(path) if what is None else what
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_YAML_BYTES + 1)
+    except FileNotFoundError:
+        raise ConfigError(f"{what}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{what}: is a folder, not a file") from None
+    except OSError as exc:
+        raise ConfigError(f"{what}: cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_YAML_BYTES:
+        raise ConfigError(f"{what}: too large for a config file (more than {MAX_YAML_BYTES:,} bytes)")
+    return parse_yaml(data, what=what)
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_int(value: Any, *, lo: int, hi: int) -> int:

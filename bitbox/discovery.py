@@ -20,6 +20,7 @@ import firmware_protocol as fp
 
 from .controllers import ControllersConfig
 from .events import ControllerInfo
+from .safetext import printable
 from .transports import OpenError, Transport, TransportError, open_url
 
 __all__ = ["Candidate", "ProbeResult", "find_candidates", "probe", "info_from_hello", "is_glob"]
@@ -73,8 +74,8 @@ def find_candidates(config: ControllersConfig | None = None, *,
     found: list[Candidate] = []
     for p in _serial_ports(list_ports):
         if (p.vid, p.pid) in ids:
-            found.append(Candidate(p.device, "serial", p.vid, p.pid, p.serial_number or None,
-                                   p.description or "", "usb"))
+            found.append(Candidate(p.device, "serial", p.vid, p.pid, _text(p.serial_number) or None,
+                                   _text(p.description), "usb"))
     if include_hid:
         serials = {(c.vid, c.pid, c.serial_number) for c in found if c.serial_number}
         seen_paths: set[str] = set()
@@ -87,12 +88,12 @@ def find_candidates(config: ControllersConfig | None = None, *,
             for d in devices:
                 path = d.get("path", b"")
                 path = path.decode(errors="replace") if isinstance(path, bytes) else str(path)
-                sn = d.get("serial_number") or None
+                sn = _text(d.get("serial_number")) or None
                 if path in seen_paths or (sn and (vid, pid, sn) in serials):
                     continue
                 seen_paths.add(path)
                 found.append(Candidate(f"hid://{path}", "hid", d.get("vendor_id", vid), d.get("product_id", pid),
-                                       sn, d.get("product_string") or "", "usb"))
+                                       sn, _text(d.get("product_string")), "usb"))
     found.sort(key=lambda c: (c.serial_number or "~", c.url))
     known = {c.url for c in found}
     for port in config.ports:
@@ -104,6 +105,11 @@ def find_candidates(config: ControllersConfig | None = None, *,
                     else "url" if "://" in url else "serial")
             found.append(Candidate(url, kind, source="config"))
     return found
+
+
+def _text(value: Any) -> str:
+    """A USB descriptor string (the device chose it): escaped, one line (see bitbox.safetext)."""
+    return printable(value, 120) if value else ""
 
 
 def info_from_hello(hello: Any, port: str) -> ControllerInfo:

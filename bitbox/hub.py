@@ -15,9 +15,10 @@ one queue, in the order they happened; ``poll`` drains it.
 
 - **Handshake.** On opening a link the hub sends HostHello; the controller answers Hello (a
   controller that boots sends one by itself). A compatible Hello gets a Welcome, a seat and an
-  AssignSeat with the seat's colour; a major version mismatch or a controller id already live
-  on another port gets a refusing Welcome and a :class:`~bitbox.events.Rejected` event whose
-  reason names both versions or both ports.
+  AssignSeat with the seat's colour; a major version mismatch or a controller id whose seated
+  device is still open on another port (talking, silent or lost: a clone) gets a refusing
+  Welcome and a :class:`~bitbox.events.Rejected` event whose reason names both versions or
+  both ports. A seated controller refused later (reflashed) loses its seat (``Lost``).
 - **Seats** are bound to controller ids (pinned ones from ``config/controllers.yaml`` first,
   else the lowest free seat) for the hub's lifetime: a controller that comes back, on any
   port, gets its seat, colour and lights back (:class:`~bitbox.events.Back`).
@@ -29,7 +30,9 @@ one queue, in the order they happened; ``poll`` drains it.
   and otherwise ignored; a State with a position outside the controller's own geometry counts
   as bad too. A link flooding garbage is throttled (it sleeps 1 ms after each full read that
   held no valid frame, 20 ms once it sends nothing else), so it cannot starve the other
-  readers or the game of the processor or the interpreter.
+  readers or the game of the processor or the interpreter. ErrorReport texts are escaped
+  (:func:`bitbox.safetext.printable`) and logged at most a few times per device every 30 s;
+  log records made under the hub's lock are written only once it is released.
 - **Latency.** A reader thread woken by its device must take the interpreter lock from the
   game's main thread, which hands it over only every ``sys.getswitchinterval()`` (5 ms by
   default). While started, the hub lowers the interval to ``switch_interval`` (0.25 ms) and
@@ -53,6 +56,7 @@ from .controllers import MAX_SEAT, ControllersConfig, load_controllers_config
 from .discovery import find_candidates, info_from_hello, is_glob
 from .events import Back, Connected, ControllerInfo, HubEvent, Lost, Rejected, SeatStatus, WheelsChanged
 from .faults import FaultSpec, parse_faults
+from .safetext import printable
 from .sim import SimController, SimRunner, sim_controller_id
 from .transports import OpenError, Transport, TransportError, open_url
 
@@ -80,6 +84,9 @@ _NOISY_BAD = 50
 _FAST_FRAMES = 30
 _WATCH_WINDOW = 2.0
 _WARN_EVERY = 30.0
+#: ErrorReports a device sends are logged (escaped) at most _ERRORS_LOGGED per link every
+#: _WARN_EVERY seconds; the rest are counted and summed up in the next line logged.
+_ERRORS_LOGGED = 5
 #: Events kept for a game that does not poll: beyond this, WheelsChanged are coalesced.
 MAX_QUEUED_EVENTS = 4096
 #: Writes to one device: at most this many a second; none for this long after a failed one.
@@ -150,6 +157,10 @@ class _Link:
     send_window: float = 0.0
     sends: int = 0
     writes_dropped: int = 0
+    error_reports: int = 0                       # ErrorReports received
+    errors_window: float = -1e18                 # _on_error_report: start of the logging window
+    errors_logged: int = 0                       # ... lines logged in it
+    errors_unlogged: int = 0                     # ... reports not logged since the last line
 
     def bad_total(self) -> int:
         d = self.decoder
@@ -198,6 +209,9 @@ class Hub:
         self._scanned = False
         self._timeouts_checked = -1e18
         self._scan_failed: set[str] = set()            # warned about once
+        #: Log records made under the lock, written once it is released (_emit_logs): a log
+        #: handler that blocks (stderr to a full pipe) must never hold the hub up.
+        self._logs: list[tuple[int, str, tuple[Any, ...]]] = []
         for pin in self.config.pins:
             self._seats[pin.seat] = self._by_id[pin.controller_id] = _Seat(
                 pin.seat, pin.controller_id, colour=self.config.colour_for(pin.seat, pin.controller_id))
@@ -478,6 +492,19 @@ class Hub:
                 self._cond.notify_all()
         if self._outbox:
             self._flush()
+        if self._logs:
+            self._emit_logs()
+
+    def _log(self, level: int, msg: str, *args: Any) -> None:
+        """Log later, once the hub's lock is released (call under the lock)."""
+        self._logs.append((level, msg, args))
+
+    def _emit_logs(self) -> None:
+        """Write the log records made under the lock (call without holding it)."""
+        with self._lock:
+            logs, self._logs = self._logs, []
+        for level, msg, args in logs:
+            log.log(level, msg, *args)
 
     def _housekeeping(self, link: _Link, now: float) -> None:
         with self._cond:
@@ -488,6 +515,8 @@ class Hub:
                 self._cond.notify_all()
         if self._outbox:
             self._flush()
+        if self._logs:
+            self._emit_logs()
 
     def _gone(self, link: _Link, transport: Transport, exc: Exception) -> None:
         """The link's device went away."""
@@ -502,10 +531,12 @@ class Hub:
             if seat is not None and seat.link is link and seat.connected:
                 seat.connected = False
                 self._events.append(Lost(seat.seat, seat.controller_id, "unplugged", now))
-                log.warning("seat %d: controller %#018x unplugged (%s)", seat.seat, seat.controller_id, exc)
+                self._log(logging.WARNING, "seat %d: controller %#018x unplugged (%s)", seat.seat,
+                          seat.controller_id, exc)
                 self._cond.notify_all()
                 self._nudge_refused(seat.controller_id, except_link=link)
         self._flush()
+        self._emit_logs()
 
     # -- the protocol ---------------------------------------------------------------------------
     def _on_message(self, link: _Link, m: Any, now: float) -> None:
@@ -548,12 +579,31 @@ class Hub:
         elif kind is fp.ErrorReport:
             link.frames += 1
             link.last_rx = now
-            text = f"error {m.code}: {m.text}"
-            link.errors.append(text)
-            who = f"controller {link.controller_id:#018x}" if link.controller_id is not None else "device"
-            log.warning("%s: %s reports %s", link.port, who, text)
+            self._on_error_report(link, m, now)
         else:                                             # a host -> controller message: echo?
             link.invalid += 1
+
+    def _on_error_report(self, link: _Link, m: Any, now: float) -> None:
+        """Keep the report (escaped: the device chose every byte of its text) and log it,
+        at most _ERRORS_LOGGED lines per link every _WARN_EVERY seconds."""
+        try:
+            code = fp.ErrorCode(m.code).name
+        except ValueError:
+            code = str(m.code)
+        text = f"error {code}: {printable(m.text, 96)}"
+        link.errors.append(text)
+        link.error_reports += 1
+        if now - link.errors_window >= _WARN_EVERY:
+            link.errors_window, link.errors_logged = now, 0
+        if link.errors_logged >= _ERRORS_LOGGED:
+            link.errors_unlogged += 1
+            return
+        link.errors_logged += 1
+        who = f"controller {link.controller_id:#018x}" if link.controller_id is not None else "device"
+        more = (f" ({link.errors_unlogged} more reports since the last one logged; at most {_ERRORS_LOGGED} "
+                f"are logged every {_WARN_EVERY:.0f} s)") if link.errors_unlogged else ""
+        link.errors_unlogged = 0
+        self._log(logging.WARNING, "%s: %s reports %s%s", link.port, who, text, more)
 
     def _on_hello(self, link: _Link, hello: Any, now: float) -> None:
         out = self._outbox
@@ -567,22 +617,21 @@ class Hub:
             self._refuse(link, cid, reason, version_mismatch_text(info.protocol, ours), now)
             return
         seat = self._by_id.get(cid)
-        if (seat is not None and seat.link is not None and seat.link is not link and seat.link.transport is not None
-                and link.rejected is not None and "two controllers with one id" in link.rejected):
-            # Refused as a twin while the seat's device was alive, and that device is still there,
-            # only silent (a busy line, a slow host): the twin does not get the seat; a clone would
-            # otherwise steal a player's seat at their first missed heartbeats. (Unplugged, the
-            # device is gone and a twin does take over: the controller moved to another port.)
-            self._refuse(link, cid, link.rejected, "duplicate id: already on " + _short(seat.link.port), now)
+        other = seat.link if seat is not None else None
+        if other is not None and other is not link and other.transport is not None:
+            # The seat's device is still open: whether it talks, is only silent (a busy line, a
+            # slow host) or was lost by a heartbeat timeout, a second device with its id is a
+            # clone and does not get the seat (else it would steal a player's seat at their
+            # first missed heartbeats, and the real controller would be ignored for good).
+            # Once that device is closed (unplugged: the controller moved to another port), a
+            # twin refused here is asked for a Hello again (_nudge_refused) and takes over.
+            # (One wording whatever the first one's state: the conflict is reported once per link.)
+            reason = (f"controller id {cid:#018x} is already connected on {other.port}; refused the second "
+                      f"one on {link.port} (two controllers with one id)")
+            self._refuse(link, cid, reason, "duplicate id: already on " + _short(other.port), now)
             return
-        if seat is not None and seat.link is not None and seat.link is not link and seat.connected:
-            other = seat.link
-            if other.transport is not None and now - other.last_rx < 2.5 * fp.HEARTBEAT_MS / 1000.0:
-                reason = (f"controller id {cid:#018x} is already connected on {other.port}; "
-                          f"refused the second one on {link.port} (two controllers with one id)")
-                self._refuse(link, cid, reason, "duplicate id: already on " + _short(other.port), now)
-                return
-            # The old link is silent: the controller moved and the old port has not noticed yet.
+        if seat is not None and other is not None and other is not link and seat.connected:
+            # The old link is closed and has not said so yet: the controller moved.
             seat.connected = False
             self._events.append(Lost(seat.seat, cid, f"moved to {link.port}", now))
         if seat is None and self._free_seat(cid) is None:
@@ -613,11 +662,11 @@ class Hub:
         if first:
             seat.connected = True
             self._events.append(Connected(seat.seat, info, now))
-            log.info("seat %d: controller %#018x connected on %s", seat.seat, cid, link.port)
+            self._log(logging.INFO, "seat %d: controller %#018x connected on %s", seat.seat, cid, link.port)
         elif not seat.connected:
             seat.connected = True
             self._events.append(Back(seat.seat, cid, link.port, now))
-            log.info("seat %d: controller %#018x back on %s", seat.seat, cid, link.port)
+            self._log(logging.INFO, "seat %d: controller %#018x back on %s", seat.seat, cid, link.port)
         # The Welcome starts a new session on the controller: seat and lights are reset there.
         out.append((link, fp.AssignSeat(seat.seat + 1, seat.colour)))
         if seat.lights is not None:
@@ -626,14 +675,23 @@ class Hub:
     def _refuse(self, link: _Link, cid: int, reason: str, short: str, now: float) -> None:
         ours = fp.PROTOCOL_VERSION
         self._outbox.append((link, fp.Welcome(ours[0], ours[1], False, _fit(short))))
-        if link.seat is not None:
+        seat = link.seat
+        if seat is not None:
+            held = seat.link is link and seat.connected
             self._unbind(link)
+            if held:
+                # A seated controller refused now (reflashed with another major version, ...):
+                # its seat is lost, so the game pauses naming the player, until it comes back.
+                seat.connected = False
+                self._events.append(Lost(seat.seat, seat.controller_id, f"refused: {short}", now))
+                self._log(logging.WARNING, "seat %d: controller %#018x lost: refused on %s", seat.seat,
+                          seat.controller_id, link.port)
         link.state = REFUSED
         link.controller_id = cid
         if link.rejected != reason:
             link.rejected = reason
             self._events.append(Rejected(link.port, reason, cid, now))
-            log.warning("%s", reason)
+            self._log(logging.WARNING, "%s", reason)
 
     def _nudge_refused(self, cid: int, except_link: _Link) -> None:
         """A seat was lost: a twin refused earlier may take over now (ask it for a Hello)."""
@@ -695,8 +753,8 @@ class Hub:
             if seat.connected and link is not None and now - link.last_rx > self.lost_after:
                 seat.connected = False
                 self._events.append(Lost(seat.seat, seat.controller_id, "heartbeat timeout", now))
-                log.warning("seat %d: controller %#018x lost (no frame for %.0f ms)",
-                            seat.seat, seat.controller_id, (now - link.last_rx) * 1000)
+                self._log(logging.WARNING, "seat %d: controller %#018x lost (no frame for %.0f ms)",
+                          seat.seat, seat.controller_id, (now - link.last_rx) * 1000)
                 self._nudge_refused(seat.controller_id, except_link=link)
                 lost = True
         return lost
@@ -755,6 +813,8 @@ class Hub:
             self._events.clear()
         if self._outbox:
             self._flush()
+        if self._logs:
+            self._emit_logs()
         return events
 
     def poll_until(self, predicate: Callable[[HubEvent], bool], timeout: float = 2.0) -> list[HubEvent]:

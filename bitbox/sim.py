@@ -359,6 +359,11 @@ class ScriptStep:
 
 _WHEELS = ("left", "centre", "right")
 _FAULTS = ("garbage", "drop", "disconnect", "reset")
+#: Bounds of a script's numbers: nothing a test needs is near them, and a wrong file must not
+#: exhaust memory or overflow a timer.
+_MAX_AMOUNT = {"bytes": 1_000_000, "frames": 1_000_000, "seconds": 3600.0}
+_MAX_AT = 1e7
+_MAX_STEPS = 100_000
 
 
 def parse_script(data: Any, source: str = "script") -> list[ScriptStep]:
@@ -388,8 +393,8 @@ def parse_script(data: Any, source: str = "script") -> list[ScriptStep]:
         if extra:
             raise ConfigError(f"{where}: unknown field {extra[0]!r} (known: {', '.join(sorted(known))})")
         at = entry.get("at")
-        if isinstance(at, bool) or not isinstance(at, (int, float)) or at < 0 or math.isnan(at):
-            raise ConfigError(f"{where}, field at: expected seconds >= 0, got {at!r}")
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or math.isnan(at) or not 0 <= at <= _MAX_AT:
+            raise ConfigError(f"{where}, field at: expected seconds 0..{_MAX_AT:g}, got {at!r}")
         ctrl = entry.get("controller")
         if ctrl is not None and (isinstance(ctrl, bool) or not isinstance(ctrl, int) or ctrl < 0):
             raise ConfigError(f"{where}, field controller: expected a controller index (0, 1, ...), got {ctrl!r}")
@@ -411,8 +416,9 @@ def parse_script(data: Any, source: str = "script") -> list[ScriptStep]:
             key = {"garbage": "bytes", "drop": "frames", "disconnect": "seconds"}.get(fault)
             if key and key in entry:
                 amount = entry[key]
-                if isinstance(amount, bool) or not isinstance(amount, (int, float)) or amount < 0:
-                    raise ConfigError(f"{where}, field {key}: expected a number >= 0, got {amount!r}")
+                if (isinstance(amount, bool) or not isinstance(amount, (int, float)) or math.isnan(amount)
+                        or not 0 <= amount <= _MAX_AMOUNT[key]):
+                    raise ConfigError(f"{where}, field {key}: expected a number 0..{_MAX_AMOUNT[key]:g}, got {amount!r}")
         for key in ("bytes", "frames", "seconds"):
             if key in entry and (fault is None or {"garbage": "bytes", "drop": "frames",
                                                    "disconnect": "seconds"}.get(fault) != key):
@@ -422,9 +428,11 @@ def parse_script(data: Any, source: str = "script") -> list[ScriptStep]:
             raise ConfigError(f"{where}: does nothing (give left/centre/right, locked or fault)")
         steps.append(ScriptStep(float(at), ctrl, wheels, locked, fault, amount))
     steps.sort(key=lambda s: s.at)
+    if repeat * max(1, len(steps)) > _MAX_STEPS:
+        raise ConfigError(f"{source}: field repeat: {repeat} x {len(steps)} steps is more than {_MAX_STEPS:,}")
     if repeat > 1:
         span = every if every is not None else (steps[-1].at + 1.0 if steps else 1.0)
-        if isinstance(span, bool) or not isinstance(span, (int, float)) or span <= 0:
+        if isinstance(span, bool) or not isinstance(span, (int, float)) or math.isnan(span) or not 0 < span <= _MAX_AT:
             raise ConfigError(f"{source}: field every: expected seconds > 0, got {every!r}")
         steps = [ScriptStep(s.at + k * span, s.controller, s.wheels, s.locked, s.fault, s.amount)
                  for k in range(repeat) for s in steps]

@@ -11,7 +11,8 @@ Positions not in the map mean nothing (``None``).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,10 +58,54 @@ class WheelMap:
         return {"left": self.meaning("left", left), "centre": self.meaning("centre", centre),
                 "right": self.meaning("right", right)}
 
+    def check(self, known: Mapping[str, Collection[Meaning]],
+              needed: Mapping[str, Iterable[Meaning]] | None = None) -> WheelMap:
+        """Check the map against what the game knows; returns ``self``.
+
+        ``known[wheel]``: every meaning the game understands on that wheel (e.g. its path
+        names, or ``range(0, 101)`` for numbers); a listed position whose meaning is not in it
+        is refused, as is a meaning on a wheel absent from ``known`` (the game does not use
+        it). ``needed[wheel]``: meanings that must each have a position (a player, a bot or
+        the keyboard must be able to choose them). Raises :class:`ConfigError` naming the
+        file, the game, the wheel and the position (a KeyError at turn 1, or a path that can
+        never be chosen, otherwise)."""
+        where = f"{self.source or 'wheel map'}: game {self.game!r}"
+        for wheel in WHEELS:
+            allowed = known.get(wheel)
+            for position, meaning in self._wheel(wheel).items():
+                if meaning is None:
+                    continue
+                if allowed is None:
+                    raise ConfigError(f"{where}, wheel {wheel}, position {position}: the game uses no {wheel} "
+                                      f"wheel (give it no positions, or null)")
+                if isinstance(meaning, bool) or meaning not in allowed:
+                    raise ConfigError(f"{where}, wheel {wheel}, position {position}, field meaning: {meaning!r} "
+                                      f"means nothing to the game{_suggest(meaning, allowed)}")
+        for wheel, meanings in (needed or {}).items():
+            have = {(type(v), v) for v in self._wheel(wheel).values() if v is not None}
+            missing = [m for m in meanings if (type(m), m) not in have]
+            if missing:
+                raise ConfigError(f"{where}, wheel {wheel}: no position means {', '.join(map(repr, missing))} "
+                                  f"(the game needs a position for each of {_describe(list(meanings))})")
+        return self
+
     def _wheel(self, wheel: str) -> Mapping[int, Meaning]:
         if wheel not in WHEELS:
             raise ValueError(f"unknown wheel {wheel!r}: expected one of {', '.join(WHEELS)}")
         return self.wheels.get(wheel, {})
+
+
+def _describe(allowed: Collection[Meaning] | Iterable[Meaning]) -> str:
+    if isinstance(allowed, range):
+        return f"the whole numbers {allowed.start}..{allowed.stop - 1}"
+    return ", ".join(map(str, allowed))
+
+
+def _suggest(meaning: Meaning, allowed: Collection[Meaning]) -> str:
+    words = [str(m) for m in allowed if isinstance(m, str)] if not isinstance(allowed, range) else []
+    close = difflib.get_close_matches(str(meaning), words, n=1) if isinstance(meaning, str) else []
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f" (it knows {_describe(allowed)}){hint}"
 
 
 def parse_wheel_maps(data: Any, source: str) -> dict[str, WheelMap]:
@@ -112,13 +157,17 @@ def _parse_positions(positions: Any, where: str) -> dict[int, Meaning]:
     return dict(sorted(out.items()))
 
 
-def load_wheel_map(path: str | Path | None = None, game: str = "outspeed") -> WheelMap:
-    """The wheel map of ``game`` from ``path`` (default: the shipped ``config/wheels.yaml``).
-    Raises :class:`ConfigError` naming file, game, wheel, position and field."""
+def load_wheel_map(path: str | Path | None = None, game: str = "outspeed", *,
+                   known: Mapping[str, Collection[Meaning]] | None = None,
+                   needed: Mapping[str, Iterable[Meaning]] | None = None) -> WheelMap:
+    """The wheel map of ``game`` from ``path`` (default: the shipped ``config/wheels.yaml``),
+    checked against ``known``/``needed`` when given (see :meth:`WheelMap.check`; a game
+    passes what it understands). Raises :class:`ConfigError` naming file, game, wheel,
+    position and field."""
     if path is None:
         from bitbox_config import config_path
         path = config_path("wheels.yaml")
     maps = parse_wheel_maps(load_yaml(path), str(path))
     if game not in maps:
         raise ConfigError(f"{path}: no wheel map for game {game!r} (the file has: {', '.join(maps)})")
-    return maps[game]
+    return maps[game] if known is None else maps[game].check(known, needed)

@@ -10,6 +10,45 @@ from .rules import FACES, PATHS
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 
+#: Bounds of the numbers given on the command line. Seeds and game ids are stored as SQLite
+#: integers (signed 64-bit); a window or headless frame is at most 8K UHD.
+MAX_SEED = 2**63 - 1
+MAX_GAME_ID = 2**63 - 1
+MIN_SIZE, MAX_SIZE = (160, 90), (7680, 4320)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors: ``outspeed play: argument --seed: ... (see --help)``,
+    exit 2 (the team's rule for every command: one clear line, no wall of usage)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _bounded_int(lo: int, hi: int, what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, a whole number, not {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"expected {what} from {lo} to {hi}, not {text}")
+        return value
+    parse.__name__ = what       # argparse names the type in some messages
+    return parse
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` within MIN_SIZE..MAX_SIZE (argparse type)."""
+    try:
+        w, h = (int(n, 10) for n in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT (e.g. 1920x1080), not {text!r}") from None
+    if not (MIN_SIZE[0] <= w <= MAX_SIZE[0] and MIN_SIZE[1] <= h <= MAX_SIZE[1]):
+        raise argparse.ArgumentTypeError(f"expected a size from {MIN_SIZE[0]}x{MIN_SIZE[1]} to "
+                                         f"{MAX_SIZE[0]}x{MAX_SIZE[1]}, not {text}")
+    return (w, h)
+
 
 def _cmd_scenario(args: argparse.Namespace) -> int:
     from .scenario import main as run
@@ -51,14 +90,7 @@ def _cmd_tiles_show(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from .table import PlayOptions, play
-    size = None
-    if args.size:
-        try:
-            w, h = (int(n) for n in args.size.lower().split("x"))
-            size = (w, h)
-        except ValueError:
-            print(f"outspeed play: --size expects WIDTHxHEIGHT (e.g. 1920x1080), not {args.size!r}", file=sys.stderr)
-            return 2
+    size = args.size
     return play(PlayOptions(
         players=args.players, seed=args.seed, first_game=args.first_game, lang=args.lang, bots=args.bots,
         keyboard=args.keyboard, headless=args.headless, snapshots=args.snapshots, journal=args.journal,
@@ -78,7 +110,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="outspeed", description="Outspeed on the 8Bitbox bridge")
+    parser = _Parser(prog="outspeed", description="Outspeed on the 8Bitbox bridge")
     sub = parser.add_subparsers(dest="command", required=True)
 
     from .display.i18n import LANGUAGES
@@ -90,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", type=int, choices=range(0, 7), metavar="N", help="bots to fill seats without controllers")
     p.add_argument("--bot", help="which bots: random, greedy, lookahead or mixed (default: config/table.yaml)")
     p.add_argument("--keyboard", action="store_true", help="keyboard hot-seat players instead of controllers")
-    p.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
+    p.add_argument("--seed", type=_bounded_int(0, MAX_SEED, "a seed"),
+                   help="the game's seed (default: a random one, printed)")
     p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order")
     p.add_argument("--lang", choices=LANGUAGES, help="language of the screen (default: config/table.yaml)")
     p.add_argument("--tokens", choices=("physical", "virtual"), help="bonus tokens held on the table or by the bridge")
@@ -102,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the last unfinished game of the journal")
     p.add_argument("--speed", type=float, help="speed of the show (1 = table speed; 0 = no waiting)")
     p.add_argument("--fullscreen", action="store_true", help="start full screen (F11 toggles)")
-    p.add_argument("--size", metavar="WxH", help="window (or headless frame) size, e.g. 1920x1080")
+    p.add_argument("--size", metavar="WxH", type=parse_size,
+                   help="window (or headless frame) size, e.g. 1920x1080")
     p.add_argument("--table-config", metavar="PATH", help="another table.yaml")
     p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_play)
@@ -112,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_history)
 
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
-    p.add_argument("game", type=int, nargs="?", help="its id (see `outspeed history`; default: the last finished)")
+    p.add_argument("game", type=_bounded_int(1, MAX_GAME_ID, "a game id"), nargs="?",
+                   help="its id (see `outspeed history`; default: the last finished)")
     p.add_argument("--journal", metavar="PATH")
     p.add_argument("--lang", choices=LANGUAGES)
     p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")

@@ -1,7 +1,9 @@
 """The game's contents from config/: tiles, dice faces and bonus-token counts.
 
-Every file is read with ``yaml.safe_load`` and validated; an error is a :class:`ConfigError`
-whose message names the file, then the entry (tile, face, path) and the field.
+Every file is read with the console's strict YAML loader (:func:`bitbox.config.load_yaml`:
+duplicate keys, oversized files and alias bombs refused) and validated; an error is a
+:class:`~bitbox.config.ConfigError` whose message names the file, then the entry (tile,
+face, path) and the field.
 """
 from __future__ import annotations
 
@@ -9,61 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
+from bitbox.config import ConfigError, load_yaml
 from bitbox_config import config_path
 
 from .rules import DEFAULT_DICE, TOKENS, Tile, TileError, parse_tile
 
+__all__ = ["ConfigError", "load_yaml", "Content", "load_content", "load_tiles", "load_dice",
+           "load_tokens", "parse_tiles", "MAX_TOKENS"]
 
-class ConfigError(ValueError):
-    """A config file that is missing, malformed or wrong; the message says where."""
-
-
-class StrictLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses a key given twice in one mapping (PyYAML would
-    silently keep the last one, hiding a typo)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            try:
-                duplicate = key in seen
-            except TypeError:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"a mapping key must be a plain value, not {key!r}", key_node.start_mark) from None
-            if duplicate:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"the key {key!r} is given twice", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
-MAX_YAML_BYTES = 4 * 1024 * 1024
-
-
-def load_yaml(path: str | Path) -> Any:
-    """Read a YAML file safely (``safe_load`` semantics, duplicate keys refused); every
-    failure is a ConfigError naming the file (and the line when the YAML is malformed)."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > MAX_YAML_BYTES:
-            raise ConfigError(f"{path}: too large for a config file ({path.stat().st_size} bytes)")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc}") from None
-    try:
-        return yaml.load(text, Loader=StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{path}:{where} not valid YAML: {problem}") from None
-    except (RecursionError, ValueError, OverflowError, MemoryError) as exc:
-        raise ConfigError(f"{path}: not usable YAML: {type(exc).__name__}: {str(exc)[:200]}") from None
+#: The most bonus tokens of one type, and force-field markers, a tokens file may give (the
+#: box has 32 tokens in all and 7 markers); a bound keeps a wrong file from filling memory.
+MAX_TOKENS = 100
 
 
 def _mapping(data: Any, path: Path, key: str) -> Mapping[str, Any]:
@@ -111,12 +69,14 @@ def load_tokens(path: str | Path | None = None) -> tuple[dict[str, int], int]:
     counts = {}
     for t in TOKENS:
         n = tokens.get(t)
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise ConfigError(f"{path}: token {t}, field count: expected a whole number ≥ 0, got {n!r}")
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_TOKENS:
+            raise ConfigError(f"{path}: token {t}, field count: expected a whole number from 0 to {MAX_TOKENS}, "
+                              f"got {n!r}")
         counts[t] = n
     markers = data.get("force_field_markers", 7)
-    if not isinstance(markers, int) or isinstance(markers, bool) or markers < 0:
-        raise ConfigError(f"{path}: field force_field_markers: expected a whole number ≥ 0, got {markers!r}")
+    if not isinstance(markers, int) or isinstance(markers, bool) or not 0 <= markers <= MAX_TOKENS:
+        raise ConfigError(f"{path}: field force_field_markers: expected a whole number from 0 to {MAX_TOKENS}, "
+                          f"got {markers!r}")
     return counts, markers
 
 

@@ -78,8 +78,10 @@ def load_table_config(path: str | Path | None = None) -> TableConfig:
             out[key] = float(v)
     if "window" in data:
         v = data["window"]
-        if (not isinstance(v, list) or len(v) != 2 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 320 for n in v)):
-            raise ConfigError(f"{path}: field window: expected [width, height] in pixels (≥ 320), got {v!r}")
+        if (not isinstance(v, list) or len(v) != 2 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 320 for n in v)
+                or v[0] > 7680 or v[1] > 4320):
+            raise ConfigError(f"{path}: field window: expected [width, height] in pixels (≥ 320, at most 7680x4320), "
+                              f"got {v!r}")
         out["window"] = (v[0], v[1])
     if "fullscreen" in data:
         if not isinstance(data["fullscreen"], bool):
@@ -181,7 +183,6 @@ def play(opts: PlayOptions) -> int:
 
 def _play(opts: PlayOptions, out: TextIO) -> int:
     from bitbox.hub import Hub
-    from bitbox.wheels import load_wheel_map
 
     from .bots import make_bot
     from .content import load_content
@@ -202,7 +203,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     speed = opts.speed if opts.speed is not None else (0.0 if headless else cfg.speed)
     pace = Pace().scaled(speed)
     content = load_content()
-    wheel_map = load_wheel_map(game="outspeed")
+    from .wheelmap import load_outspeed_wheel_map
+    wheel_map = load_outspeed_wheel_map(tiles=content.tiles)     # checked: a mistake is one line, exit 2
     from bitbox.controllers import load_controllers_config
     controllers = load_controllers_config()     # a mistake in it: one clear line, exit 2
     journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()

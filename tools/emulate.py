@@ -39,6 +39,19 @@ __all__ = ["Emulator", "EmulatedPort", "emulator_controller_id", "main"]
 
 _BABBLE_CHUNK = 4096
 _BABBLE_PAUSE = 0.0005
+#: Bounds of the commands' values (and of script steps): what a test could want, and no
+#: value that would exhaust memory or overflow a timer (an error message instead).
+MAX_GARBAGE_BYTES = 1_000_000
+MAX_DROP_FRAMES = 1_000_000
+MAX_DISCONNECT_S = 3600.0          # as --faults disconnect@T+D
+MAX_ID = 2**64 - 1
+
+
+def _bounded(value: float, lo: float, hi: float, what: str) -> float:
+    """``value`` if finite and within lo..hi, else ValueError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or not lo <= value <= hi:
+        raise ValueError(f"{what}: expected {lo:g}..{hi:g}, got {value!r}")
+    return value
 
 
 def emulator_controller_id(index: int, base: int = 0x8B17_0000_0000_0000) -> int:
@@ -141,6 +154,9 @@ class Emulator:
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
+        if ids is not None and (len(ids) < n or any(isinstance(c, bool) or not isinstance(c, int)
+                                                    or not 0 <= c <= MAX_ID for c in ids[:n])):
+            raise ValueError(f"controller ids: {n} whole numbers 0..{MAX_ID:#x} (64-bit), got {list(ids)!r}")
         self.controllers: list[VirtualController] = []
         self._ports: list[EmulatedPort | None] = []
         for i in range(n):
@@ -181,7 +197,10 @@ class Emulator:
 
     def disconnect(self, index: int, seconds: float | None = None) -> None:
         """Pull controller ``index``'s cable; with ``seconds``, plug it back in after that long
-        (on a new pseudo-terminal, the firmware rebooted, as after a real replug)."""
+        (on a new pseudo-terminal, the firmware rebooted, as after a real replug). ``seconds``
+        must be 0..MAX_DISCONNECT_S (ValueError)."""
+        if seconds is not None:
+            _bounded(seconds, 0.0, MAX_DISCONNECT_S, "disconnect seconds")
         with self._lock:
             port = self._ports[index]
             if port is None:
@@ -217,11 +236,13 @@ class Emulator:
         self._wake()
 
     def garbage(self, index: int, n: int = 64) -> None:
+        _bounded(n, 0, MAX_GARBAGE_BYTES, "garbage bytes")
         with self.controllers[index].lock:
             self.controllers[index].faults.inject_garbage(n)
         self._wake()
 
     def drop(self, index: int, n: int = 1) -> None:
+        _bounded(n, 0, MAX_DROP_FRAMES, "drop frames")
         with self.controllers[index].lock:
             self.controllers[index].faults.drop_next(n)
 
@@ -428,7 +449,7 @@ def _command(emu: Emulator, line: str, out=sys.stderr) -> bool:
             elif verb == "drop":
                 emu.drop(i, int(args[0]) if args else 1)
             elif verb == "disconnect":
-                seconds = float(args[0]) if args else 1.0
+                seconds = _bounded(float(args[0]), 0.0, MAX_DISCONNECT_S, "disconnect seconds") if args else 1.0
                 emu.disconnect(i, seconds or None)
             elif verb == "reconnect":
                 emu.reconnect(i)
@@ -438,7 +459,7 @@ def _command(emu: Emulator, line: str, out=sys.stderr) -> bool:
                 emu.babble(i, not args or args[0].lower() in ("on", "1", "true"))
             else:
                 raise ValueError(f"unknown command {verb!r}")
-    except (ValueError, IndexError) as exc:
+    except (ValueError, IndexError, OverflowError) as exc:
         print(f"emulate: {exc} (try 'help')", file=out)
     return True
 
@@ -461,6 +482,20 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     return parser
 
 
+def _check_link_dir(folder: Path) -> None:
+    """``--link-dir``: a folder (made if missing) where symlinks can be written; ValueError."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise ValueError(f"--link-dir {folder}: exists and is not a folder") from None
+    except OSError as exc:
+        raise ValueError(f"--link-dir {folder}: cannot be made: {exc.strerror or exc}") from None
+    if not folder.is_dir():
+        raise ValueError(f"--link-dir {folder}: exists and is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"--link-dir {folder}: not writable")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return run(args)
@@ -473,11 +508,25 @@ def run(args: argparse.Namespace) -> int:
         positions = tuple(int(p) for p in args.positions.split(","))
         if len(positions) != 3 or not all(2 <= p <= 16 for p in positions):
             raise ValueError("--positions: three numbers 2..16, e.g. 16,16,16")
-        base = int(args.id_base, 0)
+        try:
+            base = int(args.id_base, 0)
+        except ValueError:
+            raise ValueError(f"--id-base: expected a whole number (decimal or 0x-hex), got {args.id_base!r}") from None
+        if not 0 <= base <= MAX_ID - args.controllers:
+            raise ValueError(f"--id-base: ids are 64-bit, so it must be 0..{MAX_ID - args.controllers:#x} for "
+                             f"{args.controllers} controller(s), got {args.id_base}")
+        if args.seconds is not None:
+            _bounded(args.seconds, 1e-3, 1e7, "--seconds")
         specs = parse_faults(args.faults, args.controllers)
         script = load_script(args.script) if args.script else []
+        if args.link_dir:
+            _check_link_dir(Path(args.link_dir))
+        trace = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
     except (ValueError, FaultSpecError, ConfigError) as exc:
         print(f"bitbox emulate: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"bitbox emulate: --trace {args.trace}: cannot be written: {exc.strerror or exc}", file=sys.stderr)
         return 2
 
     # The stepping thread and the command reader share the interpreter; hand it over often
@@ -498,7 +547,6 @@ def run(args: argparse.Namespace) -> int:
     def on_port(*a: Any) -> None:                  # buffer until every first line is out
         (announce(*a) if started else pending.append(a))
 
-    trace = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
     on_frame = None
     if trace is not None:
         def on_frame(index: int, frame: bytes, t: float) -> None:

@@ -23,6 +23,7 @@ import firmware_protocol as fp
 from firmware_protocol.handshake import host_welcome
 
 from bitbox.config import ConfigError
+from bitbox.safetext import printable
 from bitbox.transports import Transport, TransportError, Unplugged, open_url
 
 __all__ = ["monitor", "describe", "message_dict", "main"]
@@ -62,7 +63,7 @@ def describe(message: Any, wheel_map: Any = None) -> str:
             code = fp.ErrorCode(message.code).name
         except ValueError:
             code = str(message.code)
-        return f"{code}: {message.text}"
+        return f"{code}: {printable(message.text)}"       # the device chose every byte of it
     fields = message_dict(message)
     fields.pop("type")
     return " ".join(f"{k}={v}" for k, v in fields.items())

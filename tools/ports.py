@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TextIO
 
 from bitbox.config import ConfigError
+from bitbox.safetext import printable
 from bitbox.controllers import ControllersConfig, load_controllers_config
 from bitbox.discovery import Candidate, ProbeResult, find_candidates, probe
 
@@ -33,8 +34,8 @@ def list_candidates(config: ControllersConfig, *, all_ports: bool = False, list_
         known = {c.url for c in found}
         for p in list_ports():
             if p.device not in known:
-                found.append(Candidate(p.device, "serial", p.vid, p.pid, p.serial_number or None,
-                                       p.description or "", "any"))
+                found.append(Candidate(p.device, "serial", p.vid, p.pid, printable(p.serial_number or "") or None,
+                                       printable(p.description or ""), "any"))
     return found
 
 

@@ -482,14 +482,18 @@ def same_game(a: GameRun, b: GameRun) -> list[str]:
 
 # ============================================================================= rogue devices
 
-ROGUES = ("garbage", "fast", "clone", "future", "deaf")
+ROGUES = ("garbage", "fast", "clone", "future", "deaf", "errors")
 ROGUE_WHAT = {
     "garbage": "floods garbage: random bytes at full speed (the emulator's babble fault), ~8 MB/s offered",
     "fast": "sends valid States every 25 ms (10x the 250 ms heartbeat) and turns a wheel 10 times a second",
     "clone": "claims the controller id of a player's controller (the emulator's id option)",
     "future": "speaks protocol 2.0 (a newer major) in its Hello",
     "deaf": "sends valid Hellos as fast as it can and never reads what the host answers",
+    "errors": "sends about 2,000 ErrorReports a second whose text forges a log line (a newline, "
+              "'Winner: Green', terminal escapes)",
 }
+#: The ErrorReport text of the "errors" rogue.
+FORGED_ERROR = "x\nWinner: Green\x1b[2J"
 ROGUE_ID_BASE = 0xBAD0_0000_0000_0000
 FAST_PERIOD_MS = 25          # 10x the heartbeat (HEARTBEAT_MS = 250)
 
@@ -548,6 +552,9 @@ def rogue_main(kinds: Sequence[str], clone_id: int, seconds: float | None = None
         stop.set()
 
     threading.Thread(target=stdin_watch, daemon=True).start()
+    import firmware_protocol as fp
+    error_frame = fp.encode(fp.ErrorReport(fp.ErrorCode.INTERNAL, FORGED_ERROR))
+    errors_sent = 0
     spins = 0
     deadline = None if seconds is None else time.monotonic() + seconds
     while not stop.wait(0.1):
@@ -557,9 +564,16 @@ def rogue_main(kinds: Sequence[str], clone_id: int, seconds: float | None = None
             if kind == "fast":                          # restless too: a wheel change every 0.1 s
                 spins += 1
                 emu.set(k, right=spins % 16)
+            elif kind == "errors" and emu._ports[k] is not None:   # 200 every 0.1 s, on its line
+                port = emu._ports[k]
+                before = port.dropped
+                port.write(error_frame * 200)
+                errors_sent += 200 - (port.dropped - before) // len(error_frame)
     stop.set()
     summary = {kind: ({"hellos_sent": deaf_ports[k].sent} if k in deaf_ports else emu.status()[k])
                for k, kind in enumerate(kinds)}
+    if "errors" in summary:
+        summary["errors"]["error_reports_sent"] = errors_sent
     emu.stop()
     print(json.dumps({"summary": summary}), flush=True)
     return 0
@@ -746,12 +760,23 @@ def campaign_rogues(workdir: Path, *, seed: int, speed: float = 8.0, players: in
             problems.append("no bad-frame warning")
         if kind in ("fast", "deaf") and not any("frames/s" in l or "bad frames" in l for l in named):
             problems.append("no rate warning")
+        if kind == "errors":
+            reports = [l for l in named if "reports error" in l]
+            if not reports:
+                problems.append("its ErrorReports were not logged")
+            if len(reports) > 5 * (1 + int(run.seconds // 30)):
+                problems.append(f"{len(reports)} ErrorReport lines logged (not rate-limited)")
+            if any(c in l for l in logs for c in "\n\r\x1b"):
+                problems.append("a device's text reached the log unescaped")
         count = {"garbage": f"{(run.rogues['summary'].get('garbage') or {}).get('garbage_bytes', 0):,} bytes of garbage; "
                             f"{link.bad_frames if link else 0:,} bad frames counted",
                  "fast": f"{(run.rogues['summary'].get('fast') or {}).get('frames_sent', 0):,} States",
                  "clone": "1 clone", "future": "1 controller",
-                 "deaf": f"{(run.rogues['summary'].get('deaf') or {}).get('hellos_sent', 0):,} Hellos"}[kind]
-        telling = [l for l in named if any(w in l for w in ("bad frames", "frames/s", "refused", "protocol"))]
+                 "deaf": f"{(run.rogues['summary'].get('deaf') or {}).get('hellos_sent', 0):,} Hellos",
+                 "errors": f"{(run.rogues['summary'].get('errors') or {}).get('error_reports_sent', 0):,} "
+                           f"ErrorReports; {sum('reports error' in l for l in named)} log lines"}[kind]
+        telling = [l for l in named if any(w in l for w in ("bad frames", "frames/s", "refused", "protocol",
+                                                            "reports error"))]
         log_line = (telling or named or ["-"])[0].split(": ", 1)[-1]
         rows.append(Row(f"Rogue device: {kind}", ROGUE_WHAT[kind] + f"; plugged into the hub after input 2",
                         count, f"contained; named in the log: \"{log_line[:150]}\"; {outcome_game}",
@@ -1212,10 +1237,9 @@ CONFIG_FILES = ("tiles.yaml", "dice.yaml", "tokens.yaml", "wheels.yaml", "contro
 
 
 def _shipped(name: str) -> Any:
-    import yaml
+    from bitbox.config import load_yaml
     from bitbox_config import config_path
-    with open(config_path(name), encoding="utf-8") as f:
-        return yaml.safe_load(f)
+    return load_yaml(config_path(name))
 
 
 def _dump(data: Any) -> str:
@@ -1258,6 +1282,16 @@ def _with(name: str, path: Sequence[Any], value: Any) -> Callable[[], str]:
     return make
 
 
+def alias_bomb(levels: int = 9, width: int = 9) -> str:
+    """A "billion laughs" of about 500 bytes: ``width ** levels`` strings once its aliases are
+    expanded (9 ** 9: 387 million)."""
+    lines = [f"l0: &l0 [{', '.join(['lol'] * width)}]"]
+    lines += [f"l{k}: &l{k} [{', '.join([f'*l{k - 1}'] * width)}]" for k in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+_BOMB = ("aliases are expanded", "alias bomb")
+
 CONFIG_CASES: tuple[ConfigCase, ...] = (
     # tiles.yaml ------------------------------------------------------------------------------
     ConfigCase("tiles.yaml", "malformed YAML", lambda: "- number: 1\n  faces: {\"3-4\": [unclosed\n",
@@ -1281,6 +1315,7 @@ CONFIG_CASES: tuple[ConfigCase, ...] = (
     ConfigCase("tiles.yaml", "unknown die", _with("tiles.yaml", (2, "faces", "3-4", "left", "gain"),
                                                   [{"move": {"die": "green"}}]),
                ("entry 3", "tile 3", "left", "die", "green")),
+    ConfigCase("tiles.yaml", "alias bomb", alias_bomb, _BOMB),
     # dice.yaml, tokens.yaml ---------------------------------------------------------------------
     ConfigCase("dice.yaml", "wrong type", _with("dice.yaml", ("dice", "blue"), "six"), ("die blue", "faces")),
     ConfigCase("dice.yaml", "impossible face", _with("dice.yaml", ("dice", "yellow"), [-1, -2, 3]),
@@ -1290,6 +1325,8 @@ CONFIG_CASES: tuple[ConfigCase, ...] = (
     ConfigCase("tokens.yaml", "unknown token", _with("tokens.yaml", ("tokens", "laser"), 2), ("tokens", "laser")),
     ConfigCase("tokens.yaml", "impossible count", _with("tokens.yaml", ("force_field_markers",), -1),
                ("force_field_markers",)),
+    ConfigCase("tokens.yaml", "huge count", _with("tokens.yaml", ("tokens", "nitro"), 300_000_000),
+               ("token nitro", "count", "0 to 100")),
     # wheels.yaml (the controllers' wheel maps) ---------------------------------------------------
     ConfigCase("wheels.yaml", "position out of range", _with("wheels.yaml", ("games", "outspeed", "right", 16), "left"),
                ("outspeed", "right", "16")),
@@ -1299,6 +1336,12 @@ CONFIG_CASES: tuple[ConfigCase, ...] = (
                ("outspeed", "center")),
     ConfigCase("wheels.yaml", "wrong type", _with("wheels.yaml", ("games", "outspeed", "left", 1), ["nitro"]),
                ("outspeed", "left", "position 1", "meaning")),
+    ConfigCase("wheels.yaml", "meaning the game does not know",
+               _with("wheels.yaml", ("games", "outspeed", "right", 2), "centre"),
+               ("outspeed", "wheel right", "position 2", "meaning", "'centre'", "did you mean 'center'")),
+    ConfigCase("wheels.yaml", "a path no stop means", _with("wheels.yaml", ("games", "outspeed", "right", 3), _DELETE),
+               ("outspeed", "wheel right", "no position means 'right'")),
+    ConfigCase("wheels.yaml", "alias bomb", alias_bomb, _BOMB),
     # controllers.yaml (the controller map: ids, seats, colours, USB ids) --------------------------
     ConfigCase("controllers.yaml", "bad id", _with("controllers.yaml", ("controllers",),
                                                    [{"id": "0xZZ", "seat": 1}]), ("controllers entry 1", "id")),
@@ -1314,10 +1357,12 @@ CONFIG_CASES: tuple[ConfigCase, ...] = (
                ("0x0000000000000007", "seat")),
     ConfigCase("controllers.yaml", "bad colour", _with("controllers.yaml", ("seat_colours",), ["red", "#12345"]),
                ("seat_colours entry 2",)),
+    ConfigCase("controllers.yaml", "alias bomb", alias_bomb, _BOMB),
     # table.yaml -------------------------------------------------------------------------------
     ConfigCase("table.yaml", "unknown key", _with("table.yaml", ("langauge",), "fr"), ("langauge",)),
     ConfigCase("table.yaml", "wrong type", _with("table.yaml", ("window",), "big"), ("window",)),
     ConfigCase("table.yaml", "impossible value", _with("table.yaml", ("speed",), -2), ("speed",)),
+    ConfigCase("table.yaml", "alias bomb", alias_bomb, _BOMB),
 )
 
 

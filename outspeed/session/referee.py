@@ -149,8 +149,8 @@ class Session:
                  journal: Any = None, pace: Pace = Pace(), clock: Callable[[], float] = time.monotonic,
                  inputs_applied: int = 0, on_event: Callable[[LogEntry], None] | None = None) -> None:
         if wheel_map is None:
-            from bitbox.wheels import load_wheel_map
-            wheel_map = load_wheel_map(game="outspeed")
+            from ..wheelmap import load_outspeed_wheel_map
+            wheel_map = load_outspeed_wheel_map()
         names = [s.player for s in seats]
         if sorted(names) != sorted(game.state.players) or len({s.seat for s in seats}) != len(seats):
             raise ValueError(f"seats {names} do not match the game's players {list(game.state.players)}")
@@ -445,8 +445,10 @@ class Session:
         if self.stage == "bonus":
             if player in self.pending_bonus() and c.locked and not c.stale:
                 meaning = self.wheels.meaning("left", c.wheels[0])
-                token = None if meaning == "none" else meaning
-                code = "unreadable" if token is not None and token not in TOKENS else None
+                # A stop the map does not list (or lists as null) is unreadable, as in
+                # programming: only the stop that means "none" plays no token.
+                token = meaning if meaning in TOKENS else None
+                code = None if meaning == "none" or token is not None else "unreadable"
                 if code is None:
                     code = self.game.bonus_refusal(player, token)
                 if code is None:

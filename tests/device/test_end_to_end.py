@@ -217,6 +217,11 @@ def test_a_script_file_drives_the_emulator(tmp_path):
     ("- {at: 1}", "step 1: does nothing"),
     ("- {at: 1, right: 2, colour: red}", "step 1: unknown field 'colour'"),
     ("- {at: 1, right: 2, bytes: 3}", "step 1, field bytes: only meaningful with fault: garbage"),
+    ("- {at: 1, fault: disconnect, seconds: 1e308}", "step 1, field seconds: expected a number 0..3600"),
+    ("- {at: 1, fault: garbage, bytes: 99999999999}", "step 1, field bytes: expected a number 0..1e"),
+    ("- {at: .inf, right: 2}", "step 1, field at"),
+    ("{steps: [{at: 0, right: 1}], repeat: 1000000000}", "field repeat"),
+    ("{steps: [{at: 0, right: 1}], repeat: 2, every: .inf}", "field every"),
 ])
 def test_script_errors_name_the_step_and_field(tmp_path, text, message):
     from bitbox.config import ConfigError
