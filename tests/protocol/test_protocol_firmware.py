@@ -15,8 +15,8 @@ from firmware_protocol.firmware.controller import Controller
 from firmware_protocol.firmware.virtual_hal import FakeClock, VirtualHAL
 
 CONTROLLER_ID = 0x0123456789ABCDEF
-HELLO = fp.Hello(1, 0, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 7)
-WELCOME = fp.Welcome(1, 0, True, "")
+HELLO = fp.Hello(*fp.PROTOCOL_VERSION, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 7)
+WELCOME = fp.Welcome(*fp.PROTOCOL_VERSION, True, "")
 RED, BLACK, WHITE = (255, 0, 0), (0, 0, 0), (255, 255, 255)
 
 
@@ -103,6 +103,36 @@ def test_hello_repeats_until_welcomed_and_no_state_before() -> None:
     assert HELLO not in rig.take()
 
 
+def check_then(rig: Rig, then: dict, start: int, first_led: int) -> None:
+    """Check a controller against a handshake.json `then`, by running it on for a while:
+    its mode, whether it sends State, how often it says Hello, its colour LED and its hint."""
+    mode = {"running": ctl.RUNNING, "refused": ctl.REFUSED,
+            "awaiting-welcome": ctl.AWAITING_WELCOME}[then["mode"]]
+    assert rig.controller.mode == mode
+    if "hint" in then:
+        assert list(rig.controller.hint) == then["hint"]
+    rig.take()
+    rig.run(10_500)
+    window = [(t, m) for t, m in rig.log if t > start]
+    hellos = [t - start for t, m in window if isinstance(m, fp.Hello)]
+    assert bool(states([m for _, m in window])) == then["sends_state"]
+    every = then["hello_every_ms"]
+    if every is None:
+        assert hellos == []
+    else:
+        assert hellos and hellos[0] <= every and all(
+            b - a == every for a, b in zip(hellos, hellos[1:]))
+    colours = [(t - start, v) for t, what, v in rig.hal.led_log[first_led:] if what == "colour"]
+    shown = {
+        "off": lambda: all(v == BLACK for _, v in colours),
+        "refused-blink": lambda: colours[:3] == [(0, RED), (fp.REFUSED_BLINK_MS, BLACK),
+                                                 (2 * fp.REFUSED_BLINK_MS, RED)],
+        "choice-refused-blink": lambda: colours[:3] == [
+            (0, RED), (fp.IDENTIFY_BLINK_MS, BLACK), (2 * fp.IDENTIFY_BLINK_MS, RED)],
+    }[then["colour_led"]]
+    assert shown(), colours[:4]
+
+
 @pytest.mark.parametrize(
     "case",
     [c for c in tv.load("handshake.json")["cases"] if c["side"] == "controller"],
@@ -112,19 +142,21 @@ def test_handshake_vectors_controller_side(case: dict) -> None:
     rig = Rig()
     rig.step()
     assert rig.take() == [HELLO]
+    if case["given"] == "running":
+        rig.send(WELCOME)
+        rig.step()
+        assert rig.take() == [fp.State(0, 0, 0, False, 0)]
+    unknown = rig.controller.unknown_messages
+    start, first_led = rig.now, len(rig.hal.led_log)
     rig.hal.send_to_controller(bytes.fromhex(case["receives_serial"]))
     rig.step()
     replies = rig.take()
     assert [tv.message_to_json(m) for m in replies] == case["replies"]
     assert [fp.encode(m).hex() for m in replies] == case["replies_serial"]
-    mode = rig.controller.mode
-    then = case["then"]
-    if then.startswith("running"):
-        assert mode == ctl.RUNNING
-    elif then.startswith("refused"):
-        assert mode == ctl.REFUSED
-    elif then.startswith("awaiting"):
-        assert mode == ctl.AWAITING_WELCOME
+    assert rig.controller.bad_frames == 0
+    if fp.MESSAGE_CLASSES[case["receives"]["type"]].DIRECTION == fp.CONTROLLER_TO_HOST:
+        assert rig.controller.unknown_messages == unknown + 1
+    check_then(rig, case["then"], start, first_led)
 
 
 def test_version_mismatch_refuses_and_says_why() -> None:
@@ -135,7 +167,7 @@ def test_version_mismatch_refuses_and_says_why() -> None:
     rig.step()
     (error,) = rig.take()
     assert error.code == fp.ErrorCode.VERSION_MISMATCH
-    assert "2.0" in error.text and "1.0" in error.text
+    assert "2.0" in error.text and "1.1" in error.text
     assert rig.controller.mode == ctl.REFUSED
     rig.run(6000)
     sent = rig.take()
@@ -453,7 +485,7 @@ def test_identify_works_before_welcome() -> None:
 def test_board_without_leds_or_lock() -> None:
     rig = Rig(capabilities=0)
     rig.step()
-    assert rig.take() == [fp.Hello(1, 0, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 0)]
+    assert rig.take() == [fp.Hello(*fp.PROTOCOL_VERSION, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 0)]
     rig.send(WELCOME, fp.SetLights(True, True, True, WHITE), fp.Identify(1000))
     rig.hal.set_lock(True)
     rig.run(300)
