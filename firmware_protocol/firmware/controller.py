@@ -137,10 +137,10 @@ class Controller:
             self._obey(body, now)
         changed = self._sample(now)
         if self.mode == RUNNING:
-            self._report_faults()
             if changed or self._state_due or \
                     hal.ticks_diff(now, self._last_state) >= wire.HEARTBEAT_MS:
                 self._send_state(now)
+            self._report_faults()  # after the State: a session's first frame is its State
         elif self.mode == AWAITING_WELCOME:
             if hal.ticks_diff(now, self._last_hello) >= wire.HELLO_RETRY_MS:
                 self._send_hello(now)
