@@ -249,6 +249,14 @@ class RecordingHub:
         self.commands.append(("identify", seat, ms))
         return self.hub.identify(seat, ms=ms)
 
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool:
+        self.commands.append(("refuse_choice", seat, ms, wheels))
+        return self.hub.refuse_choice(seat, ms=ms, wheels=wheels)
+
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        self.commands.append(("hint", seat, left, centre, right))
+        return self.hub.hint(seat, left, centre, right)
+
     def count(self, kind: str) -> int:
         return sum(1 for e in self.events if type(e).__name__ == kind)
 
