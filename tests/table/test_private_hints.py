@@ -94,3 +94,38 @@ def test_the_number_of_refused_tries_is_nowhere_public():
     for table in during:
         assert unlocked(table) == unlocked(before2)
     assert t0.s.table() == t2.s.table()
+
+
+def test_the_table_loop_sends_hints_and_refusals_through_a_real_hub_to_one_controller():
+    import io
+    import time
+
+    from bitbox.controllers import ControllersConfig
+    from bitbox.hub import Hub
+    from outspeed.display import Lang
+    from outspeed.table import TableLoop
+
+    class Commands:                            # a session that only has commands to give
+        def __init__(self, commands):
+            self.commands = commands
+
+        def take_commands(self):
+            out, self.commands = self.commands, []
+            return out
+
+    with Hub(config=ControllersConfig()) as hub:
+        sims = hub.add_sim(2)
+        hub.start()
+        deadline = time.monotonic() + 3
+        seat = {}
+        while len(seat) < 2 and time.monotonic() < deadline:
+            seat.update({e.info.controller_id: e.seat for e in hub.poll(0.05) if type(e).__name__ == "Connected"})
+        a, b = (seat[s.controller_id] for s in sims)
+        loop = TableLoop(Commands([Hint(a, 0b110, 0, 0), RefuseChoice(a, 700, 0b001)]), hub, [], None, Lang("en"),
+                         headless=True, out=io.StringIO(), snapshots=None, size=(320, 180))
+        loop._apply_commands()
+        deadline = time.monotonic() + 3
+        while not (sims[0].stop_lights == (0b110, 0, 0) and sims[0].refusing) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert sims[0].stop_lights == (0b110, 0, 0) and sims[0].refusing
+        assert sims[1].stop_lights == (0, 0, 0) and not sims[1].refusing and not sims[1].identifying
