@@ -410,7 +410,7 @@ class TableLoop:
         self.frames = 0
 
     def _apply_commands(self) -> None:
-        from .session import AssignSeat, Identify, SetLights
+        from .session import AssignSeat, Hint, Identify, RefuseChoice, SetLights
         for c in self.session.take_commands():
             try:
                 if isinstance(c, AssignSeat):
@@ -419,6 +419,10 @@ class TableLoop:
                     self.hub.set_lights(c.seat, c.left, c.centre, c.right, colour=c.colour)
                 elif isinstance(c, Identify):
                     self.hub.identify(c.seat, ms=c.ms)
+                elif isinstance(c, RefuseChoice):          # private: that controller only
+                    self.hub.refuse_choice(c.seat, ms=c.ms, wheels=c.wheels)
+                elif isinstance(c, Hint):                  # private: that controller only
+                    self.hub.hint(c.seat, c.left, c.centre, c.right)
             except KeyError:
                 pass                                # that controller is not here (yet)
 

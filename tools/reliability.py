@@ -249,6 +249,14 @@ class RecordingHub:
         self.commands.append(("identify", seat, ms))
         return self.hub.identify(seat, ms=ms)
 
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool:
+        self.commands.append(("refuse_choice", seat, ms, wheels))
+        return self.hub.refuse_choice(seat, ms=ms, wheels=wheels)
+
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        self.commands.append(("hint", seat, left, centre, right))
+        return self.hub.hint(seat, left, centre, right)
+
     def count(self, kind: str) -> int:
         return sum(1 for e in self.events if type(e).__name__ == kind)
 
@@ -1953,8 +1961,13 @@ def _snap(world: _World, display: Any, langs: Sequence[Any]) -> tuple:
     table = s.table(0.0)
     frame = hashlib.sha256(pygame.image.tobytes(display.render_full(table), "RGB")).hexdigest()
     lines = tuple(L.event(e.kind, e.data) for L in langs for e in s.log)
+    # A Hint (protocol 1.1) goes to one controller only and may show that player their own
+    # hidden tokens: it is private, not compared (tests/table/test_private_hints.py checks that
+    # it reaches the chooser alone). Every other command is compared.
+    from outspeed.session import Hint
+    commands = tuple(c for c in world.commands if not isinstance(c, Hint))
     return (table, frame, lines, json.dumps(s.game.public_view(), sort_keys=True, default=str),
-            tuple(world.commands), tuple(world.printed))
+            commands, tuple(world.printed))
 
 
 def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_seed: int,

@@ -16,6 +16,8 @@ class FakeSim:
         self.plugged = True
         self.lights: tuple | None = None
         self.identifying = 0
+        self.refusals = 0                       # private "your choice was refused" signals
+        self.hint = (0, 0, 0)                   # the private hint it shows
 
     def set(self, left: int | None = None, centre: int | None = None, right: int | None = None,
             locked: bool | None = None, **_: Any) -> None:
@@ -82,6 +84,16 @@ class FakeHub:
     def identify(self, seat: int, ms: int = 2000) -> bool:
         self.calls.append(("identify", seat, ms))
         self.sims[seat].identifying += 1
+        return True
+
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool:
+        self.calls.append(("refuse_choice", seat, ms, wheels))
+        self.sims[seat].refusals += 1
+        return True
+
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        self.calls.append(("hint", seat, left, centre, right))
+        self.sims[seat].hint = (left, centre, right)
         return True
 
     def close(self) -> None:
