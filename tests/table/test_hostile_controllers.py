@@ -14,7 +14,7 @@ from bitbox.controllers import ControllersConfig
 from bitbox.events import Connected
 from bitbox.hub import Hub
 from bitbox_tools.emulate import Emulator
-from outspeed.session import Pace, SeatPlan, Session
+from outspeed.session import Pace, RefuseChoice, SeatPlan, Session
 
 from .helpers import WM, new_game
 
@@ -100,10 +100,13 @@ def test_in_the_bonus_phase_a_left_stop_the_wheel_map_does_not_list_is_refused_a
             assert s.stage == "bonus" and s.pending_bonus() == ["red"]
             i = t.index["red"]
             emu.set(i, left=unlisted, locked=True)
-            assert t.pump_until(lambda: any(e.kind == "must_redeclare" for e in s.log))
+            assert t.pump_until(lambda: "red" in s.refused)
             assert "red" not in s.declared and s.stage == "bonus"
             assert not any(e.kind.startswith("declared") for e in s.log)
-            assert {p.player: p.status for p in s.table().players}["red"] == "refused_bonus"
+            # refused privately (protocol 1.1): red's controller is told, the log is not
+            refusals = [c for c in s.take_commands() if isinstance(c, RefuseChoice)]
+            assert [c.seat for c in refusals] == [t.session.by_player["red"].seat]
+            assert not any(e.kind == "must_redeclare" for e in s.log)
             # the stop that means "none" plays no token
             emu.set(i, locked=False)
             emu.set(i, left=0, locked=True)
