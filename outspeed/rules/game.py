@@ -80,6 +80,17 @@ MAX_BOARDS = 3
 # which Python stores as a constant, so each event's shape is written where it is emitted.
 _event = Event._of
 
+
+def _sets(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> Event:
+    """Add to ``e`` public values it sets (``Event.public``) that its data does not hold, as
+    ``(path, value)`` pairs: captured when the engine applies it, so that a display folding
+    the events over the public view never re-derives a rule (one source for the view)."""
+    try:
+        e._pub += pairs                                     # type: ignore[attr-defined]
+    except AttributeError:
+        e._pub = pairs                                      # type: ignore[attr-defined]
+    return e
+
 REFUSAL_CODES = ("not_held", "not_rearmost", "finish_tile", "no_marker", "unlit_path",
                  "unaffordable", "choose_out_of_range", "eliminated", "missing_choice")
 
@@ -636,7 +647,8 @@ class Game:
                 played[p] = t
                 held = s.held[p]
                 held.remove(t if t in held else UNKNOWN)
-                events.append(_event(("bonus_played", ("player", "token")), (p, t)))
+                events.append(_sets(_event(("bonus_played", ("player", "token")), (p, t)),
+                                    (("players", p, "tokens"), len(held))))
                 group = by_zone.get(zone[p])
                 if group is None:
                     by_zone[zone[p]] = [p]
@@ -653,6 +665,7 @@ class Game:
                 active = s.active
                 self._apply_group([p for p in by_zone[z] if p in active], played, events)
             s.discards.extend(played.values())
+            _sets(events[-1], (("discards",), len(s.discards)))
 
             if not s.finished and s.boards > laid_before:                  # R-9, O-3
                 self._remove_rear_board(events)
@@ -731,7 +744,9 @@ class Game:
         for p, zone in new_markers:                                     # O-6
             if len(s.markers) < s.marker_total:
                 s.markers.append(zone)
-                events.append(_event(("marker_placed", ("player", "zone")), (p, zone)))
+                events.append(_sets(_event(("marker_placed", ("player", "zone")), (p, zone)),
+                                    (("force_fields",), sorted(s.markers)),
+                                    (("markers_left",), s.marker_total - len(s.markers))))
             else:
                 events.append(_event(("no_marker_left", ("player",)), (p,)))
         if out:
@@ -758,7 +773,7 @@ class Game:
                         break
             if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
-                events.append(_event(("board_laid", ("front",)), (s.front,)))
+                events.append(_sets(_event(("board_laid", ("front",)), (s.front,)), (("track", "boards"), s.boards)))
         else:
             if markers:
                 for z in range(start - 1, target - 1, -1):
@@ -780,8 +795,11 @@ class Game:
         first, last = s.rear, s.rear + BOARD - 1
         s.rear += BOARD
         s.boards -= 1
-        events.append(_event(("board_removed", ("first", "last")), (first, last)))
         s.markers = [z for z in s.markers if z >= s.rear]               # O-2
+        events.append(_sets(_event(("board_removed", ("first", "last")), (first, last)),
+                            (("track", "rear"), s.rear), (("track", "boards"), s.boards),
+                            (("force_fields",), sorted(s.markers)),
+                            (("markers_left",), s.marker_total - len(s.markers))))
         self._eliminate([(p, "board") for p in s.active if s.zone[p] < s.rear], events)
 
     def _eliminate(self, out: list[tuple[str, str]], events: list[Event]) -> None:
@@ -797,10 +815,14 @@ class Game:
             s.discards.extend(s.held[p])                                # O-1
             s.held[p] = []
             del s.zone[p]
-            events.append(_event(("eliminated", ("player", "cause")), (p, cause)))
+            events.append(_sets(_event(("eliminated", ("player", "cause")), (p, cause)),
+                                (("players", p, "active"), False), (("players", p, "zone"), None),
+                                (("players", p, "fuel"), 0), (("players", p, "tokens"), 0),
+                                (("discards",), len(s.discards)),
+                                (("eliminated",), [list(e) for e in s.eliminated])))
         if len(s.players) >= 5 and len(s.active) <= 4 and s.next_face != "3-4":   # R-13
             s.next_face = "3-4"
-            events.append(_event(("flip", ("remaining",)), (len(s.active),)))
+            events.append(_sets(_event(("flip", ("remaining",)), (len(s.active),)), (("next_face",), s.next_face)))
         if len(s.active) <= 1:
             self._finish(list(s.active), events, "last ship" if s.active else "")
 
@@ -1079,7 +1101,8 @@ class Game:
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
-                append(_event(("draw", ("player", "drawn")), (p, draws[p])))
+                append(_sets(_event(("draw", ("player", "drawn")), (p, draws[p])),
+                             (("players", p, "tokens"), len(s.held[p]))))
             return self._end_resolution(events)
         if not drawers and not s.draw_queue:
             return self._end_resolution(events)                         # _next_draw, nothing to draw
@@ -1093,7 +1116,8 @@ class Game:
             s.pile = s.discards
             s.discards = []
             _shuffle(s.rng, s.pile)
-            events.append(_event(("reshuffle", ("count",)), (len(s.pile),)))
+            events.append(_sets(_event(("reshuffle", ("count",)), (len(s.pile),)),
+                                (("pile_size",), len(s.pile)), (("discards",), 0)))
         return s.pile.pop(0) if s.pile else None
 
     def _next_draw(self, events: list[Event]) -> list[Event]:
@@ -1110,12 +1134,13 @@ class Game:
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(_event(("draw", ("player", "drawn")), (p, 2)))
+                events.append(_sets(_event(("draw", ("player", "drawn")), (p, 2)), (("pile_size",), len(s.pile))))
                 return events
             s.draw_queue.pop(0)
             if drawn:
                 s.held[p].append(drawn[0])
-                events.append(_event(("draw", ("player", "drawn")), (p, 1)))
+                events.append(_sets(_event(("draw", ("player", "drawn")), (p, 1)),
+                                    (("players", p, "tokens"), len(s.held[p])), (("pile_size",), len(s.pile))))
             else:
                 events.append(_event(("draw_empty", ("player",)), (p,)))
         return self._end_resolution(events)
@@ -1139,7 +1164,12 @@ class Game:
         s.drawn = []
         s.draw_queue.pop(0)
         s.phase = "resolution"
-        return self._next_draw([])
+        kept = ((("players", player, "tokens"), len(s.held[player])), (("pile_size",), len(s.pile)))
+        events = self._next_draw([])
+        if events:          # the keep itself is no event: its public values go first with the next one
+            first = events[0]
+            first._pub = kept + getattr(first, "_pub", ())                    # type: ignore[attr-defined]
+        return events
 
     def _end_resolution(self, events: list[Event]) -> list[Event]:
         s = self.state
@@ -1157,7 +1187,9 @@ class Game:
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
-                events.append(_event(("markers_removed", ("zone", "count")), (zone, n)))
+                events.append(_sets(_event(("markers_removed", ("zone", "count")), (zone, n)),
+                                    (("force_fields",), sorted(s.markers)),
+                                    (("markers_left",), s.marker_total - len(s.markers))))
         s.entered = set()
         if s.tile.finish:
             best = max(_rank_key(s, p) for p in s.active)
@@ -1168,7 +1200,10 @@ class Game:
         if s.stack:
             s.tile = s.stack.pop(0)
             s.face = s.next_face
-            events.append(_event(("tile_revealed", ("tile",)), (s.tile._label,)))   # label()
+            events.append(_sets(_event(("tile_revealed", ("tile",)), (s.tile._label,)),   # label()
+                                (("turn",), s.turn), (("tile",), s.tile), (("face",), s.face),
+                                (("next_face",), s.next_face), (("tiles_left",), len(s.stack)),
+                                (("revealed",), {})))
         else:
             s.tile = None               # only in scenarios: the stack ran out before a finish tile
         s.phase = "bonus"
