@@ -3,9 +3,9 @@
 Pure and deterministic: no I/O, no global state. All chance (tile order, dice, the bonus
 pile) comes from one seeded :class:`random.Random` held in the state, so a game is fully
 reproducible from its seed and its inputs, and a test can force any roll
-(:attr:`GameState.forced_dice`). Rulings of shared/RULES.md are cited as R-n.
+(:attr:`GameState.forced_dice`). The rules and their rulings are in docs/rules.md, cited as R-n.
 
-A turn runs four phases (RULES.md "A turn"):
+A turn runs four phases (docs/rules.md "A turn"):
 
 * ``bonus``: :meth:`Game.play_bonus` takes every player's token play (or none) at once and
   applies them zone by zone, front to back (R-2, R-3);
@@ -17,7 +17,8 @@ A turn runs four phases (RULES.md "A turn"):
 
 Illegal inputs raise :class:`Refused` with a code per player and change nothing.
 
-Choices for cases RULES.md leaves open (each is also written where it is applied):
+Choices for cases the rules leave open (docs/rules.md lists them too; each is also written
+where it is applied):
 
 * O-1 tokens held by an eliminated player are discarded; an eliminated player's fuel is 0.
 * O-2 force-field markers on a removed board go back to the supply.
@@ -270,7 +271,7 @@ class Game:
             first_game: bool = False, dice: Mapping[str, Sequence[int]] | None = None,
             token_counts: Mapping[str, int] | None = None, markers: int = 7,
             token_mode: str = "virtual") -> "Game":
-        """Set up a game (RULES.md "Setup"): tiles shuffled on the face for the player
+        """Set up a game (docs/rules.md "Setup"): tiles shuffled on the face for the player
         count with one finish tile at random, unseen, at the bottom; or tiles 1–13 in order
         for a first game; ships on zone 3, 12 fuel each, the bonus tokens shuffled."""
         players = tuple(players)
@@ -642,7 +643,7 @@ class Game:
 
     # ------------------------------------------------------------------ bonus phase
     def play_bonus(self, plays: Mapping[str, str | None]) -> list[Event]:
-        """Reveal and apply every bonus token played this turn (RULES.md phase 1)."""
+        """Reveal and apply every bonus token played this turn (docs/rules.md phase 1)."""
         s = self.state
         if s.phase != "bonus":
             self._require("bonus")                                      # raises
@@ -868,7 +869,7 @@ class Game:
 
     # ------------------------------------------------------------------ programming and resolution
     def program(self, choices: Mapping[str, Choice | str | tuple]) -> list[Event]:
-        """Reveal every active player's choice and resolve the tile (RULES.md phases 2-3)."""
+        """Reveal every active player's choice and resolve the tile (docs/rules.md phases 2-3)."""
         s = self.state
         if s.phase != "programming":
             self._require("programming")                                # raises
