@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
-from .events import Event, EventKind as K
+from .events import Event, EventKind as K, _new_event
 from .tiles import PATHS, Amount, Path, Tile, parse_tile
 
 TOKENS: tuple[str, ...] = ("electromagnet", "ion_cannon", "flamethrower", "force_field", "nitro", "fuel_tank")
@@ -110,12 +110,16 @@ _E_MARKERS_REMOVED = (K.MARKERS_REMOVED, ("zone", "count"))
 _E_TILE_REVEALED = (K.TILE_REVEALED, ("tile",))
 
 
-def _sets(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> Event:
-    """Give ``e`` public values it sets (``Event.public``) that its data does not hold, as
-    ``(path, value)`` pairs: captured when the engine applies it, so that a display folding
-    the events over the public view never re-derives a rule (one source for the view).
-    ``e`` is a new event (no values yet); :func:`_sets_more` adds to one."""
-    e._pub = pairs                                          # type: ignore[attr-defined]
+def _evp(shape: tuple[Any, tuple[str, ...]], values: tuple[Any, ...],
+         *public: tuple[tuple[Any, ...], Any]) -> Event:
+    """``_event(shape, values)`` that also carries ``public``: the public values it sets that
+    its data does not hold (``Event.public``), as ``(path, value)`` pairs captured when the
+    engine applies it, so that a display folding the events over the public view never
+    re-derives a rule (one source for the view). :func:`_sets_more` adds to an event's."""
+    e = _new_event(Event)
+    e._shape = shape                                        # as Event._of, one call for both
+    e._values = values
+    e._pub = public                                         # type: ignore[attr-defined]
     return e
 
 
@@ -679,7 +683,7 @@ class Game:
                 played[p] = t
                 held = s.held[p]
                 held.remove(t if t in held else UNKNOWN)
-                events.append(_sets(_event(_E_BONUS_PLAYED, (p, t)),
+                events.append(_evp(_E_BONUS_PLAYED, (p, t),
                                     (("players", p, "tokens"), len(held))))
                 group = by_zone.get(zone[p])
                 if group is None:
@@ -776,7 +780,7 @@ class Game:
         for p, zone in new_markers:                                     # O-6
             if len(s.markers) < s.marker_total:
                 s.markers.append(zone)
-                events.append(_sets(_event(_E_MARKER_PLACED, (p, zone)),
+                events.append(_evp(_E_MARKER_PLACED, (p, zone),
                                     (("force_fields",), sorted(s.markers)),
                                     (("markers_left",), s.marker_total - len(s.markers))))
             else:
@@ -805,7 +809,7 @@ class Game:
                         break
             if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
-                events.append(_sets(_event(_E_BOARD_LAID, (s.front,)), (("track", "boards"), s.boards)))
+                events.append(_evp(_E_BOARD_LAID, (s.front,), (("track", "boards"), s.boards)))
         else:
             if markers:
                 for z in range(start - 1, target - 1, -1):
@@ -828,7 +832,7 @@ class Game:
         s.rear += BOARD
         s.boards -= 1
         s.markers = [z for z in s.markers if z >= s.rear]               # O-2
-        events.append(_sets(_event(_E_BOARD_REMOVED, (first, last)),
+        events.append(_evp(_E_BOARD_REMOVED, (first, last),
                             (("track", "rear"), s.rear), (("track", "boards"), s.boards),
                             (("force_fields",), sorted(s.markers)),
                             (("markers_left",), s.marker_total - len(s.markers))))
@@ -847,14 +851,14 @@ class Game:
             s.discards.extend(s.held[p])                                # O-1
             s.held[p] = []
             del s.zone[p]
-            events.append(_sets(_event(_E_ELIMINATED, (p, cause)),
+            events.append(_evp(_E_ELIMINATED, (p, cause),
                                 (("players", p, "active"), False), (("players", p, "zone"), None),
                                 (("players", p, "fuel"), 0), (("players", p, "tokens"), 0),
                                 (("discards",), len(s.discards)),
                                 (("eliminated",), [list(e) for e in s.eliminated])))
         if len(s.players) >= 5 and len(s.active) <= 4 and s.next_face != "3-4":   # R-13
             s.next_face = "3-4"
-            events.append(_sets(_event(_E_FLIP, (len(s.active),)), (("next_face",), s.next_face)))
+            events.append(_evp(_E_FLIP, (len(s.active),), (("next_face",), s.next_face)))
         if len(s.active) <= 1:
             self._finish(list(s.active), events, "last ship" if s.active else "")
 
@@ -1133,7 +1137,7 @@ class Game:
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
-                append(_sets(_event(_E_DRAW, (p, draws[p])),
+                append(_evp(_E_DRAW, (p, draws[p]),
                              (("players", p, "tokens"), len(s.held[p]))))
             return self._end_resolution(events)
         if not drawers and not s.draw_queue:
@@ -1148,7 +1152,7 @@ class Game:
             s.pile = s.discards
             s.discards = []
             _shuffle(s.rng, s.pile)
-            events.append(_sets(_event(_E_RESHUFFLE, (len(s.pile),)),
+            events.append(_evp(_E_RESHUFFLE, (len(s.pile),),
                                 (("pile_size",), len(s.pile)), (("discards",), 0)))
         return s.pile.pop(0) if s.pile else None
 
@@ -1166,12 +1170,12 @@ class Game:
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(_sets(_event(_E_DRAW, (p, 2)), (("pile_size",), len(s.pile))))
+                events.append(_evp(_E_DRAW, (p, 2), (("pile_size",), len(s.pile))))
                 return events
             s.draw_queue.pop(0)
             if drawn:
                 s.held[p].append(drawn[0])
-                events.append(_sets(_event(_E_DRAW, (p, 1)),
+                events.append(_evp(_E_DRAW, (p, 1),
                                     (("players", p, "tokens"), len(s.held[p])), (("pile_size",), len(s.pile))))
             else:
                 events.append(_event(_E_DRAW_EMPTY, (p,)))
@@ -1219,7 +1223,7 @@ class Game:
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
-                events.append(_sets(_event(_E_MARKERS_REMOVED, (zone, n)),
+                events.append(_evp(_E_MARKERS_REMOVED, (zone, n),
                                     (("force_fields",), sorted(s.markers)),
                                     (("markers_left",), s.marker_total - len(s.markers))))
         s.entered = set()
@@ -1232,7 +1236,7 @@ class Game:
         if s.stack:
             s.tile = s.stack.pop(0)
             s.face = s.next_face
-            events.append(_sets(_event(_E_TILE_REVEALED, (s.tile._label,)),   # label()
+            events.append(_evp(_E_TILE_REVEALED, (s.tile._label,),   # label()
                                 (("turn",), s.turn), (("tile",), s.tile), (("face",), s.face),
                                 (("next_face",), s.next_face), (("tiles_left",), len(s.stack)),
                                 (("revealed",), {})))
