@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, TextIO
 
 from ..bots import BOTS, make_bot, play_game
-from ..rules import Game
+from ..rules import EventKind, Game
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 
@@ -78,11 +78,11 @@ def play_one(config: SimConfig, content, index: int) -> dict[str, Any]:
 
     def record(events) -> None:
         for e in events:
-            if e.kind == "turn":
+            if e.kind == EventKind.TURN:
                 turns.append([s.tile.number, e.data["face"], []])
-            elif e.kind == "programmed":
+            elif e.kind == EventKind.PROGRAMMED:
                 turns[-1][2].append([seat_of[e.data["player"]], e.data["path"]])
-            elif e.kind == "game_over":
+            elif e.kind == EventKind.GAME_OVER:
                 end[0] = "last ship" if e.data.get("why") == "last ship" else "finish" if e.data["winners"] else "nobody"
 
     play_game(game, bots, record)
