@@ -806,10 +806,10 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
         J.Journal.new_game = new_game
         orig_finish = J.GameRecord.finish
 
-        def finish(self, winners):
+        def finish(self, winners, **kw):
             with open(note_path, "a", encoding="utf-8") as f:
                 f.write(f"ended {time.monotonic() - t0:.4f}\n")
-            return orig_finish(self, winners)
+            return orig_finish(self, winners, **kw)
         J.GameRecord.finish = finish
     elif kind == "time":
         orig_new = J.Journal.new_game
@@ -864,9 +864,9 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
     elif kind == "finish":
         orig_finish = J.GameRecord.finish
 
-        def finish(self, winners):
+        def finish(self, winners, **kw):
             self.journal.db.set_trace_callback(lambda stmt: _die(note_path, "finish") if stmt == "COMMIT" else None)
-            return orig_finish(self, winners)
+            return orig_finish(self, winners, **kw)
         J.GameRecord.finish = finish
     elif kind != "none":
         raise SystemExit(f"kill-run: unknown kill point {spec!r}")
