@@ -346,8 +346,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                          max_seconds=opts.max_seconds)
         try:
             code = loop.run()
-        except KeyboardInterrupt:
-            code = 130
+        except KeyboardInterrupt as stop:          # Ctrl-C, or SIGTERM (Terminated)
+            code = 143 if isinstance(stop, Terminated) else 130
         if session.finished:
             winners = session.game.state.winners
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
