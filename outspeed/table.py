@@ -173,9 +173,10 @@ def _new_seed() -> int:
 
 
 def _tell(journal: Journal, out: TextIO) -> None:
-    """The journal's notices (e.g. a mode made private), one line each, on stderr."""
+    """The journal's notices (e.g. a mode made private), one line each, with the output (stderr
+    is for what went wrong)."""
     for line in journal.notices:
-        print(f"outspeed: {line}", file=sys.stderr)
+        print(f"note: {line}", file=out, flush=True)
 
 
 def check_snapshots(folder: str | Path | None, what: str = "--snapshots") -> Path | None:
