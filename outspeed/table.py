@@ -581,7 +581,7 @@ class TableLoop:
 # ---------------------------------------------------------------------------- history and replay
 
 def history(journal_path: str | None, out: TextIO | None = None, table_config: str | None = None) -> int:
-    """`outspeed history`: every game, verified (replayed from its inputs: a game whose stored
+    """`outspeed history`: every game, replayed from its inputs (a finished game whose stored
     result disagrees refuses the journal); a game's seed is shown once it has ended."""
     out = out or sys.stdout
     try:
