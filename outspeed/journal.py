@@ -293,14 +293,7 @@ class Journal:
             if not create:
                 raise JournalError(f"{self.path}: not an Outspeed journal (an empty file or database); it was "
                                    f"left untouched. Choose another file with --journal PATH.")
-            db.execute("BEGIN IMMEDIATE")
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            if db.in_transaction:
-                db.execute("COMMIT")
+            self._create_tables()
             return
         if app != APPLICATION_ID:
             raise JournalError(f"{self.path}: this SQLite database belongs to another program (it is not an "
@@ -310,6 +303,22 @@ class Journal:
                                f"{version}, this one reads {SCHEMA_VERSION}); it was left untouched.")
         if not {"games", "inputs"} <= tables:
             raise JournalError(f"{self.path}: the journal is damaged (tables missing); it was left untouched.")
+
+    def _create_tables(self) -> None:
+        """The schema, in one transaction; a write that fails (a full disk) is one clear line."""
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if db.in_transaction:
+                db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            _Tx(db, self.path)._rollback()
+            raise JournalError(f"{self.path}: cannot write ({exc})") from None
 
     def close(self) -> None:
         self.db.close()
