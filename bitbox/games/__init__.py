@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from .protocol import (JSON, Action, Cartridge, Game, GameError, GameEvent, OptionError, OptionSpec, Player,
                        Prompt, Refusal, check_options, check_players)
+from .registry import UnknownGame, cartridges, find, names
 
 __all__ = ["JSON", "Action", "Cartridge", "Game", "GameError", "GameEvent", "OptionError", "OptionSpec",
-           "Player", "Prompt", "Refusal", "check_options", "check_players"]
+           "Player", "Prompt", "Refusal", "UnknownGame",
+           "cartridges", "check_options", "check_players", "find", "names"]

@@ -70,7 +70,8 @@ _UNCONDITIONAL = frozenset(TOKENS) - {"electromagnet", "ion_cannon", "force_fiel
 DEFAULT_TOKEN_COUNTS = {"electromagnet": 2, "ion_cannon": 2, "flamethrower": 7,
                         "force_field": 7, "nitro": 7, "fuel_tank": 7}
 DEFAULT_DICE = {"yellow": (-1, -1, -2, -2, -3, -3), "blue": (1, 1, 2, 2, 3, 3)}
-BOARD = 7
+MIN_PLAYERS, MAX_PLAYERS = 3, 6      # the player-count bounds, for every part of the game
+BOARD = 7                            # zones on a board
 START_ZONE = 3
 START_FUEL = 12
 MAX_BOARDS = 3
@@ -232,8 +233,8 @@ class Game:
         count with one finish tile at random, unseen, at the bottom; or tiles 1–13 in order
         for a first game; ships on zone 3, 12 fuel each, the bonus tokens shuffled."""
         players = tuple(players)
-        if not 3 <= len(players) <= 6:
-            raise RulesError(f"Outspeed is for 3 to 6 players, not {len(players)}")
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise RulesError(f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
         if len(set(players)) != len(players):
             raise RulesError(f"players must be distinct: {players}")
         if token_mode not in ("virtual", "physical"):
