@@ -104,7 +104,7 @@ class OutspeedGame:
         prompt = next((p for p in self.prompts() if p.player == player), None)
         if prompt is None:
             return "not_your_turn"
-        if action in prompt.options:
+        if _canonical(prompt, action) in prompt.options:
             return None
         return self._refusal(prompt, action)
 
@@ -135,6 +135,7 @@ class OutspeedGame:
         missing = [p for p in wanted if p not in answers]
         if missing:
             raise GameError(f"no answer from {', '.join(missing)}")
+        answers = {p: _canonical(prompt, answers[p]) for p, prompt in wanted.items()}
         codes = {p: self._refusal(prompt, answers[p]) for p, prompt in wanted.items()
                  if answers[p] not in prompt.options}
         if codes:
@@ -172,6 +173,16 @@ class OutspeedGame:
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
                 raise GameError(f"forced rolls for {player} must be whole numbers, not {list(values)!r}")
             s.forced_dice.setdefault(player, []).extend(int(v) for v in values)
+
+
+def _canonical(prompt: Prompt, action: Action) -> Action:
+    """A program whose path takes no number, given with one (the centre wheel is always
+    somewhere): the engine ignores the number, so the option without it is meant."""
+    if prompt.kind == PROGRAM and isinstance(action, Choice) and action.number is not None:
+        plain = Choice(action.path)
+        if plain in prompt.options:
+            return plain
+    return action
 
 
 class OutspeedCartridge:
