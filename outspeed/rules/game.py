@@ -69,6 +69,7 @@ _NOTHING: tuple[None] = (None,)  # the bonus play of a player holding no token (
 _UNCONDITIONAL = frozenset(TOKENS) - {"electromagnet", "ion_cannon", "force_field"}  # see _token_refusal
 DEFAULT_TOKEN_COUNTS = {"electromagnet": 2, "ion_cannon": 2, "flamethrower": 7,
                         "force_field": 7, "nitro": 7, "fuel_tank": 7}
+DEFAULT_MARKERS = 7                  # force-field markers in the box
 DEFAULT_DICE = {"yellow": (-1, -1, -2, -2, -3, -3), "blue": (1, 1, 2, 2, 3, 3)}
 MIN_PLAYERS, MAX_PLAYERS = 3, 6      # the player-count bounds, for every part of the game
 BOARD = 7                            # zones on a board
@@ -227,7 +228,7 @@ class Game:
     @classmethod
     def new(cls, players: Sequence[str], tiles: Iterable[Tile], *, seed: int = 0,
             first_game: bool = False, dice: Mapping[str, Sequence[int]] | None = None,
-            token_counts: Mapping[str, int] | None = None, markers: int = 7,
+            token_counts: Mapping[str, int] | None = None, markers: int = DEFAULT_MARKERS,
             token_mode: str = "virtual") -> "Game":
         """Set up a game (RULES.md "Setup"): tiles shuffled on the face for the player
         count with one finish tile at random, unseen, at the bottom; or tiles 1–13 in order
