@@ -42,6 +42,7 @@ from .rules import PATHS, TOKENS, UNKNOWN, Choice, Game, Refused, RulesError, Ti
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
+    from .bots import Bot as OutspeedBot
     from .content import Content
 
 NAME = "outspeed"
@@ -96,8 +97,8 @@ class OutspeedGame:
                     options += [Choice(path, n) for n in numbers] if numbers else [Choice(path)]
                 out.append(Prompt(p, PROGRAM, tuple(options)))
             return tuple(out)
-        if s.phase == "draw":
-            return (Prompt(s.draw_queue[0], KEEP, tuple(dict.fromkeys(s.drawn))),)
+        if s.phase == "draw":          # the two tokens drawn (maybe alike), in the order drawn
+            return (Prompt(s.draw_queue[0], KEEP, tuple(dict.fromkeys(s.drawn)), {"drawn": list(s.drawn)}),)
         return ()
 
     def refusal(self, player: Player, action: Action) -> str | None:
@@ -185,6 +186,30 @@ def _canonical(prompt: Prompt, action: Action) -> Action:
     return action
 
 
+class PromptBot:
+    """One of Outspeed's bots (:mod:`outspeed.bots`) answering the console's prompts: the
+    same decisions, from the same view and the same legal options, as in
+    :func:`outspeed.bots.play_game`."""
+
+    def __init__(self, bot: "OutspeedBot") -> None:
+        self.bot = bot
+        self.name = bot.name
+
+    def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Action:
+        if prompt.kind == BONUS:
+            return self.bot.bonus(view, prompt.options)                        # type: ignore[arg-type]
+        if prompt.kind == PROGRAM:
+            legal: dict[str, list[int]] = {}
+            for o in prompt.options:
+                assert isinstance(o, Choice)
+                numbers = legal.setdefault(o.path, [])
+                if o.number is not None:
+                    numbers.append(o.number)
+            return self.bot.program(view, legal)
+        drawn = prompt.context.get("drawn")
+        return self.bot.keep(view, drawn if isinstance(drawn, list) else list(prompt.options))  # type: ignore[arg-type]
+
+
 class OutspeedCartridge:
     """The Outspeed cartridge (registered as ``outspeed`` in the ``bitbox.games`` entry points)."""
 
@@ -196,6 +221,16 @@ class OutspeedCartridge:
 
     def __init__(self, content: "Content | None" = None) -> None:
         self._content = content
+
+    @property
+    def bot_names(self) -> Sequence[str]:
+        from .bots import BOTS
+        return tuple(BOTS)
+
+    def make_bot(self, name: str, seed: int | None) -> PromptBot:
+        """Outspeed's bot ``name`` (random, greedy, lookahead) for the console's prompts."""
+        from .bots import make_bot
+        return PromptBot(make_bot(name, seed, dice=self.content.dice))
 
     @property
     def content(self) -> "Content":
@@ -267,4 +302,4 @@ class OutspeedCartridge:
 #: The object the ``bitbox.games`` entry point names.
 CARTRIDGE = OutspeedCartridge()
 
-__all__ = ["BONUS", "CARTRIDGE", "KEEP", "NAME", "PROGRAM", "OutspeedCartridge", "OutspeedGame", "TITLE"]
+__all__ = ["BONUS", "CARTRIDGE", "KEEP", "NAME", "PROGRAM", "OutspeedCartridge", "OutspeedGame", "PromptBot", "TITLE"]
