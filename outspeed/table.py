@@ -21,7 +21,7 @@ from .display.i18n import LANGUAGES, Lang
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .display.model import PLAYER_ORDER, LogEntry, TableView
 from .journal import GameInfo, Journal, JournalError, default_journal_path, replay
-from .rules import Event, Game, RulesError
+from .rules import Event, EventKind, Game, RulesError
 
 TOKEN_MODES = ("physical", "virtual")
 MIXED = ("lookahead", "greedy", "random")       # the demo's bots, seat after seat
@@ -158,7 +158,7 @@ class _Printer:
 
     def __call__(self, entry: LogEntry) -> None:
         line = self.lang.event(entry.kind, entry.data)
-        prefix = "" if entry.kind in ("turn", "game_over") else "  "
+        prefix = "" if entry.kind in (EventKind.TURN, EventKind.GAME_OVER) else "  "
         print(prefix + line, file=self.out, flush=True)
 
 
@@ -560,13 +560,13 @@ def replay_frames(journal: Journal, game_id: int) -> list[ReplayFrame]:
         after = game.public_view()
         for e in events:
             data = dict(e.data)
-            if e.kind in ("turn", "tile_revealed"):
-                tile = (after if e.kind == "tile_revealed" else view).get("tile")
+            if e.kind in (EventKind.TURN, EventKind.TILE_REVEALED):
+                tile = (after if e.kind == EventKind.TILE_REVEALED else view).get("tile")
                 if tile:
                     data.update(number=tile.get("number"), finish=tile.get("finish"))
-            if e.kind == "draw":
+            if e.kind == EventKind.DRAW:
                 data["mode"] = game.state.token_mode
-            if e.kind == "roll":
+            if e.kind == EventKind.ROLL:
                 dice.append(DieShown(e.data["player"], e.data["die"], int(e.data["value"])))
             log.append(LogEntry(e.kind, data))
         if game.finished or game.state.turn != turn:
@@ -583,7 +583,7 @@ def _end_of_turn_view(view: Mapping[str, Any], events: list[Event], game: Game) 
     from .session.animate import apply_event
     v = dict(view)
     for e in events:
-        if e.kind == "tile_revealed":
+        if e.kind == EventKind.TILE_REVEALED:
             break
         v = apply_event(v, e, game.state.token_mode)
     return v
@@ -631,7 +631,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         display = TableDisplay(size=size or (1920, 1080), lang=L)
         for i, f in enumerate(frames):
             for e in f.log:
-                print(("" if e.kind == "turn" else "  ") + L.event(e.kind, e.data), file=out)
+                print(("" if e.kind == EventKind.TURN else "  ") + L.event(e.kind, e.data), file=out)
             if snapshots:
                 Path(snapshots).mkdir(parents=True, exist_ok=True)
                 display.render(table(i), full=True)

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
-from .events import Event
+from .events import Event, EventKind as K
 from .tiles import PATHS, Amount, Path, Tile, parse_tile
 
 TOKENS: tuple[str, ...] = ("electromagnet", "ion_cannon", "flamethrower", "force_field", "nitro", "fuel_tank")
@@ -77,10 +77,49 @@ START_ZONE = 3
 START_FUEL = 12
 MAX_BOARDS = 3
 
-# Events are made as Event._of((kind, keys), values): the data dict is built only if read
-# (see outspeed.rules.events). The (kind, keys) shape is a literal tuple at each call,
-# which Python stores as a constant, so each event's shape is written where it is emitted.
+# Events are made as Event._of(shape, values), shape = (kind, keys): the data dict is built
+# only if read (see outspeed.rules.events). The shapes are the constants below.
 _event = Event._of
+
+# The shape of each event the engine emits: its kind (an EventKind) and the keys of its
+# data, one module constant each, so an emission builds no tuple for it.
+_E_TURN = (K.TURN, ("turn", "tile", "face"))
+_E_BONUS_NONE = (K.BONUS_NONE, ())
+_E_BONUS_PLAYED = (K.BONUS_PLAYED, ("player", "token"))
+_E_NOTHING_AHEAD = (K.NOTHING_AHEAD, ("player", "token"))
+_E_FUEL = (K.FUEL, ("player", "delta", "why", "total"))
+_E_MARKER_PLACED = (K.MARKER_PLACED, ("player", "zone"))
+_E_NO_MARKER_LEFT = (K.NO_MARKER_LEFT, ("player",))
+_E_BOARD_LAID = (K.BOARD_LAID, ("front",))
+_E_MOVED = (K.MOVED, ("player", "from", "to", "why"))
+_E_MOVED_2 = (K.MOVED, ("player", "from", "to", "stopped", "why"))
+_E_BOARD_REMOVED = (K.BOARD_REMOVED, ("first", "last"))
+_E_ELIMINATED = (K.ELIMINATED, ("player", "cause"))
+_E_FLIP = (K.FLIP, ("remaining",))
+_E_GAME_OVER = (K.GAME_OVER, ("winners", "why"))
+_E_PROGRAMMED = (K.PROGRAMMED, ("player", "path", "number"))
+_E_ROLL = (K.ROLL, ("player", "die", "value"))
+_E_LOSE_TURN = (K.LOSE_TURN, ("path", "count", "capacity", "players"))
+_E_SOLO_ALONE = (K.SOLO_ALONE, ("player", "path"))
+_E_SOLO_CROWD = (K.SOLO_CROWD, ("path", "count"))
+_E_PAY = (K.PAY, ("player", "amount", "paid", "parts", "total"))
+_E_FUEL_2 = (K.FUEL, ("player", "delta", "total"))
+_E_DRAW = (K.DRAW, ("player", "drawn"))
+_E_RESHUFFLE = (K.RESHUFFLE, ("count",))
+_E_DRAW_EMPTY = (K.DRAW_EMPTY, ("player",))
+_E_MARKERS_REMOVED = (K.MARKERS_REMOVED, ("zone", "count"))
+_E_TILE_REVEALED = (K.TILE_REVEALED, ("tile",))
+
+
+def _sets(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> Event:
+    """Add to ``e`` public values it sets (``Event.public``) that its data does not hold, as
+    ``(path, value)`` pairs: captured when the engine applies it, so that a display folding
+    the events over the public view never re-derives a rule (one source for the view)."""
+    try:
+        e._pub += pairs                                     # type: ignore[attr-defined]
+    except AttributeError:
+        e._pub = pairs                                      # type: ignore[attr-defined]
+    return e
 
 REFUSAL_CODES = ("not_held", "not_rearmost", "finish_tile", "no_marker", "unlit_path",
                  "unaffordable", "choose_out_of_range", "eliminated", "missing_choice")
@@ -625,9 +664,9 @@ class Game:
             if codes:
                 raise Refused(codes, "bonus")
 
-        events: list[Event] = [_event(("turn", ("turn", "tile", "face")), (s.turn, s.tile._label, s.face))]
+        events: list[Event] = [_event(_E_TURN, (s.turn, s.tile._label, s.face))]
         if not any_played:                                              # the usual turn
-            events.append(_event(("bonus_none", ()), ()))
+            events.append(_event(_E_BONUS_NONE, ()))
             s.phase = "programming"
             return events
         played: dict[str, str] = {}                                     # in seat order
@@ -638,14 +677,15 @@ class Game:
                 played[p] = t
                 held = s.held[p]
                 held.remove(t if t in held else UNKNOWN)
-                events.append(_event(("bonus_played", ("player", "token")), (p, t)))
+                events.append(_sets(_event(_E_BONUS_PLAYED, (p, t)),
+                                    (("players", p, "tokens"), len(held))))
                 group = by_zone.get(zone[p])
                 if group is None:
                     by_zone[zone[p]] = [p]
                 else:
                     group.append(p)
         if not played:
-            events.append(_event(("bonus_none", ()), ()))
+            events.append(_event(_E_BONUS_NONE, ()))
 
         if played:
             laid_before = s.boards
@@ -655,6 +695,7 @@ class Game:
                 active = s.active
                 self._apply_group([p for p in by_zone[z] if p in active], played, events)
             s.discards.extend(played.values())
+            _sets(events[-1], (("discards",), len(s.discards)))
 
             if not s.finished and s.boards > laid_before:                  # R-9, O-3
                 self._remove_rear_board(events)
@@ -687,7 +728,7 @@ class Game:
                     occupied = sorted(set(pos.values()))
                 ahead = [z for z in occupied if z > mine]
                 if not ahead:
-                    events.append(_event(("nothing_ahead", ("player", "token")), (p, token)))
+                    events.append(_event(_E_NOTHING_AHEAD, (p, token)))
                 elif token == "flamethrower":
                     for q in s.active:
                         if pos[q] == ahead[0]:
@@ -709,7 +750,7 @@ class Game:
                 gain = fuel_gain.get(p)
                 if gain:
                     s.fuel[p] += gain
-                    events.append(_event(("fuel", ("player", "delta", "why", "total")),
+                    events.append(_event(_E_FUEL,
                                          (p, gain, "fuel tank", s.fuel[p])))
         out: list[tuple[str, str]] = []
         if fuel_loss:
@@ -718,7 +759,7 @@ class Game:
                 if loss and p in s.active:
                     lost = min(loss, s.fuel[p])
                     s.fuel[p] -= lost
-                    events.append(_event(("fuel", ("player", "delta", "why", "total")),
+                    events.append(_event(_E_FUEL,
                                          (p, -lost, "ion cannon", s.fuel[p])))
                     if s.fuel[p] == 0:
                         out.append((p, "fuel"))
@@ -733,9 +774,11 @@ class Game:
         for p, zone in new_markers:                                     # O-6
             if len(s.markers) < s.marker_total:
                 s.markers.append(zone)
-                events.append(_event(("marker_placed", ("player", "zone")), (p, zone)))
+                events.append(_sets(_event(_E_MARKER_PLACED, (p, zone)),
+                                    (("force_fields",), sorted(s.markers)),
+                                    (("markers_left",), s.marker_total - len(s.markers))))
             else:
-                events.append(_event(("no_marker_left", ("player",)), (p,)))
+                events.append(_event(_E_NO_MARKER_LEFT, (p,)))
         if out:
             self._eliminate(out, events)
 
@@ -760,7 +803,7 @@ class Game:
                         break
             if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
-                events.append(_event(("board_laid", ("front",)), (s.front,)))
+                events.append(_sets(_event(_E_BOARD_LAID, (s.front,)), (("track", "boards"), s.boards)))
         else:
             if markers:
                 for z in range(start - 1, target - 1, -1):
@@ -768,13 +811,13 @@ class Game:
                         target, stopped = z, True
                         break
             if target < s.rear:
-                events.append(_event(("moved", ("player", "from", "to", "why")), (p, start, target, why)))
+                events.append(_event(_E_MOVED, (p, start, target, why)))
                 return None
         if target == start:
             return target                                               # held at the front (R-10)
         s.entered.add(target)                                           # O-4
         s.zone[p] = target
-        events.append(_event(("moved", ("player", "from", "to", "stopped", "why")), (p, start, target, stopped, why)))
+        events.append(_event(_E_MOVED_2, (p, start, target, stopped, why)))
         return target
 
     def _remove_rear_board(self, events: list[Event]) -> None:
@@ -782,8 +825,11 @@ class Game:
         first, last = s.rear, s.rear + BOARD - 1
         s.rear += BOARD
         s.boards -= 1
-        events.append(_event(("board_removed", ("first", "last")), (first, last)))
         s.markers = [z for z in s.markers if z >= s.rear]               # O-2
+        events.append(_sets(_event(_E_BOARD_REMOVED, (first, last)),
+                            (("track", "rear"), s.rear), (("track", "boards"), s.boards),
+                            (("force_fields",), sorted(s.markers)),
+                            (("markers_left",), s.marker_total - len(s.markers))))
         self._eliminate([(p, "board") for p in s.active if s.zone[p] < s.rear], events)
 
     def _eliminate(self, out: list[tuple[str, str]], events: list[Event]) -> None:
@@ -799,10 +845,14 @@ class Game:
             s.discards.extend(s.held[p])                                # O-1
             s.held[p] = []
             del s.zone[p]
-            events.append(_event(("eliminated", ("player", "cause")), (p, cause)))
+            events.append(_sets(_event(_E_ELIMINATED, (p, cause)),
+                                (("players", p, "active"), False), (("players", p, "zone"), None),
+                                (("players", p, "fuel"), 0), (("players", p, "tokens"), 0),
+                                (("discards",), len(s.discards)),
+                                (("eliminated",), [list(e) for e in s.eliminated])))
         if len(s.players) >= 5 and len(s.active) <= 4 and s.next_face != "3-4":   # R-13
             s.next_face = "3-4"
-            events.append(_event(("flip", ("remaining",)), (len(s.active),)))
+            events.append(_sets(_event(_E_FLIP, (len(s.active),)), (("next_face",), s.next_face)))
         if len(s.active) <= 1:
             self._finish(list(s.active), events, "last ship" if s.active else "")
 
@@ -813,7 +863,7 @@ class Game:
         s.winners = winners
         s.draw_queue.clear()
         s.drawn.clear()
-        events.append(_event(("game_over", ("winners", "why")), (winners, why)))
+        events.append(_event(_E_GAME_OVER, (winners, why)))
 
     # ------------------------------------------------------------------ programming and resolution
     def program(self, choices: Mapping[str, Choice | str | tuple]) -> list[Event]:
@@ -851,7 +901,7 @@ class Game:
                         break
                     ordered[p] = c
                     revealed[p] = [key, None]
-                    append(_event(("programmed", ("player", "path", "number")), (p, key, None)))
+                    append(_event(_E_PROGRAMMED, (p, key, None)))
                     on = groups.get(key)
                     if on is None:
                         groups[key] = [p]
@@ -883,7 +933,7 @@ class Game:
         s = self.state
         forced = s.forced_dice.get(p)
         value = forced.pop(0) if forced else _choice(s.rng, s.dice[die])
-        events.append(_event(("roll", ("player", "die", "value")), (p, die, value)))
+        events.append(_event(_E_ROLL, (p, die, value)))
         return value
 
     def _bill(self, p: str, path: Path, number: int | None, groups: Mapping[str, list[str]],
@@ -947,7 +997,7 @@ class Game:
                 revealed[p] = [key, number]
                 if number is not None and not paths[key].choose:
                     number = None                                       # shown only on an X path
-                events.append(_event(("programmed", ("player", "path", "number")), (p, key, number)))
+                events.append(_event(_E_PROGRAMMED, (p, key, number)))
                 on = groups.get(key)
                 if on is None:
                     groups[key] = [p]
@@ -964,16 +1014,16 @@ class Game:
             if not on:
                 continue
             if path.capacity is not None and len(on) > path.capacity:     # capacity, O-5
-                append(_event(("lose_turn", ("path", "count", "capacity", "players")),
+                append(_event(_E_LOSE_TURN,
                               (key, len(on), path.capacity, on)))
                 no_pay.append(key)
                 no_gain.append(key)
             elif path.solo:                                             # tile 11
                 if len(on) == 1:
-                    append(_event(("solo_alone", ("player", "path")), (on[0], key)))
+                    append(_event(_E_SOLO_ALONE, (on[0], key)))
                     no_pay.append(key)
                 else:
-                    append(_event(("solo_crowd", ("path", "count")), (key, len(on))))
+                    append(_event(_E_SOLO_CROWD, (key, len(on))))
                     no_gain.append(key)
         paying: Iterable[tuple[str, Choice]] = choices.items()
         gaining: Iterable[tuple[str, Choice]] = paying
@@ -1007,7 +1057,7 @@ class Game:
             have = fuel[p]
             paid = total if total < have else have                      # min(total, have)
             fuel[p] = left = have - paid
-            append(_event(("pay", ("player", "amount", "paid", "parts", "total")), (p, total, paid, parts, left)))
+            append(_event(_E_PAY, (p, total, paid, parts, left)))
             if total > paid:
                 out.append((p, "overpaid"))
             elif left == 0 and not finish:
@@ -1037,7 +1087,7 @@ class Game:
                 move, fuel_gains, bonus = fixed
                 for v in fuel_gains:
                     fuel[p] += v
-                    append(_event(("fuel", ("player", "delta", "total")), (p, v, fuel[p])))
+                    append(_event(_E_FUEL_2, (p, v, fuel[p])))
                 if bonus:
                     draws[p] = bonus
                     before[p] = zone[p]
@@ -1050,7 +1100,7 @@ class Game:
                     elif kind == "fuel":
                         if v:
                             fuel[p] += v
-                            append(_event(("fuel", ("player", "delta", "total")), (p, v, fuel[p])))
+                            append(_event(_E_FUEL_2, (p, v, fuel[p])))
                     else:
                         draws[p] = draws.get(p, 0) + v
                         before[p] = zone[p]
@@ -1061,7 +1111,7 @@ class Game:
                         and (not markers or markers.isdisjoint(range(start + 1, target + 1)))):  # nor stops it
                     entered(target)                                     # O-4
                     zone[p] = target
-                    moved.append(_event(("moved", ("player", "from", "to", "stopped", "why")),
+                    moved.append(_event(_E_MOVED_2,
                                         (p, start, target, False, "")))
                 else:
                     if self._move(p, move, markers, moved, "") is None:    # never backwards here
@@ -1081,7 +1131,8 @@ class Game:
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
-                append(_event(("draw", ("player", "drawn")), (p, draws[p])))
+                append(_sets(_event(_E_DRAW, (p, draws[p])),
+                             (("players", p, "tokens"), len(s.held[p]))))
             return self._end_resolution(events)
         if not drawers and not s.draw_queue:
             return self._end_resolution(events)                         # _next_draw, nothing to draw
@@ -1095,7 +1146,8 @@ class Game:
             s.pile = s.discards
             s.discards = []
             _shuffle(s.rng, s.pile)
-            events.append(_event(("reshuffle", ("count",)), (len(s.pile),)))
+            events.append(_sets(_event(_E_RESHUFFLE, (len(s.pile),)),
+                                (("pile_size",), len(s.pile)), (("discards",), 0)))
         return s.pile.pop(0) if s.pile else None
 
     def _next_draw(self, events: list[Event]) -> list[Event]:
@@ -1112,14 +1164,15 @@ class Game:
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(_event(("draw", ("player", "drawn")), (p, 2)))
+                events.append(_sets(_event(_E_DRAW, (p, 2)), (("pile_size",), len(s.pile))))
                 return events
             s.draw_queue.pop(0)
             if drawn:
                 s.held[p].append(drawn[0])
-                events.append(_event(("draw", ("player", "drawn")), (p, 1)))
+                events.append(_sets(_event(_E_DRAW, (p, 1)),
+                                    (("players", p, "tokens"), len(s.held[p])), (("pile_size",), len(s.pile))))
             else:
-                events.append(_event(("draw_empty", ("player",)), (p,)))
+                events.append(_event(_E_DRAW_EMPTY, (p,)))
         return self._end_resolution(events)
 
     def keep(self, player: str, token: str | None = None) -> list[Event]:
@@ -1141,7 +1194,12 @@ class Game:
         s.drawn = []
         s.draw_queue.pop(0)
         s.phase = "resolution"
-        return self._next_draw([])
+        kept = ((("players", player, "tokens"), len(s.held[player])), (("pile_size",), len(s.pile)))
+        events = self._next_draw([])
+        if events:          # the keep itself is no event: its public values go first with the next one
+            first = events[0]
+            first._pub = kept + getattr(first, "_pub", ())                    # type: ignore[attr-defined]
+        return events
 
     def _end_resolution(self, events: list[Event]) -> list[Event]:
         s = self.state
@@ -1159,7 +1217,9 @@ class Game:
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
-                events.append(_event(("markers_removed", ("zone", "count")), (zone, n)))
+                events.append(_sets(_event(_E_MARKERS_REMOVED, (zone, n)),
+                                    (("force_fields",), sorted(s.markers)),
+                                    (("markers_left",), s.marker_total - len(s.markers))))
         s.entered = set()
         if s.tile.finish:
             best = max(_rank_key(s, p) for p in s.active)
@@ -1170,7 +1230,10 @@ class Game:
         if s.stack:
             s.tile = s.stack.pop(0)
             s.face = s.next_face
-            events.append(_event(("tile_revealed", ("tile",)), (s.tile._label,)))   # label()
+            events.append(_sets(_event(_E_TILE_REVEALED, (s.tile._label,)),   # label()
+                                (("turn",), s.turn), (("tile",), s.tile), (("face",), s.face),
+                                (("next_face",), s.next_face), (("tiles_left",), len(s.stack)),
+                                (("revealed",), {})))
         else:
             s.tile = None               # only in scenarios: the stack ran out before a finish tile
         s.phase = "bonus"
