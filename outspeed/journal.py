@@ -11,7 +11,20 @@ diverging.
 
 Default location: ``$XDG_DATA_HOME/8bitbox/journal.sqlite`` (``~/.local/share/...``);
 ``--journal PATH`` chooses another. A file that is not a journal (another program's
-database, a corrupt file, a text file) raises :class:`JournalError` with a message naming it.
+database, a corrupt file, a text file) raises :class:`JournalError` with a message naming it,
+and is left untouched (not even its mode is changed). A journal owned by another user is
+refused; one of ours that others may read is made private (0600), with a notice.
+
+Integrity: a finished game also stores the fingerprint of its final state (``final``), and
+:func:`verify` replays a game from its inputs and refuses it when its stored result (the
+winners, the final fingerprint, the seed) does not match what the inputs give, so an edited
+winner, an edited last input or a deleted final input are caught (``history`` and
+``replay`` verify every game they show). This catches damage and careless edits, not a
+forger: anyone who can write the file can recompute the fingerprints.
+
+Seeds: a game's seed is a secret of up to 128 bits; SQLite integers have 64, so a larger seed
+is stored in the ``seed`` column as hexadecimal text (``0x...``); the initial state (JSON)
+holds it too.
 """
 from __future__ import annotations
 
@@ -19,6 +32,7 @@ import datetime as _dt
 import json
 import os
 import sqlite3
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -38,7 +52,8 @@ CREATE TABLE IF NOT EXISTS games (
     initial TEXT NOT NULL,            -- JSON: Game.to_data() at the start
     status TEXT NOT NULL DEFAULT 'playing',   -- playing | finished
     winners TEXT,                     -- JSON list, when finished
-    ended TEXT
+    ended TEXT,
+    final TEXT                        -- fingerprint of the final state, when finished
 );
 CREATE TABLE IF NOT EXISTS inputs (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -56,7 +71,10 @@ CREATE TABLE IF NOT EXISTS inputs (
 
 _GAMES = ("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.winners, g.ended, "
           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id), "
-          "(SELECT COALESCE(MAX(turn), 1) FROM inputs i WHERE i.game = g.id) FROM games g")
+          "(SELECT COALESCE(MAX(turn), 1) FROM inputs i WHERE i.game = g.id), {final} FROM games g")
+
+SEAT_KINDS = ("controller", "bot", "keyboard")
+SEED_KINDS = ("secret", "given")      # settings["seed"]: drawn from the OS, or chosen with --seed
 
 
 class JournalError(Exception):
@@ -74,24 +92,94 @@ def default_journal_path() -> Path:
     return Path(base) / "8bitbox" / "journal.sqlite"
 
 
-def _make_private(path: Path) -> None:
-    """The journal holds secrets (the pile and tile order, every token held and kept, each
-    choice as it is locked in): it is created 0600 (owner only) whatever the umask, and an
-    existing one of ours that others may read is made 0600. SQLite gives its side files
-    (``-journal``, ``-wal``) the database file's permissions."""
+def _existing(path: Path) -> os.stat_result | None:
+    """The file at ``path`` (through a symlink too), or None when there is none. Something
+    that is not a regular file, or a file of another user, is refused and left untouched."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise JournalError(f"{path}: a symbolic link to nothing; it was left untouched. "
+                               f"Choose another file with --journal PATH.") from None
+        return None
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise JournalError(f"{path}: is a folder, not a journal file. Choose another file with --journal PATH.")
+    if not stat.S_ISREG(st.st_mode):
+        raise JournalError(f"{path}: is not a regular file (not an Outspeed journal); it was left untouched.")
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise JournalError(f"{path}: belongs to another user (uid {st.st_uid}): a journal holds a game's secrets, "
+                           f"use your own; it was left untouched. Choose another file with --journal PATH.")
+    return st
+
+
+def _create_private(path: Path) -> None:
+    """The journal holds secrets (the seed, the pile and tile order, every token held and kept,
+    each choice as it is locked in): it is created 0600 (owner only) whatever the umask. SQLite
+    gives its side files (``-journal``, ``-wal``) the database file's permissions."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except FileExistsError:
-        try:
-            st = path.stat()
-            if st.st_mode & 0o077 and hasattr(os, "getuid") and st.st_uid == os.getuid() and path.is_file():
-                os.chmod(path, 0o600)
-        except OSError:
-            pass                                   # not ours to change: SQLite will say what is wrong
-        return
+        raise JournalError(f"{path}: appeared while it was being created; it was left untouched.") from None
     except OSError as exc:
         raise JournalError(f"{path}: cannot be created: {exc.strerror or exc}") from None
     os.close(fd)
+
+
+def _seed_to_sql(seed: int) -> int | str:
+    """SQLite integers have 64 bits: a larger (secret) seed is stored as hexadecimal text."""
+    seed = int(seed)
+    return seed if -2**63 <= seed < 2**63 else hex(seed)
+
+
+def _seed_from_sql(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower().startswith(("0x", "-0x")) and len(value) <= 80:
+        return int(value, 16)
+    raise ValueError(f"the seed {str(value)[:40]!r} is not a number")
+
+
+def _loads(text: Any) -> Any:
+    """JSON from the journal; absurd nesting is a damaged record, not a crash."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def check_record(players: Any, settings: Any, status: Any, winners: Any) -> None:
+    """Raise ValueError naming what is wrong when a game's record has values the readers
+    (history, replay, resume) cannot use: names, seats, language, bot, status, winners."""
+    from .bots import BOTS
+    from .display.i18n import LANGUAGES
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        raise ValueError("players must be a list of names")
+    if not isinstance(settings, dict):
+        raise ValueError("settings must be a mapping")
+    seats = settings.get("seats", [])
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        raise ValueError("seats must be a list of mappings")
+    for s in seats:
+        if s.get("player") not in players:
+            raise ValueError(f"a seat has no player of this game ({str(s.get('player'))[:20]!r})")
+        if s.get("kind") not in SEAT_KINDS:
+            raise ValueError(f"seat {s['player']}: its kind must be one of {', '.join(SEAT_KINDS)}")
+        cid = s.get("controller_id")
+        if cid is not None and (not isinstance(cid, int) or isinstance(cid, bool)):
+            raise ValueError(f"seat {s['player']}: its controller id is not a number")
+    for key, allowed in (("lang", LANGUAGES), ("bot", tuple(BOTS) + ("mixed",)), ("tokens", ("physical", "virtual")),
+                         ("seed", SEED_KINDS)):
+        if key in settings and (not isinstance(settings[key], str) or settings[key] not in allowed):
+            raise ValueError(f"unknown {key} {str(settings[key])[:20]!r}")
+    if not isinstance(settings.get("first_game", False), bool):
+        raise ValueError("first_game must be true or false")
+    if status not in ("playing", "finished"):
+        raise ValueError(f"unknown status {str(status)[:20]!r}")
+    if winners is not None and not (isinstance(winners, list)
+                                    and all(isinstance(w, str) and w in players for w in winners)):
+        raise ValueError("winners must be a list of this game's players")
 
 
 def _now() -> str:
@@ -110,6 +198,13 @@ class GameInfo:
     ended: str | None
     inputs: int
     turns: int                 # the last turn reached
+    final: str | None = None   # fingerprint of the final state (finished games of this version)
+
+    @property
+    def seed_public(self) -> bool:
+        """Whether the seed may be shown: once the game is over, or when it was chosen (--seed).
+        A secret seed gives the hidden tile order, bonus pile and dice away."""
+        return self.status == "finished" or self.settings.get("seed") == "given"
 
 
 @dataclass(frozen=True)
@@ -125,8 +220,36 @@ class InputRecord:
 class Journal:
     """An open journal file. Use as a context manager or call :meth:`close`."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        """``create``: make the file (and its folder) if there is none, and the tables in an
+        empty file (``outspeed play``). Without it (history, replay) a missing or empty file
+        is refused and nothing is written."""
         self.path = Path(path)
+        self.notices: list[str] = []              # things the caller should tell the user
+        st = _existing(self.path)
+        if st is None:
+            if not create:
+                raise JournalError(f"{self.path}: no journal here (no game has been played with it)")
+            self._make_folder()
+            _create_private(self.path)
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot be opened: {exc}") from None
+        try:
+            self._check_and_create(create)
+            self._final = self._final_column(create)
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise JournalError(f"{self.path}: not an Outspeed journal (the file is not a readable SQLite "
+                               f"database: {exc}). Choose another file with --journal PATH.") from None
+        except BaseException:
+            self.db.close()
+            raise
+        if st is not None:
+            self._make_private(st)
+
+    def _make_folder(self) -> None:
         try:
             if not self.path.parent.exists():     # a folder of ours: private (0700)
                 self.path.parent.mkdir(parents=True, mode=0o700)
@@ -134,25 +257,42 @@ class Journal:
             pass
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot create its folder: {exc.strerror or exc}") from None
-        _make_private(self.path)
-        try:
-            self.db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: cannot be opened: {exc}") from None
-        try:
-            self._check_and_create()
-        except sqlite3.DatabaseError as exc:
-            self.db.close()
-            raise JournalError(f"{self.path}: not an Outspeed journal (the file is not a readable SQLite "
-                               f"database: {exc}). Choose another file with --journal PATH.") from None
 
-    def _check_and_create(self) -> None:
+    def _make_private(self, st: os.stat_result) -> None:
+        """Our journal (checked: ours, and a journal) that others may read is made 0600."""
+        if not st.st_mode & 0o077:
+            return
+        try:
+            os.chmod(self.path, 0o600)
+        except OSError as exc:
+            raise JournalError(f"{self.path}: readable by other users and its mode cannot be changed "
+                               f"({exc.strerror or exc}): refused, a journal holds a game's secrets") from None
+        self.notices.append(f"{self.path}: was readable by other users; its mode is now 0600 (owner only)")
+
+    def _final_column(self, create: bool) -> str:
+        """Journals written before ``games.final`` existed get the column when opened to play;
+        read as they are, their games have no final fingerprint (their result is still checked)."""
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
+        if "final" in columns:
+            return "g.final"
+        if create:
+            try:
+                self.db.execute("ALTER TABLE games ADD COLUMN final TEXT")
+                return "g.final"
+            except sqlite3.OperationalError:
+                pass
+        return "NULL"
+
+    def _check_and_create(self, create: bool = True) -> None:
         db = self.db
         db.execute("PRAGMA synchronous = FULL")
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app == 0 and not tables:
+            if not create:
+                raise JournalError(f"{self.path}: not an Outspeed journal (an empty file or database); it was "
+                                   f"left untouched. Choose another file with --journal PATH.")
             db.execute("BEGIN IMMEDIATE")
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -187,7 +327,7 @@ class Journal:
         with self._tx():
             cur = self.db.execute(
                 "INSERT INTO games (created, seed, players, settings, initial) VALUES (?, ?, ?, ?, ?)",
-                (_now(), int(s.seed), json.dumps(list(s.players)), json.dumps(settings, sort_keys=True),
+                (_now(), _seed_to_sql(s.seed), json.dumps(list(s.players)), json.dumps(settings, sort_keys=True),
                  json.dumps(game.to_data(), sort_keys=True)))
             game_id = int(cur.lastrowid)
         return GameRecord(self, game_id, 0)
@@ -197,17 +337,20 @@ class Journal:
 
     # ------------------------------------------------------------------ reading
     def games(self) -> list[GameInfo]:
-        rows = self._query(_GAMES + " ORDER BY g.id")
+        rows = self._query(self._games_sql() + " ORDER BY g.id")
         return [self._info(r) for r in rows]
 
     def game(self, game_id: int) -> GameInfo:
-        rows = self._query(_GAMES + " WHERE g.id = ?", (game_id,))
+        rows = self._query(self._games_sql() + " WHERE g.id = ?", (game_id,))
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id} (see `outspeed history`)")
         return self._info(rows[0])
 
+    def _games_sql(self) -> str:
+        return _GAMES.format(final=self._final)
+
     def last_unfinished(self) -> GameInfo | None:
-        rows = self._query(_GAMES + " WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
+        rows = self._query(self._games_sql() + " WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
         return self._info(rows[0]) if rows else None
 
     def initial(self, game_id: int) -> Game:
@@ -215,8 +358,8 @@ class Journal:
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id}")
         try:
-            return Game.from_data(json.loads(rows[0][0]))
-        except (ValueError, KeyError, TypeError, RulesError) as exc:
+            return Game.from_data(_loads(rows[0][0]))
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RulesError) as exc:
             raise JournalError(f"{self.path}: game {game_id}: its initial state cannot be read ({exc})") from None
 
     def inputs(self, game_id: int) -> list[InputRecord]:
@@ -224,7 +367,7 @@ class Journal:
         out = []
         for seq, turn, phase, kind, data, state in rows:
             try:
-                out.append(InputRecord(int(seq), int(turn), str(phase), str(kind), json.loads(data), str(state)))
+                out.append(InputRecord(int(seq), int(turn), str(phase), str(kind), _loads(data), str(state)))
             except (ValueError, TypeError) as exc:
                 raise JournalError(f"{self.path}: game {game_id}, input {seq}: cannot be read ({exc})") from None
         return out
@@ -237,14 +380,11 @@ class Journal:
 
     def _info(self, r: tuple) -> GameInfo:
         try:
-            info = GameInfo(int(r[0]), str(r[1]), int(r[2]), json.loads(r[3]), json.loads(r[4]), str(r[5]),
-                            json.loads(r[6]) if r[6] else None, r[7], int(r[8]), int(r[9]))
-            # The readers (history, resume) rely on these shapes: a damaged record is refused here.
-            seats = info.settings.get("seats", []) if isinstance(info.settings, dict) else None
-            if (not isinstance(info.players, list) or not all(isinstance(p, str) for p in info.players)
-                    or not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats)
-                    or not (info.winners is None or isinstance(info.winners, list))):
-                raise ValueError("players, settings or winners have the wrong shape")
+            info = GameInfo(int(r[0]), str(r[1]), _seed_from_sql(r[2]), _loads(r[3]), _loads(r[4]), str(r[5]),
+                            _loads(r[6]) if r[6] else None, r[7], int(r[8]), int(r[9]),
+                            str(r[10]) if r[10] is not None else None)
+            # The readers (history, replay, resume) rely on these values: a damaged record is refused here.
+            check_record(info.players, info.settings, info.status, info.winners)
             return info
         except (ValueError, TypeError) as exc:
             raise JournalError(f"{self.path}: game {r[0]}: its record cannot be read ({exc})") from None
@@ -265,13 +405,22 @@ class _Tx:
             try:
                 self.db.execute("COMMIT")
             except sqlite3.Error as err:
-                self.db.execute("ROLLBACK")
-                raise JournalError(f"{self.path}: cannot write ({err})") from None
+                self._rollback()
+                raise JournalError(f"{self.path}: cannot write ({err}); the game so far is kept") from None
         else:
-            self.db.execute("ROLLBACK")
+            self._rollback()
             if isinstance(exc, sqlite3.Error):
-                raise JournalError(f"{self.path}: cannot write ({exc})") from None
+                raise JournalError(f"{self.path}: cannot write ({exc}); the game so far is kept") from None
         return False
+
+    def _rollback(self) -> None:
+        """Undo the transaction; SQLite may already have (a full disk ends it): nothing to undo."""
+        if not self.db.in_transaction:
+            return
+        try:
+            self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass                                   # the file is unchanged: SQLite's own journal restores it
 
 
 class GameRecord:
@@ -290,8 +439,12 @@ class GameRecord:
                 (self.id, self.next_seq, turn, phase, kind, json.dumps(data, sort_keys=True), state, _now()))
         self.next_seq += 1
 
-    def finish(self, winners: list[str]) -> None:
+    def finish(self, winners: list[str], state: str | None = None) -> None:
+        """Mark the game finished with its winners and ``state``, the fingerprint of its final
+        state (what :func:`verify` checks the last input and the result against)."""
         with self.journal._tx():
+            if state is not None and self.journal._final == "g.final":
+                self.journal.db.execute("UPDATE games SET final = ? WHERE id = ?", (state, self.id))
             self.journal.db.execute("UPDATE games SET status = 'finished', winners = ?, ended = ? WHERE id = ?",
                                     (json.dumps(winners), _now(), self.id))
 
@@ -322,3 +475,36 @@ def rebuild(journal: Journal, game_id: int) -> tuple[Game, int]:
     for rec, g, _ in replay(journal, game_id):
         game, n = g, rec.seq + 1
     return game, n
+
+
+
+def result_mismatch(info: GameInfo, game: Game) -> str | None:
+    """What, in a game's stored record, disagrees with ``game`` as its inputs rebuild it
+    (None: all agrees): the seed, whether it is finished, the winners, the final state."""
+    from .session.referee import state_hash
+    if game.state.seed != info.seed:
+        return "its seed does not match its initial state"
+    if info.status != "finished":
+        return None
+    if not game.finished:
+        return "it is marked finished but its inputs do not finish it (an input is missing)"
+    if list(game.state.winners) != list(info.winners or []):
+        return "its stored winners are not those its inputs give"
+    if info.final is not None and state_hash(game) != info.final:
+        return "its final state does not match its inputs (the last input or the result was edited)"
+    return None
+
+
+def check_result(journal: Journal, info: GameInfo, game: Game) -> None:
+    problem = result_mismatch(info, game)
+    if problem is not None:
+        raise JournalError(f"{journal.path}: game {info.id} was altered: {problem}; it was left untouched")
+
+
+def verify(journal: Journal, game_id: int) -> GameInfo:
+    """Replay game ``game_id`` from its inputs (checking each input's fingerprint) and refuse
+    it (:class:`JournalError`) when its stored result disagrees. Returns its record."""
+    info = journal.game(game_id)
+    game, _ = rebuild(journal, game_id)
+    check_result(journal, info, game)
+    return info

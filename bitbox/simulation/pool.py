@@ -5,12 +5,16 @@
 the results in index order whatever the number of workers, so a run aggregated in that
 order gives the same report for any ``workers``. ``job`` must be picklable (an instance of a
 module-level class): it is sent once to each worker, which keeps it for all its games (a
-job can load its contents on first call there and keep them).
+job can load its contents on first call there and keep them). Ctrl-C is for the main
+process alone: the workers ignore SIGINT (a KeyboardInterrupt in the main process ends the
+pool, and them with it).
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator
 from typing import TypeVar, cast
 
@@ -22,6 +26,9 @@ _worker_job: list[Callable[[int], object]] = []      # this worker's job (set by
 
 
 def _init_worker(job: Callable[[int], object]) -> None:
+    # Ctrl-C reaches every process of the terminal's group: the main process alone stops the
+    # run (and ends the workers); a worker with a KeyboardInterrupt would print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_job[:] = [job]
 
 
@@ -47,11 +54,35 @@ def run_indexed(job: Callable[[int], R], count: int, workers: int = 1,
         return
     bounds = chunks(count, workers)
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(min(workers, len(bounds)), initializer=_init_worker, initargs=(job,)) as pool:
+    with _sigint_ignored():                 # workers start with Ctrl-C ignored, even while importing
+        pool = ctx.Pool(min(workers, len(bounds)), initializer=_init_worker, initargs=(job,))
+    with pool:
         for results in pool.imap(_play_range, bounds):
             yield from cast("list[R]", results)           # job's own results
             if progress:
                 progress.update(len(results))
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while worker processes are started (they inherit it), then restore it."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                      # not the main thread: nothing to do
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where known)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def default_workers() -> int:
@@ -59,4 +90,4 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-__all__ = ["chunks", "default_workers", "run_indexed"]
+__all__ = ["chunks", "default_workers", "run_indexed", "usable_cores"]

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 from bitbox.colours import SEAT_COLOURS
 from bitbox.simulation import seeds
-from bitbox.simulation.pool import default_workers, run_indexed
+from bitbox.simulation.pool import default_workers, run_indexed, usable_cores
 from bitbox.simulation.progress import Progress
 
 from ..bots import BOTS, make_bot, play_game
@@ -135,4 +135,4 @@ def run_games(config: SimConfig, workers: int = 1, content=None,
 
 
 __all__ = ["COLOURS", "Job", "Progress", "SimConfig", "bot_seed", "default_workers", "game_seed", "play_one",
-           "run_games"]
+           "run_games", "usable_cores"]
