@@ -66,7 +66,17 @@ def _simulate(args: argparse.Namespace) -> int:
     except (GameError, ValueError) as exc:
         print(f"bitbox simulate: {exc}", file=sys.stderr)
         return 2
-    summary = simulate(run, args.workers, None if args.quiet else Progress(run.games))
+    from .simulation.pool import usable_cores
+    workers = args.workers
+    if workers > usable_cores():
+        workers = usable_cores()
+        print(f"bitbox simulate: --workers {args.workers} is more than the {workers} core(s) here: using {workers}",
+              file=sys.stderr)
+    try:
+        summary = simulate(run, workers, None if args.quiet else Progress(run.games))
+    except KeyboardInterrupt:               # Ctrl-C: the pool's workers are ended with it
+        print("\nbitbox simulate: interrupted", file=sys.stderr)
+        return 130
     print(summary.report(cartridge.title))
     return 0
 
