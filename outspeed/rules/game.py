@@ -112,14 +112,17 @@ _E_TILE_REVEALED = (K.TILE_REVEALED, ("tile",))
 
 
 def _sets(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> Event:
-    """Add to ``e`` public values it sets (``Event.public``) that its data does not hold, as
+    """Give ``e`` public values it sets (``Event.public``) that its data does not hold, as
     ``(path, value)`` pairs: captured when the engine applies it, so that a display folding
-    the events over the public view never re-derives a rule (one source for the view)."""
-    try:
-        e._pub += pairs                                     # type: ignore[attr-defined]
-    except AttributeError:
-        e._pub = pairs                                      # type: ignore[attr-defined]
+    the events over the public view never re-derives a rule (one source for the view).
+    ``e`` is a new event (no values yet); :func:`_sets_more` adds to one."""
+    e._pub = pairs                                          # type: ignore[attr-defined]
     return e
+
+
+def _sets_more(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> None:
+    e._pub = getattr(e, "_pub", ()) + pairs                 # type: ignore[attr-defined]
+
 
 REFUSAL_CODES = ("not_held", "not_rearmost", "finish_tile", "no_marker", "unlit_path",
                  "unaffordable", "choose_out_of_range", "eliminated", "missing_choice")
@@ -695,7 +698,7 @@ class Game:
                 active = s.active
                 self._apply_group([p for p in by_zone[z] if p in active], played, events)
             s.discards.extend(played.values())
-            _sets(events[-1], (("discards",), len(s.discards)))
+            _sets_more(events[-1], (("discards",), len(s.discards)))
 
             if not s.finished and s.boards > laid_before:                  # R-9, O-3
                 self._remove_rear_board(events)
