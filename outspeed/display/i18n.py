@@ -1,6 +1,7 @@
 """The table's words in English, Spanish, French and German, in the rulebooks' own terms.
 
-Terms come from the printed rulebooks (shared/seeds): French *rangée*, *plateau
+Terms come from the printed rulebooks (the French, Spanish and German editions; docs/rules.md
+states the rules in English): French *rangée*, *plateau
 Progression*, *tuile Course*, *Fioul*, *jeton Bonus*...; Spanish *zona*, *tramo de
 recorrido*, *loseta de pista*, *combustible*, *ficha de bonificación*...; German *Zone*,
 *Renntableau*, *Streckenkärtchen*, *Benzin*, *Bonusplättchen*...

@@ -3,9 +3,9 @@
 Pure and deterministic: no I/O, no global state. All chance (tile order, dice, the bonus
 pile) comes from one seeded :class:`random.Random` held in the state, so a game is fully
 reproducible from its seed and its inputs, and a test can force any roll
-(:attr:`GameState.forced_dice`). Rulings of shared/RULES.md are cited as R-n.
+(:attr:`GameState.forced_dice`). The rules and their rulings are in docs/rules.md, cited as R-n.
 
-A turn runs four phases (RULES.md "A turn"):
+A turn runs four phases (docs/rules.md "A turn"):
 
 * ``bonus``: :meth:`Game.play_bonus` takes every player's token play (or none) at once and
   applies them zone by zone, front to back (R-2, R-3);
@@ -17,7 +17,8 @@ A turn runs four phases (RULES.md "A turn"):
 
 Illegal inputs raise :class:`Refused` with a code per player and change nothing.
 
-Choices for cases RULES.md leaves open (each is also written where it is applied):
+Choices for cases the rules leave open (docs/rules.md lists them too; each is also written
+where it is applied):
 
 * O-1 tokens held by an eliminated player are discarded; an eliminated player's fuel is 0.
 * O-2 force-field markers on a removed board go back to the supply.
@@ -60,7 +61,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
-from .events import Event, EventKind as K
+from .events import Event, EventKind as K, _new_event
 from .tiles import PATHS, Amount, Path, Tile, parse_tile
 
 TOKENS: tuple[str, ...] = ("electromagnet", "ion_cannon", "flamethrower", "force_field", "nitro", "fuel_tank")
@@ -111,12 +112,16 @@ _E_MARKERS_REMOVED = (K.MARKERS_REMOVED, ("zone", "count"))
 _E_TILE_REVEALED = (K.TILE_REVEALED, ("tile",))
 
 
-def _sets(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> Event:
-    """Give ``e`` public values it sets (``Event.public``) that its data does not hold, as
-    ``(path, value)`` pairs: captured when the engine applies it, so that a display folding
-    the events over the public view never re-derives a rule (one source for the view).
-    ``e`` is a new event (no values yet); :func:`_sets_more` adds to one."""
-    e._pub = pairs                                          # type: ignore[attr-defined]
+def _evp(shape: tuple[Any, tuple[str, ...]], values: tuple[Any, ...],
+         *public: tuple[tuple[Any, ...], Any]) -> Event:
+    """``_event(shape, values)`` that also carries ``public``: the public values it sets that
+    its data does not hold (``Event.public``), as ``(path, value)`` pairs captured when the
+    engine applies it, so that a display folding the events over the public view never
+    re-derives a rule (one source for the view). :func:`_sets_more` adds to an event's."""
+    e = _new_event(Event)
+    e._shape = shape                                        # as Event._of, one call for both
+    e._values = values
+    e._pub = public                                         # type: ignore[attr-defined]
     return e
 
 
@@ -272,7 +277,7 @@ class Game:
             first_game: bool = False, dice: Mapping[str, Sequence[int]] | None = None,
             token_counts: Mapping[str, int] | None = None, markers: int = DEFAULT_MARKERS,
             token_mode: str = "virtual") -> "Game":
-        """Set up a game (RULES.md "Setup"): tiles shuffled on the face for the player
+        """Set up a game (docs/rules.md "Setup"): tiles shuffled on the face for the player
         count with one finish tile at random, unseen, at the bottom; or tiles 1–13 in order
         for a first game; ships on zone 3, 12 fuel each, the bonus tokens shuffled."""
         players = tuple(players)
@@ -644,7 +649,7 @@ class Game:
 
     # ------------------------------------------------------------------ bonus phase
     def play_bonus(self, plays: Mapping[str, str | None]) -> list[Event]:
-        """Reveal and apply every bonus token played this turn (RULES.md phase 1)."""
+        """Reveal and apply every bonus token played this turn (docs/rules.md phase 1)."""
         s = self.state
         if s.phase != "bonus":
             self._require("bonus")                                      # raises
@@ -680,7 +685,7 @@ class Game:
                 played[p] = t
                 held = s.held[p]
                 held.remove(t if t in held else UNKNOWN)
-                events.append(_sets(_event(_E_BONUS_PLAYED, (p, t)),
+                events.append(_evp(_E_BONUS_PLAYED, (p, t),
                                     (("players", p, "tokens"), len(held))))
                 group = by_zone.get(zone[p])
                 if group is None:
@@ -777,7 +782,7 @@ class Game:
         for p, zone in new_markers:                                     # O-6
             if len(s.markers) < s.marker_total:
                 s.markers.append(zone)
-                events.append(_sets(_event(_E_MARKER_PLACED, (p, zone)),
+                events.append(_evp(_E_MARKER_PLACED, (p, zone),
                                     (("force_fields",), sorted(s.markers)),
                                     (("markers_left",), s.marker_total - len(s.markers))))
             else:
@@ -806,7 +811,7 @@ class Game:
                         break
             if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
-                events.append(_sets(_event(_E_BOARD_LAID, (s.front,)), (("track", "boards"), s.boards)))
+                events.append(_evp(_E_BOARD_LAID, (s.front,), (("track", "boards"), s.boards)))
         else:
             if markers:
                 for z in range(start - 1, target - 1, -1):
@@ -829,7 +834,7 @@ class Game:
         s.rear += BOARD
         s.boards -= 1
         s.markers = [z for z in s.markers if z >= s.rear]               # O-2
-        events.append(_sets(_event(_E_BOARD_REMOVED, (first, last)),
+        events.append(_evp(_E_BOARD_REMOVED, (first, last),
                             (("track", "rear"), s.rear), (("track", "boards"), s.boards),
                             (("force_fields",), sorted(s.markers)),
                             (("markers_left",), s.marker_total - len(s.markers))))
@@ -848,14 +853,14 @@ class Game:
             s.discards.extend(s.held[p])                                # O-1
             s.held[p] = []
             del s.zone[p]
-            events.append(_sets(_event(_E_ELIMINATED, (p, cause)),
+            events.append(_evp(_E_ELIMINATED, (p, cause),
                                 (("players", p, "active"), False), (("players", p, "zone"), None),
                                 (("players", p, "fuel"), 0), (("players", p, "tokens"), 0),
                                 (("discards",), len(s.discards)),
                                 (("eliminated",), [list(e) for e in s.eliminated])))
         if len(s.players) >= 5 and len(s.active) <= 4 and s.next_face != "3-4":   # R-13
             s.next_face = "3-4"
-            events.append(_sets(_event(_E_FLIP, (len(s.active),)), (("next_face",), s.next_face)))
+            events.append(_evp(_E_FLIP, (len(s.active),), (("next_face",), s.next_face)))
         if len(s.active) <= 1:
             self._finish(list(s.active), events, "last ship" if s.active else "")
 
@@ -870,7 +875,7 @@ class Game:
 
     # ------------------------------------------------------------------ programming and resolution
     def program(self, choices: Mapping[str, Choice | str | tuple]) -> list[Event]:
-        """Reveal every active player's choice and resolve the tile (RULES.md phases 2-3)."""
+        """Reveal every active player's choice and resolve the tile (docs/rules.md phases 2-3)."""
         s = self.state
         if s.phase != "programming":
             self._require("programming")                                # raises
@@ -1134,7 +1139,7 @@ class Game:
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
-                append(_sets(_event(_E_DRAW, (p, draws[p])),
+                append(_evp(_E_DRAW, (p, draws[p]),
                              (("players", p, "tokens"), len(s.held[p]))))
             return self._end_resolution(events)
         if not drawers and not s.draw_queue:
@@ -1149,7 +1154,7 @@ class Game:
             s.pile = s.discards
             s.discards = []
             _shuffle(s.rng, s.pile)
-            events.append(_sets(_event(_E_RESHUFFLE, (len(s.pile),)),
+            events.append(_evp(_E_RESHUFFLE, (len(s.pile),),
                                 (("pile_size",), len(s.pile)), (("discards",), 0)))
         return s.pile.pop(0) if s.pile else None
 
@@ -1167,12 +1172,12 @@ class Game:
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(_sets(_event(_E_DRAW, (p, 2)), (("pile_size",), len(s.pile))))
+                events.append(_evp(_E_DRAW, (p, 2), (("pile_size",), len(s.pile))))
                 return events
             s.draw_queue.pop(0)
             if drawn:
                 s.held[p].append(drawn[0])
-                events.append(_sets(_event(_E_DRAW, (p, 1)),
+                events.append(_evp(_E_DRAW, (p, 1),
                                     (("players", p, "tokens"), len(s.held[p])), (("pile_size",), len(s.pile))))
             else:
                 events.append(_event(_E_DRAW_EMPTY, (p,)))
@@ -1220,7 +1225,7 @@ class Game:
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
-                events.append(_sets(_event(_E_MARKERS_REMOVED, (zone, n)),
+                events.append(_evp(_E_MARKERS_REMOVED, (zone, n),
                                     (("force_fields",), sorted(s.markers)),
                                     (("markers_left",), s.marker_total - len(s.markers))))
         s.entered = set()
@@ -1233,7 +1238,7 @@ class Game:
         if s.stack:
             s.tile = s.stack.pop(0)
             s.face = s.next_face
-            events.append(_sets(_event(_E_TILE_REVEALED, (s.tile._label,)),   # label()
+            events.append(_evp(_E_TILE_REVEALED, (s.tile._label,),   # label()
                                 (("turn",), s.turn), (("tile",), s.tile), (("face",), s.face),
                                 (("next_face",), s.next_face), (("tiles_left",), len(s.stack)),
                                 (("revealed",), {})))

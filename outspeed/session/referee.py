@@ -7,7 +7,7 @@ step by step, and says what the controllers should do (:meth:`Session.take_comma
 colours, path lights, blink). :meth:`Session.table` is everything the display may draw:
 the public view and public facts only.
 
-A turn at the table (RULES.md "A turn"):
+A turn at the table (docs/rules.md "A turn"):
 
 * ``bonus``: zone by zone from the front, the players of the prompted zone set the **left
   wheel** to a token (or "none") and close the lock. The table sees only *that* a player
