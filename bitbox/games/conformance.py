@@ -269,15 +269,19 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple
     passed, ``(check, what failed)`` when not. A game that raises anything else while checked
     fails that check with the exception's type and message (a check never raises)."""
     counts = range(cartridge.min_players, cartridge.max_players + 1)
-    plan: list[tuple[str, Callable[[], object]]] = [("setup: player bounds and options", lambda: check_setup(cartridge))]
-    for n in counts:
-        plan.append((f"random play, {n} players", lambda n=n: [check_random_play(cartridge, n, s) for s in seeds]))
-    plan += [
-        ("determinism", lambda: [check_determinism(cartridge, n, s) for n in counts for s in seeds]),
-        ("data round trip", lambda: [check_round_trip(cartridge, n, s) for n in counts for s in seeds]),
-        ("no hidden information in the public view",
-         lambda: [check_public_view(cartridge, n, s) for n in counts for s in seeds]),
-    ]
+
+    def each(check: Callable[[Cartridge, int, int], object], players: Sequence[int]) -> Callable[[], None]:
+        def run() -> None:
+            for n in players:
+                for seed in seeds:
+                    check(cartridge, n, seed)
+        return run
+
+    plan: list[tuple[str, Callable[[], None]]] = [("setup: player bounds and options", lambda: check_setup(cartridge))]
+    plan += [(f"random play, {n} players", each(check_random_play, [n])) for n in counts]
+    plan += [("determinism", each(check_determinism, counts)),
+             ("data round trip", each(check_round_trip, counts)),
+             ("no hidden information in the public view", each(check_public_view, counts))]
     results: list[tuple[str, str | None]] = []
     for what, check in plan:
         try:
