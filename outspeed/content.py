@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from bitbox.config import ConfigError, load_yaml
 from bitbox_config import config_path
 
+from .rules.game import DEFAULT_MARKERS
 from .rules import DEFAULT_DICE, TOKENS, Tile, TileError, parse_tile
 
 __all__ = ["ConfigError", "load_yaml", "Content", "load_content", "load_tiles", "load_dice",
@@ -73,7 +74,7 @@ def load_tokens(path: str | Path | None = None) -> tuple[dict[str, int], int]:
             raise ConfigError(f"{path}: token {t}, field count: expected a whole number from 0 to {MAX_TOKENS}, "
                               f"got {n!r}")
         counts[t] = n
-    markers = data.get("force_field_markers", 7)
+    markers = data.get("force_field_markers", DEFAULT_MARKERS)
     if not isinstance(markers, int) or isinstance(markers, bool) or not 0 <= markers <= MAX_TOKENS:
         raise ConfigError(f"{path}: field force_field_markers: expected a whole number from 0 to {MAX_TOKENS}, "
                           f"got {markers!r}")

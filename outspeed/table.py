@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence, TextIO
 
 from .content import ConfigError, load_yaml
 from .display.i18n import LANGUAGES, Lang
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .display.model import PLAYER_ORDER, LogEntry, TableView
 from .journal import GameInfo, Journal, JournalError, check_result, default_journal_path, replay, verify
 from .rules import Event, EventKind, Game, RulesError
@@ -439,8 +440,8 @@ def _connect(hub: Any, opts: PlayOptions, cfg: TableConfig, wanted: list[dict] |
             n_bots, n_kb = total, 0
             print(f"no controllers found: a demo game, {total} bots on simulated controllers", file=out, flush=True)
         total = n_real + n_bots + n_kb
-        if not 3 <= total <= 6:
-            raise TableError(f"Outspeed is for 3 to 6 players: {n_real} controller(s) + {n_bots} bot(s) "
+        if not MIN_PLAYERS <= total <= MAX_PLAYERS:
+            raise TableError(f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players: {n_real} controller(s) + {n_bots} bot(s) "
                              f"+ {n_kb} keyboard player(s) make {total}")
         kinds = ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
         wanted_kinds = kinds
