@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -12,13 +13,27 @@ SKIP = {".git", ".venv", ".hypothesis", "__pycache__", ".pytest_cache", "fonts"}
 SUFFIXES = {".py", ".md", ".yaml", ".yml", ".toml", ".txt", ".json", ""}
 
 
-def _files():
+def _paths():
+    """The repository's files: what git tracks or would track (ignored build output, venvs
+    and caches are not the project's); outside a checkout, every file below the root."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             cwd=ROOT, capture_output=True, check=True).stdout
+        yield from (Path(p) for p in out.decode().split("\0") if p)
+        return
+    except (OSError, subprocess.CalledProcessError):
+        pass
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in SKIP and not d.endswith(".egg-info")]
         for name in files:
-            path = Path(folder) / name
-            if path.suffix in SUFFIXES:
-                yield path.relative_to(ROOT), path.read_text(encoding="utf-8", errors="replace")
+            yield (Path(folder) / name).relative_to(ROOT)
+
+
+def _files():
+    for rel in _paths():
+        path = ROOT / rel
+        if path.suffix in SUFFIXES and path.is_file() and not SKIP & set(rel.parts):
+            yield rel, path.read_text(encoding="utf-8", errors="replace")
 
 
 def test_nothing_points_outside_the_repository():
