@@ -87,11 +87,11 @@ def test_unplug_and_replug_on_another_port_keeps_the_seat():
         emu.set(1, left=7, right=3)
         hub.poll_until(is_("WheelsChanged"), 1)
         emu.disconnect(1)
-        (lost,) = events_of(hub.poll_until(is_("Lost"), 2), "Lost")
+        (lost,) = events_of(hub.poll_until(is_("Lost"), 8), "Lost")
         assert (lost.seat, lost.controller_id, lost.reason) == (seat_of[cid], cid, "unplugged")
         new = emu.reconnect(1)
         hub.add_url(new)                          # the host finds it on its (new) port
-        got = hub.poll_until(is_("Back"), 2)
+        got = hub.poll_until(is_("Back"), 8)
         (back,) = events_of(got, "Back")
         assert (back.seat, back.controller_id, back.port) == (seat_of[cid], cid, new)
         assert not events_of(got, "Connected")
@@ -103,7 +103,7 @@ def test_a_stable_link_path_is_reopened_by_itself(tmp_path):
     with Emulator(2, link_dir=tmp_path) as emu, Hub(config=CFG, reopen_s=0.1) as hub:
         seat_of = start(emu, hub, [str(emu.link(i)) for i in range(2)])
         emu.disconnect(0, seconds=0.3)            # unplugged, back 0.3 s later on a new pty
-        got = hub.poll_until(is_("Back"), 3)
+        got = hub.poll_until(is_("Back"), 8)
         assert [type(e).__name__ for e in got if not isinstance(e, WheelsChanged)] == ["Lost", "Back"]
         assert got[-1].port == str(emu.link(0)) and got[-1].seat == seat_of[emu.controllers[0].controller_id]
         assert hub.seats()[got[-1].seat].connected
@@ -310,5 +310,5 @@ def test_hub_from_config_scans_globbed_ports_and_adds_simulated_controllers(tmp_
             assert wait_for(lambda: emu.controllers[1].lights[3] == (0x10, 0x20, 0x30))
             assert hub.scan() == []                          # nothing new: nothing reopened twice
             emu.disconnect(0, seconds=0.2)                   # the glob's path comes back by itself
-            assert [type(e).__name__ for e in hub.poll_until(is_("Back"), 3)
+            assert [type(e).__name__ for e in hub.poll_until(is_("Back"), 8)
                     if not isinstance(e, WheelsChanged)] == ["Lost", "Back"]
