@@ -254,6 +254,11 @@ class Hub:
             return url
         with self._lock:
             waiting = next((l for l in self._links if l.port == url and not l.closing), None)
+            if waiting is not None and waiting.transport is None and waiting.opener is None:
+                # A link whose device went away for good (a pseudo-terminal) and whose reader
+                # has not ended yet: the path now names a new device (ptys reuse numbers).
+                waiting.closing = True
+                waiting = None
         if waiting is not None:
             if waiting.transport is None and waiting.opener is not None:
                 self._open(waiting)             # a link waiting to reopen: now, or OpenError
