@@ -5,7 +5,7 @@ Pure and deterministic: no I/O, no global state. All chance (the bag, every roll
 one seeded :class:`random.Random` held in the state; a test forces rolls with
 :attr:`GameState.forced_roll` (the main roll) and :attr:`GameState.forced` (every later
 roll, per die type, in time order). Rulings of the rules digest are cited as L-n (they are
-restated in docs/lastonealive.md).
+restated in docs/last-one-alive.md).
 
 The game is a sequence of prompts (:meth:`Game.prompt`): who decides, what kind of
 decision, and the legal answers (:meth:`Game.legal`). Legality is membership in those
