@@ -268,6 +268,33 @@ class _Keeps(_Family):
         return Action("keep", None, tuple(rng.sample(self.names, TOKEN_LIMIT)))
 
 
+class _DiceCounts(_Family):
+    """``dice`` with ``need`` chosen dice in all, none of a type beyond what is available."""
+
+    def __init__(self, avail: Mapping[str, int], need: int) -> None:
+        self.avail = tuple(max(0, avail[t]) for t in TYPES)
+        self.need = need
+
+    def __contains__(self, a: object) -> bool:
+        if not isinstance(a, Action) or a.kind != "dice" or not isinstance(a.arg, tuple) or len(a.arg) != 4:
+            return False
+        if not all(type(c) is int and c >= 0 for c in a.arg):
+            return False
+        return sum(a.arg) == self.need and all(c <= m for c, m in zip(a.arg, self.avail))
+
+    def __iter__(self) -> Iterator[Action]:
+        need, (az, ash, ao, ab) = self.need, self.avail
+        for z in range(min(need, az) + 1):
+            for sh in range(min(need - z, ash) + 1):
+                for o in range(min(need - z - sh, ao) + 1):
+                    b = need - z - sh - o
+                    if b <= ab:
+                        yield Action("dice", None, (z, sh, o, b))
+
+    def sample(self, rng: random.Random) -> Action:
+        return rng.choice(list(self))
+
+
 class Legal:
     """The legal answers to the current prompt: listed actions plus rule-described families.
     ``action in legal`` is the one legality check of the engine."""
@@ -382,6 +409,7 @@ class Game:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._legal: Legal | None = None
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -444,6 +472,7 @@ class Game:
         """Run the setup draws from ``first`` in seat order (L-5)."""
         s = self.state
         i = s.players.index(first)
+        self._legal = None
         s.setup_queue = [s.players[(i + k) % len(s.players)] for k in range(len(s.players))]
         s.active = s.first = first
         s.phase = "setup"
@@ -586,7 +615,18 @@ class Game:
         return None, False, {}
 
     def legal(self) -> Legal:
-        """Every legal answer to the current prompt."""
+        """Every legal answer to the current prompt (computed once per decision: the cache
+        is dropped by :meth:`apply`, and by :meth:`changed` after a change made by hand)."""
+        cached = self._legal
+        if cached is None:
+            cached = self._legal = self._make_legal()
+        return cached
+
+    def changed(self) -> None:
+        """Call after changing :attr:`state` by hand (tests, positions set up by hand)."""
+        self._legal = None
+
+    def _make_legal(self) -> Legal:
         s = self.state
         ph = s.phase
         if s.finished:
@@ -599,16 +639,7 @@ class Game:
         if ph in WINDOWS:
             return self._legal_uses(p, ph)
         if ph == "dice":
-            avail, need = self._available(), self.chosen_needed()
-            out = []
-            for z in range(need + 1):
-                for sh in range(need + 1 - z):
-                    for o in range(need + 1 - z - sh):
-                        b = need - z - sh - o
-                        counts = (z, sh, o, b)
-                        if all(c <= avail[t] for c, t in zip(counts, TYPES)):
-                            out.append(Action("dice", None, counts))
-            return Legal(out)
+            return Legal([], [_DiceCounts(self._available(), self.chosen_needed())])
         if ph == "draw":
             return Legal([Action("draw", None, n) for n in range(s.draws_left + 1)])
         if ph == "shoot":
@@ -813,6 +844,7 @@ class Game:
         events: list[Event] = []
         ph, p = s.phase, s.active
         k = action.kind
+        self._legal = None
         if ph == "setup":
             self._place_setup(p, action.arg, events)
         elif ph == "zombified":
@@ -889,6 +921,7 @@ class Game:
     # -- turns
     def _start_turn(self, p: str, events: list[Event]) -> None:
         s = self.state
+        self._legal = None
         s.active = p
         s.turn += 1
         s.tray, s.rolled, s.radio = [], [], []
@@ -1291,6 +1324,7 @@ class Game:
 
     def _finish(self, events: list[Event], why: str) -> None:
         s = self.state
+        self._legal = None
         alive = self.in_game()
         s.finished = True
         s.phase = "finished"
