@@ -394,6 +394,9 @@ class GameState:
     # test hooks: forced faces (None: roll with rng)
     forced_roll: dict[str, list[str]] | None = None
     forced: dict[str, list[str]] | None = None
+    # queued faces per die type, taken by every roll before chance (the console's force());
+    # unlike ``forced``, chance takes over when a queue runs out
+    queued: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _ceil_half(n: int) -> int:
@@ -974,6 +977,13 @@ class Game:
             if not q:
                 raise ForcedRollError("rerolls", f"no forced {t} face left for a later roll")
             return q.pop(0)
+        return self._chance(t)
+
+    def _chance(self, t: str) -> str:
+        s = self.state
+        q = s.queued.get(t)
+        if q:
+            return q.pop(0)
         faces = s.faces[t]
         return faces[s.rng.randrange(len(faces))]
 
@@ -989,7 +999,7 @@ class Game:
                 out[t] = got
             s.forced_roll = None
             return out
-        return {t: [s.faces[t][s.rng.randrange(len(s.faces[t]))] for _ in range(counts.get(t, 0))] for t in TYPES}
+        return {t: [self._chance(t) for _ in range(counts.get(t, 0))] for t in TYPES}
 
     def _set_face(self, d: Die, face: str) -> None:
         d.face = "blank" if face == "ambush" and self.state.chainsaw_before else face
@@ -1407,6 +1417,7 @@ class Game:
             "gives_left": s.gives_left,
             "forced_roll": None if s.forced_roll is None else {t: list(v) for t, v in s.forced_roll.items()},
             "forced": None if s.forced is None else {t: list(v) for t, v in s.forced.items()},
+            "queued": {t: list(v) for t, v in s.queued.items()},
         }
 
     @classmethod
@@ -1431,8 +1442,9 @@ class Game:
                 pistols=d["pistols"], axes=d["axes"], hero_used=d["hero_used"], draws_left=d["draws_left"],
                 bangs_left=d["bangs_left"], bangs_used=d["bangs_used"], gives_left=d["gives_left"],
                 forced_roll=None if d["forced_roll"] is None else {t: list(v) for t, v in d["forced_roll"].items()},
-                forced=None if d["forced"] is None else {t: list(v) for t, v in d["forced"].items()})
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+                forced=None if d["forced"] is None else {t: list(v) for t, v in d["forced"].items()},
+                queued={t: list(v) for t, v in d.get("queued", {}).items()})
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise RulesError(f"not a saved Last One Alive game: {type(exc).__name__}: {exc}") from None
         return cls(s)
 
