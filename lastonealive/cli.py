@@ -42,7 +42,7 @@ def _cmd_dice_show(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lastonealive", description="Last One Alive on the 8Bitbox bridge")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("scenario", help="run rule scenarios (docs/lastonealive-scenarios.md)",
+    p = sub.add_parser("scenario", help="run rule scenarios (docs/last-one-alive-scenarios.md)",
                        description="Run each scenario file; one JSON line per file; exit 0 if all met their "
                                    "expect, 1 if any did not, 2 if a file is not a valid scenario.")
     p.add_argument("files", nargs="+", metavar="FILE")

@@ -1,4 +1,4 @@
-"""Rule scenarios for Last One Alive (docs/lastonealive-scenarios.md): a position, turns
+"""Rule scenarios for Last One Alive (docs/last-one-alive-scenarios.md): a position, turns
 with every decision and every die result forced, and what must come out.
 
 ``lastonealive scenario FILE...`` runs each file and prints one JSON line per file; exit 0

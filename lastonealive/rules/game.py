@@ -5,7 +5,7 @@ Pure and deterministic: no I/O, no global state. All chance (the bag, every roll
 one seeded :class:`random.Random` held in the state; a test forces rolls with
 :attr:`GameState.forced_roll` (the main roll) and :attr:`GameState.forced` (every later
 roll, per die type, in time order). Rulings of the rules digest are cited as L-n (they are
-restated in docs/lastonealive.md).
+restated in docs/last-one-alive.md).
 
 The game is a sequence of prompts (:meth:`Game.prompt`): who decides, what kind of
 decision, and the legal answers (:meth:`Game.legal`). Legality is membership in those
@@ -268,6 +268,33 @@ class _Keeps(_Family):
         return Action("keep", None, tuple(rng.sample(self.names, TOKEN_LIMIT)))
 
 
+class _DiceCounts(_Family):
+    """``dice`` with ``need`` chosen dice in all, none of a type beyond what is available."""
+
+    def __init__(self, avail: Mapping[str, int], need: int) -> None:
+        self.avail = tuple(max(0, avail[t]) for t in TYPES)
+        self.need = need
+
+    def __contains__(self, a: object) -> bool:
+        if not isinstance(a, Action) or a.kind != "dice" or not isinstance(a.arg, tuple) or len(a.arg) != 4:
+            return False
+        if not all(type(c) is int and c >= 0 for c in a.arg):
+            return False
+        return sum(a.arg) == self.need and all(c <= m for c, m in zip(a.arg, self.avail))
+
+    def __iter__(self) -> Iterator[Action]:
+        need, (az, ash, ao, ab) = self.need, self.avail
+        for z in range(min(need, az) + 1):
+            for sh in range(min(need - z, ash) + 1):
+                for o in range(min(need - z - sh, ao) + 1):
+                    b = need - z - sh - o
+                    if b <= ab:
+                        yield Action("dice", None, (z, sh, o, b))
+
+    def sample(self, rng: random.Random) -> Action:
+        return rng.choice(list(self))
+
+
 class Legal:
     """The legal answers to the current prompt: listed actions plus rule-described families.
     ``action in legal`` is the one legality check of the engine."""
@@ -367,6 +394,9 @@ class GameState:
     # test hooks: forced faces (None: roll with rng)
     forced_roll: dict[str, list[str]] | None = None
     forced: dict[str, list[str]] | None = None
+    # queued faces per die type, taken by every roll before chance (the console's force());
+    # unlike ``forced``, chance takes over when a queue runs out
+    queued: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _ceil_half(n: int) -> int:
@@ -382,6 +412,7 @@ class Game:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._legal: Legal | None = None
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -444,6 +475,7 @@ class Game:
         """Run the setup draws from ``first`` in seat order (L-5)."""
         s = self.state
         i = s.players.index(first)
+        self._legal = None
         s.setup_queue = [s.players[(i + k) % len(s.players)] for k in range(len(s.players))]
         s.active = s.first = first
         s.phase = "setup"
@@ -586,7 +618,18 @@ class Game:
         return None, False, {}
 
     def legal(self) -> Legal:
-        """Every legal answer to the current prompt."""
+        """Every legal answer to the current prompt (computed once per decision: the cache
+        is dropped by :meth:`apply`, and by :meth:`changed` after a change made by hand)."""
+        cached = self._legal
+        if cached is None:
+            cached = self._legal = self._make_legal()
+        return cached
+
+    def changed(self) -> None:
+        """Call after changing :attr:`state` by hand (tests, positions set up by hand)."""
+        self._legal = None
+
+    def _make_legal(self) -> Legal:
         s = self.state
         ph = s.phase
         if s.finished:
@@ -599,16 +642,7 @@ class Game:
         if ph in WINDOWS:
             return self._legal_uses(p, ph)
         if ph == "dice":
-            avail, need = self._available(), self.chosen_needed()
-            out = []
-            for z in range(need + 1):
-                for sh in range(need + 1 - z):
-                    for o in range(need + 1 - z - sh):
-                        b = need - z - sh - o
-                        counts = (z, sh, o, b)
-                        if all(c <= avail[t] for c, t in zip(counts, TYPES)):
-                            out.append(Action("dice", None, counts))
-            return Legal(out)
+            return Legal([], [_DiceCounts(self._available(), self.chosen_needed())])
         if ph == "draw":
             return Legal([Action("draw", None, n) for n in range(s.draws_left + 1)])
         if ph == "shoot":
@@ -813,6 +847,7 @@ class Game:
         events: list[Event] = []
         ph, p = s.phase, s.active
         k = action.kind
+        self._legal = None
         if ph == "setup":
             self._place_setup(p, action.arg, events)
         elif ph == "zombified":
@@ -889,6 +924,7 @@ class Game:
     # -- turns
     def _start_turn(self, p: str, events: list[Event]) -> None:
         s = self.state
+        self._legal = None
         s.active = p
         s.turn += 1
         s.tray, s.rolled, s.radio = [], [], []
@@ -941,6 +977,13 @@ class Game:
             if not q:
                 raise ForcedRollError("rerolls", f"no forced {t} face left for a later roll")
             return q.pop(0)
+        return self._chance(t)
+
+    def _chance(self, t: str) -> str:
+        s = self.state
+        q = s.queued.get(t)
+        if q:
+            return q.pop(0)
         faces = s.faces[t]
         return faces[s.rng.randrange(len(faces))]
 
@@ -956,7 +999,7 @@ class Game:
                 out[t] = got
             s.forced_roll = None
             return out
-        return {t: [s.faces[t][s.rng.randrange(len(s.faces[t]))] for _ in range(counts.get(t, 0))] for t in TYPES}
+        return {t: [self._chance(t) for _ in range(counts.get(t, 0))] for t in TYPES}
 
     def _set_face(self, d: Die, face: str) -> None:
         d.face = "blank" if face == "ambush" and self.state.chainsaw_before else face
@@ -1291,6 +1334,7 @@ class Game:
 
     def _finish(self, events: list[Event], why: str) -> None:
         s = self.state
+        self._legal = None
         alive = self.in_game()
         s.finished = True
         s.phase = "finished"
@@ -1373,6 +1417,7 @@ class Game:
             "gives_left": s.gives_left,
             "forced_roll": None if s.forced_roll is None else {t: list(v) for t, v in s.forced_roll.items()},
             "forced": None if s.forced is None else {t: list(v) for t, v in s.forced.items()},
+            "queued": {t: list(v) for t, v in s.queued.items()},
         }
 
     @classmethod
@@ -1397,8 +1442,9 @@ class Game:
                 pistols=d["pistols"], axes=d["axes"], hero_used=d["hero_used"], draws_left=d["draws_left"],
                 bangs_left=d["bangs_left"], bangs_used=d["bangs_used"], gives_left=d["gives_left"],
                 forced_roll=None if d["forced_roll"] is None else {t: list(v) for t, v in d["forced_roll"].items()},
-                forced=None if d["forced"] is None else {t: list(v) for t, v in d["forced"].items()})
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+                forced=None if d["forced"] is None else {t: list(v) for t, v in d["forced"].items()},
+                queued={t: list(v) for t, v in d.get("queued", {}).items()})
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise RulesError(f"not a saved Last One Alive game: {type(exc).__name__}: {exc}") from None
         return cls(s)
 
