@@ -480,6 +480,8 @@ class Game:
         for t, f in fs.items():
             if not f or any(x not in FACES for x in f):
                 raise RulesError(f"die {t}: faces must be among {', '.join(FACES)}")
+            if all(x == PLUS for x in f):
+                raise RulesError(f"die {t}: every face is {PLUS}, so its re-rolls would never end")
         cs = {t: int((counts or {}).get(t, DEFAULT_COUNTS[t])) for t in TYPES}
         return GameState(
             players=players, variants=tuple(v for v in VARIANTS if v in vs), faces=fs, counts=cs,
