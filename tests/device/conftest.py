@@ -26,11 +26,16 @@ def events_of(events, kind):
 
 def assert_not_delayed(delays, control):
     """``delays`` (seconds, under some stress) are not much worse than ``control`` (the same
-    measurement without it, in the same run): a check that holds on a busy machine too."""
+    measurement without it, in the same run): a check that holds on a busy machine too.
+
+    This is a guard against starvation (a babbler holding the others back by tens or hundreds
+    of milliseconds, as before the throttle), not a speed figure: the floors leave room for a
+    machine shared with other work, and the latency figures themselves are measured by
+    ``python -m bitbox_tools.bench`` (tools/bench/device.py)."""
     def q(values, p):
         values = sorted(values)
         return values[min(len(values) - 1, int(p * len(values)))]
-    for p, floor in ((0.5, 0.005), (0.9, 0.02), (1.0, 0.1)):
+    for p, floor in ((0.5, 0.02), (0.9, 0.08), (1.0, 0.3)):
         limit = max(floor, 2 * q(control, p) + floor / 2)
         assert q(delays, p) <= limit, (f"quantile {p}: {q(delays, p) * 1000:.1f} ms under stress, "
                                        f"{q(control, p) * 1000:.1f} ms without (limit {limit * 1000:.1f} ms)")
