@@ -235,8 +235,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "source), and for the git revision REV if given")
     parser.add_argument("--games", type=int, default=100, help="games counted by --instructions")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     if args.instructions is not None:
-        print_instructions(args.instructions, args.games, args.players)
+        try:
+            print_instructions(args.instructions, args.games, args.players)
+        except RuntimeError as exc:
+            print(f"engine: instructions not counted: {exc}", file=sys.stderr)
+            return 2
     r = run(args.seconds, args.players)
     d = r["decisions_per_game"]
     print(f"engine: {r['games_per_s']:,.0f} games/s ({r['ms_per_game']:.2f} ms a game, {r['players']} players, "
