@@ -837,7 +837,10 @@ class Game:
             return target                                               # held at the front
         s.entered.add(target)                                           # O-4
         s.zone[p] = target
-        events.append(_event(_E_MOVED_2, (p, start, target, stopped, why)))
+        e = _new_event(Event)                           # _event(_E_MOVED_2, ...), inlined
+        e._shape = _E_MOVED_2
+        e._values = (p, start, target, stopped, why)
+        events.append(e)
         return target
 
     def _remove_rear_board(self, events: list[Event]) -> None:
@@ -1191,7 +1194,10 @@ class Game:
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(_event(_E_DRAW_TWO, (p, 2, len(s.pile))))
+                e = _new_event(Event)                   # _event(_E_DRAW_TWO, ...), inlined
+                e._shape = _E_DRAW_TWO
+                e._values = (p, 2, len(s.pile))
+                events.append(e)
                 return events
             s.draw_queue.pop(0)
             if drawn:
