@@ -5,7 +5,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ..rules import Choice
-from ..rules.game import _choice   # rng.choice with the same draws, cheaper (see there)
+from ..rules.game import _NOTHING, _choice   # rng.choice with the same draws, cheaper (see there)
 from .base import Bot
 
 _CHOICES: dict[Any, Choice] = {}    # Choices are immutable values: one of each serves every bot
@@ -19,7 +19,7 @@ class RandomBot(Bot):
         self.bonus_rate = bonus_rate
 
     def bonus(self, view: Mapping[str, Any], legal: Sequence[str | None]) -> str | None:
-        if not any(legal):
+        if legal is _NOTHING or not any(legal):    # (_NOTHING: Game.bonus_options' "holds no token")
             return None                         # no token to play (the usual case): no draw either
         tokens = [t for t in legal if t is not None]
         if tokens and self.rng.random() < self.bonus_rate:

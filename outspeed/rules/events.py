@@ -116,6 +116,18 @@ _TEMPLATES: dict[EventKind, Callable[[dict[str, Any]], str]] = {
 
 _NO_DATA: Any = object()
 
+
+class _Who:
+    """The type of :data:`WHO`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "WHO"
+
+
+WHO: Any = _Who()   # in a public path of an event's shape: the event's player (Event._of)
+
 # The public values an event sets that its data already holds (see Event.public).
 _PUBLIC_FROM_DATA: dict[EventKind, Callable[[dict[str, Any]], tuple[tuple[tuple[Any, ...], Any], ...]]] = {
     EventKind.MOVED: lambda d: ((("players", d["player"], "zone"), d["to"]),),
@@ -137,17 +149,28 @@ class Event:
     dataclass for that reason; ``kind`` and ``data`` have no setter, as in the frozen
     dataclass it replaces."""
 
-    __slots__ = ("_shape", "_values", "_data", "_pub")
+    __slots__ = ("_shape", "_values", "_data")
     __match_args__ = ("kind", "data")
+    _shape: tuple[Any, ...]         # (kind, keys) or (kind, keys, public paths): see _of
+    _values: tuple[Any, ...]        # the data's values, then the public values' (see _of)
+    _data: dict[str, Any]
 
     def __init__(self, kind: EventKind | str, data: dict[str, Any] = _NO_DATA) -> None:
         self._shape = (EventKind(kind), ())
+        self._values = ()
         self._data = {} if data is _NO_DATA else data
 
     @classmethod
-    def _of(cls, shape: tuple[EventKind, tuple[str, ...]], values: tuple[Any, ...]) -> "Event":
+    def _of(cls, shape: tuple[Any, ...], values: tuple[Any, ...]) -> "Event":
         """The event ``shape[0]`` with data ``dict(zip(shape[1], values))``, zipped when first
-        read (``_data`` stays unset until then: one store less per event)."""
+        read (``_data`` stays unset until then: one store less per event).
+
+        A shape may have a third member, the paths of the public values the event sets
+        that its data does not hold (:attr:`public`); their values follow the data's in
+        ``values`` (``zip`` stops at the keys, so the data never sees them). A path may
+        hold :data:`WHO`, which stands for the event's ``player``. Capturing them costs the
+        engine one longer tuple, nothing more: they are paired with their paths only when
+        :attr:`public` is read. :func:`_event` is the same as a plain function."""
         e = _new_event(cls)
         e._shape = shape
         e._values = values
@@ -176,15 +199,18 @@ class Event:
         awaited and which no event announces). The engine captures them as it applies each
         event; a display reads them and never recomputes a rule."""
         out = []
-        derive = _PUBLIC_FROM_DATA.get(self._shape[0])
+        shape = self._shape
+        derive = _PUBLIC_FROM_DATA.get(shape[0])
         if derive is not None:
             out.extend(derive(self.data))
-        try:
-            extra = self._pub
-        except AttributeError:
-            return out
-        for path, value in extra:
-            out.append((path, value.to_data() if hasattr(value, "to_data") else value))
+        if len(shape) > 2:                  # captured by the engine: see _of
+            who = None
+            for path, value in zip(shape[2], self._values[len(shape[1]):]):
+                if WHO in path:
+                    if who is None:
+                        who = self.data["player"]
+                    path = tuple(who if x is WHO else x for x in path)
+                out.append((path, value.to_data() if hasattr(value, "to_data") else value))
         return out
 
     @property
@@ -213,3 +239,25 @@ class Event:
 
 
 _new_event = object.__new__
+
+
+def _event(shape: tuple[Any, ...], values: tuple[Any, ...]) -> Event:
+    """``Event._of(shape, values)`` without the class method's binding: the engine's way to
+    make its events (a few hundred a game)."""
+    e = _new_event(Event)
+    e._shape = shape
+    e._values = values
+    return e
+
+
+def with_public(e: Event, paths_before: tuple[tuple[Any, ...], ...], before: tuple[Any, ...],
+                paths_after: tuple[tuple[Any, ...], ...] = (), after: tuple[Any, ...] = ()) -> None:
+    """Add public values to what ``e`` sets (:attr:`Event.public`): the values ``before`` at
+    ``paths_before`` come before its own, ``after`` at ``paths_after`` after them (the
+    engine's rare cases: a keep, which is no event, gives its values to the next event; the
+    bonus phase's discards go with its last event)."""
+    shape, values = e._shape, e._values
+    n = len(shape[1])
+    own = shape[2] if len(shape) > 2 else ()
+    e._shape = (shape[0], shape[1], paths_before + own + paths_after)
+    e._values = values[:n] + before + values[n:] + after

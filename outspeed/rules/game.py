@@ -49,7 +49,10 @@ Speed (simulations play thousands of games a second; every output stays as it wa
   path needs and the options by fuel, :class:`_Lit`) is derived once and kept with the tile
   (``Tile._derived``): a cache of pure functions of the tile, shared by the games using it;
 * events are made from constant shapes and their values; their data dicts are built only
-  when read (:class:`events.Event`);
+  when read (:class:`events.Event`); the public values an event sets (``Event.public``, the
+  step-by-step screen's one source) ride in the same values tuple, paired with their paths
+  only when read; the events of every turn (turn, programmed, pay, fuel, moved, roll, tile
+  revealed) are made inline, without a call (``_event``'s three lines);
 * :meth:`Game.program` checks and reveals the usual programs (every player on a lit path
   without X that they can afford) in one pass, and :meth:`Game._resolve` moves each ship
   as its gain is known; anything unusual goes through the general checks and code.
@@ -61,7 +64,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
-from .events import Event, EventKind as K, _new_event
+from .events import WHO, Event, EventKind as K, _event, _new_event, with_public
 from .tiles import PATHS, Amount, Path, Tile, parse_tile
 
 TOKENS: tuple[str, ...] = ("electromagnet", "ion_cannon", "flamethrower", "force_field", "nitro", "fuel_tank")
@@ -78,25 +81,34 @@ START_ZONE = 3
 START_FUEL = 12
 MAX_BOARDS = 3
 
-# Events are made as Event._of(shape, values), shape = (kind, keys): the data dict is built
-# only if read (see outspeed.rules.events). The shapes are the constants below.
-_event = Event._of
+# Events are made as _event(shape, values) (Event._of), shape = (kind, keys) or (kind, keys,
+# public paths): the data dict is built only if read (see outspeed.rules.events). The shapes
+# are the constants below.
 
-# The shape of each event the engine emits: its kind (an EventKind) and the keys of its
-# data, one module constant each, so an emission builds no tuple for it.
+# The shape of each event the engine emits: its kind (an EventKind), the keys of its data
+# and, for an event that sets public values its data does not hold, their paths in the
+# public view (Event.public; WHO is the event's player), one module constant each, so an
+# emission builds no tuple for it. Those values are captured as the engine applies the
+# event: they follow the data's values in the event's values tuple (one source for the
+# step-by-step screen: the display folds them and never re-derives a rule).
+_P_DISCARDS = (("discards",),)        # public paths set by no event of their own (with_public)
+_P_PILE_SIZE = ("pile_size",)
 _E_TURN = (K.TURN, ("turn", "tile", "face"))
 _E_BONUS_NONE = (K.BONUS_NONE, ())
-_E_BONUS_PLAYED = (K.BONUS_PLAYED, ("player", "token"))
+_E_BONUS_PLAYED = (K.BONUS_PLAYED, ("player", "token"), (("players", WHO, "tokens"),))
 _E_NOTHING_AHEAD = (K.NOTHING_AHEAD, ("player", "token"))
 _E_FUEL = (K.FUEL, ("player", "delta", "why", "total"))
-_E_MARKER_PLACED = (K.MARKER_PLACED, ("player", "zone"))
+_E_MARKER_PLACED = (K.MARKER_PLACED, ("player", "zone"), (("force_fields",), ("markers_left",)))
 _E_NO_MARKER_LEFT = (K.NO_MARKER_LEFT, ("player",))
-_E_BOARD_LAID = (K.BOARD_LAID, ("front",))
+_E_BOARD_LAID = (K.BOARD_LAID, ("front",), (("track", "boards"),))
 _E_MOVED = (K.MOVED, ("player", "from", "to", "why"))
 _E_MOVED_2 = (K.MOVED, ("player", "from", "to", "stopped", "why"))
-_E_BOARD_REMOVED = (K.BOARD_REMOVED, ("first", "last"))
-_E_ELIMINATED = (K.ELIMINATED, ("player", "cause"))
-_E_FLIP = (K.FLIP, ("remaining",))
+_E_BOARD_REMOVED = (K.BOARD_REMOVED, ("first", "last"),
+                    (("track", "rear"), ("track", "boards"), ("force_fields",), ("markers_left",)))
+_E_ELIMINATED = (K.ELIMINATED, ("player", "cause"),
+                 (("players", WHO, "active"), ("players", WHO, "zone"), ("players", WHO, "fuel"),
+                  ("players", WHO, "tokens"), ("discards",), ("eliminated",)))
+_E_FLIP = (K.FLIP, ("remaining",), (("next_face",),))
 _E_GAME_OVER = (K.GAME_OVER, ("winners", "why"))
 _E_PROGRAMMED = (K.PROGRAMMED, ("player", "path", "number"))
 _E_ROLL = (K.ROLL, ("player", "die", "value"))
@@ -105,28 +117,14 @@ _E_SOLO_ALONE = (K.SOLO_ALONE, ("player", "path"))
 _E_SOLO_CROWD = (K.SOLO_CROWD, ("path", "count"))
 _E_PAY = (K.PAY, ("player", "amount", "paid", "parts", "total"))
 _E_FUEL_2 = (K.FUEL, ("player", "delta", "total"))
-_E_DRAW = (K.DRAW, ("player", "drawn"))
-_E_RESHUFFLE = (K.RESHUFFLE, ("count",))
+_E_DRAW_PHYSICAL = (K.DRAW, ("player", "drawn"), (("players", WHO, "tokens"),))
+_E_DRAW_TWO = (K.DRAW, ("player", "drawn"), (("pile_size",),))
+_E_DRAW_ONE = (K.DRAW, ("player", "drawn"), (("players", WHO, "tokens"), ("pile_size",)))
+_E_RESHUFFLE = (K.RESHUFFLE, ("count",), (("pile_size",), ("discards",)))
 _E_DRAW_EMPTY = (K.DRAW_EMPTY, ("player",))
-_E_MARKERS_REMOVED = (K.MARKERS_REMOVED, ("zone", "count"))
-_E_TILE_REVEALED = (K.TILE_REVEALED, ("tile",))
-
-
-def _evp(shape: tuple[Any, tuple[str, ...]], values: tuple[Any, ...],
-         *public: tuple[tuple[Any, ...], Any]) -> Event:
-    """``_event(shape, values)`` that also carries ``public``: the public values it sets that
-    its data does not hold (``Event.public``), as ``(path, value)`` pairs captured when the
-    engine applies it, so that a display folding the events over the public view never
-    re-derives a rule (one source for the view). :func:`_sets_more` adds to an event's."""
-    e = _new_event(Event)
-    e._shape = shape                                        # as Event._of, one call for both
-    e._values = values
-    e._pub = public                                         # type: ignore[attr-defined]
-    return e
-
-
-def _sets_more(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> None:
-    e._pub = getattr(e, "_pub", ()) + pairs                 # type: ignore[attr-defined]
+_E_MARKERS_REMOVED = (K.MARKERS_REMOVED, ("zone", "count"), (("force_fields",), ("markers_left",)))
+_E_TILE_REVEALED = (K.TILE_REVEALED, ("tile",),
+                     (("turn",), ("tile",), ("face",), ("next_face",), ("tiles_left",), ("revealed",)))
 
 
 REFUSAL_CODES = ("not_held", "not_rearmost", "finish_tile", "no_marker", "unlit_path",
@@ -425,7 +423,7 @@ class Game:
         if s.phase != "bonus":
             return {}
         held = s.held
-        return {p: self.legal_bonus_plays(p) if held[p] else _NOTHING for p in s.active}
+        return {p: self.bonus_plays_of(p) if held[p] else _NOTHING for p in s.active}   # (phase checked)
 
     def program_options(self) -> dict[str, Mapping[str, Sequence[int]]]:
         """Every active player's legal programs, in seat order, in one call: the one source of
@@ -446,7 +444,11 @@ class Game:
             return {p: known[fuel[p]] for p in s.active}               # each fuel seen before
         except KeyError:
             pass
-        return {p: self.programs_for(fuel[p]) for p in s.active}
+        options = {}
+        for p in s.active:                                              # programs_for, once per new fuel
+            o = known.get(fuel[p])
+            options[p] = o if o is not None else self._programs(lit, fuel[p])
+        return options
 
     def programs_for(self, fuel: int) -> Mapping[str, Sequence[int]]:
         """The legal programs on the current face of a player holding ``fuel`` (R-6, R-7,
@@ -454,9 +456,15 @@ class Game:
         affordable at its best with the numbers that keep it so (in range, at most ``fuel``,
         best cost at that number at most ``fuel``); when no lit path is affordable (R-6),
         every lit path with its whole range. Made once per face and fuel (``_Lit.options``)."""
-        lit = self._lit()
+        return self._programs(self._lit(), fuel)
+
+    def _programs(self, lit: "_Lit", fuel: int) -> Mapping[str, Sequence[int]]:
+        """:meth:`programs_for` on the face ``lit`` (the current one's :meth:`_lit`)."""
         o = lit.options.get(fuel)
-        if o is None:
+        if o is None and fuel >= lit.most and len(lit.plain) == len(lit.keys):
+            # the usual case: every lit path affordable (R-14), none takes a number
+            o = lit.options[fuel] = _Options(dict.fromkeys(lit.keys, ()))
+        elif o is None:
             any_affordable = fuel >= lit.least
             programs: dict[str, tuple[int, ...]] = {}
             for k, t in lit.thresholds.items():
@@ -605,7 +613,7 @@ class Game:
     def keep_options(self, player: str) -> list[str]:
         """The tokens ``player`` may keep now: their two drawn tokens when it is their draw."""
         s = self.state
-        if s.phase != "draw" or s.draw_queue[:1] != [player]:
+        if s.phase != "draw" or not s.draw_queue or s.draw_queue[0] != player:
             return []
         return list(s.drawn)
 
@@ -672,9 +680,15 @@ class Game:
             if codes:
                 raise Refused(codes, "bonus")
 
-        events: list[Event] = [_event(_E_TURN, (s.turn, s.tile._label, s.face))]
+        e = _new_event(Event)                           # _event(_E_TURN, ...), inlined: every turn
+        e._shape = _E_TURN
+        e._values = (s.turn, s.tile._label, s.face)
+        events: list[Event] = [e]
         if not any_played:                                              # the usual turn
-            events.append(_event(_E_BONUS_NONE, ()))
+            e = _new_event(Event)                       # _event(_E_BONUS_NONE, ()), inlined
+            e._shape = _E_BONUS_NONE
+            e._values = ()
+            events.append(e)
             s.phase = "programming"
             return events
         played: dict[str, str] = {}                                     # in seat order
@@ -685,8 +699,7 @@ class Game:
                 played[p] = t
                 held = s.held[p]
                 held.remove(t if t in held else UNKNOWN)
-                events.append(_evp(_E_BONUS_PLAYED, (p, t),
-                                    (("players", p, "tokens"), len(held))))
+                events.append(_event(_E_BONUS_PLAYED, (p, t, len(held))))
                 group = by_zone.get(zone[p])
                 if group is None:
                     by_zone[zone[p]] = [p]
@@ -703,7 +716,7 @@ class Game:
                 active = s.active
                 self._apply_group([p for p in by_zone[z] if p in active], played, events)
             s.discards.extend(played.values())
-            _sets_more(events[-1], (("discards",), len(s.discards)))
+            with_public(events[-1], (), (), _P_DISCARDS, (len(s.discards),))
 
             if not s.finished and s.boards > laid_before:                  # R-9, O-3
                 self._remove_rear_board(events)
@@ -782,9 +795,8 @@ class Game:
         for p, zone in new_markers:                                     # O-6
             if len(s.markers) < s.marker_total:
                 s.markers.append(zone)
-                events.append(_evp(_E_MARKER_PLACED, (p, zone),
-                                    (("force_fields",), sorted(s.markers)),
-                                    (("markers_left",), s.marker_total - len(s.markers))))
+                events.append(_event(_E_MARKER_PLACED,
+                                     (p, zone, sorted(s.markers), s.marker_total - len(s.markers))))
             else:
                 events.append(_event(_E_NO_MARKER_LEFT, (p,)))
         if out:
@@ -811,7 +823,7 @@ class Game:
                         break
             if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
-                events.append(_evp(_E_BOARD_LAID, (s.front,), (("track", "boards"), s.boards)))
+                events.append(_event(_E_BOARD_LAID, (s.front, s.boards)))
         else:
             if markers:
                 for z in range(start - 1, target - 1, -1):
@@ -825,7 +837,10 @@ class Game:
             return target                                               # held at the front (R-10)
         s.entered.add(target)                                           # O-4
         s.zone[p] = target
-        events.append(_event(_E_MOVED_2, (p, start, target, stopped, why)))
+        e = _new_event(Event)                           # _event(_E_MOVED_2, ...), inlined
+        e._shape = _E_MOVED_2
+        e._values = (p, start, target, stopped, why)
+        events.append(e)
         return target
 
     def _remove_rear_board(self, events: list[Event]) -> None:
@@ -834,10 +849,8 @@ class Game:
         s.rear += BOARD
         s.boards -= 1
         s.markers = [z for z in s.markers if z >= s.rear]               # O-2
-        events.append(_evp(_E_BOARD_REMOVED, (first, last),
-                            (("track", "rear"), s.rear), (("track", "boards"), s.boards),
-                            (("force_fields",), sorted(s.markers)),
-                            (("markers_left",), s.marker_total - len(s.markers))))
+        events.append(_event(_E_BOARD_REMOVED, (first, last, s.rear, s.boards, sorted(s.markers),
+                                               s.marker_total - len(s.markers))))
         self._eliminate([(p, "board") for p in s.active if s.zone[p] < s.rear], events)
 
     def _eliminate(self, out: list[tuple[str, str]], events: list[Event]) -> None:
@@ -853,14 +866,11 @@ class Game:
             s.discards.extend(s.held[p])                                # O-1
             s.held[p] = []
             del s.zone[p]
-            events.append(_evp(_E_ELIMINATED, (p, cause),
-                                (("players", p, "active"), False), (("players", p, "zone"), None),
-                                (("players", p, "fuel"), 0), (("players", p, "tokens"), 0),
-                                (("discards",), len(s.discards)),
-                                (("eliminated",), [list(e) for e in s.eliminated])))
+            events.append(_event(_E_ELIMINATED, (p, cause, False, None, 0, 0, len(s.discards),
+                                                 [list(e) for e in s.eliminated])))
         if len(s.players) >= 5 and len(s.active) <= 4 and s.next_face != "3-4":   # R-13
             s.next_face = "3-4"
-            events.append(_evp(_E_FLIP, (len(s.active),), (("next_face",), s.next_face)))
+            events.append(_event(_E_FLIP, (len(s.active), s.next_face)))
         if len(s.active) <= 1:
             self._finish(list(s.active), events, "last ship" if s.active else "")
 
@@ -909,7 +919,10 @@ class Game:
                         break
                     ordered[p] = c
                     revealed[p] = [key, None]
-                    append(_event(_E_PROGRAMMED, (p, key, None)))
+                    e = _new_event(Event)                       # _event(_E_PROGRAMMED, ...), inlined
+                    e._shape = _E_PROGRAMMED
+                    e._values = (p, key, None)
+                    append(e)
                     on = groups.get(key)
                     if on is None:
                         groups[key] = [p]
@@ -941,7 +954,10 @@ class Game:
         s = self.state
         forced = s.forced_dice.get(p)
         value = forced.pop(0) if forced else _choice(s.rng, s.dice[die])
-        events.append(_event(_E_ROLL, (p, die, value)))
+        e = _new_event(Event)                           # _event(_E_ROLL, ...), inlined
+        e._shape = _E_ROLL
+        e._values = (p, die, value)
+        events.append(e)
         return value
 
     def _bill(self, p: str, path: Path, number: int | None, groups: Mapping[str, list[str]],
@@ -1065,7 +1081,10 @@ class Game:
             have = fuel[p]
             paid = total if total < have else have                      # min(total, have)
             fuel[p] = left = have - paid
-            append(_event(_E_PAY, (p, total, paid, parts, left)))
+            e = _new_event(Event)                                       # _event(_E_PAY, ...), inlined
+            e._shape = _E_PAY
+            e._values = (p, total, paid, parts, left)
+            append(e)
             if total > paid:
                 out.append((p, "overpaid"))
             elif left == 0 and not finish:
@@ -1095,7 +1114,10 @@ class Game:
                 move, fuel_gains, bonus = fixed
                 for v in fuel_gains:
                     fuel[p] += v
-                    append(_event(_E_FUEL_2, (p, v, fuel[p])))
+                    e = _new_event(Event)                               # _event(_E_FUEL_2, ...), inlined
+                    e._shape = _E_FUEL_2
+                    e._values = (p, v, fuel[p])
+                    append(e)
                 if bonus:
                     draws[p] = bonus
                     before[p] = zone[p]
@@ -1119,8 +1141,10 @@ class Game:
                         and (not markers or markers.isdisjoint(range(start + 1, target + 1)))):  # nor stops it
                     entered(target)                                     # O-4
                     zone[p] = target
-                    moved.append(_event(_E_MOVED_2,
-                                        (p, start, target, False, "")))
+                    e = _new_event(Event)                               # _event(_E_MOVED_2, ...), inlined
+                    e._shape = _E_MOVED_2
+                    e._values = (p, start, target, False, "")
+                    moved.append(e)
                 else:
                     if self._move(p, move, markers, moved, "") is None:    # never backwards here
                         out.append((p, "pushed"))
@@ -1139,8 +1163,7 @@ class Game:
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
-                append(_evp(_E_DRAW, (p, draws[p]),
-                             (("players", p, "tokens"), len(s.held[p]))))
+                append(_event(_E_DRAW_PHYSICAL, (p, draws[p], len(s.held[p]))))
             return self._end_resolution(events)
         if not drawers and not s.draw_queue:
             return self._end_resolution(events)                         # _next_draw, nothing to draw
@@ -1154,8 +1177,7 @@ class Game:
             s.pile = s.discards
             s.discards = []
             _shuffle(s.rng, s.pile)
-            events.append(_evp(_E_RESHUFFLE, (len(s.pile),),
-                                (("pile_size",), len(s.pile)), (("discards",), 0)))
+            events.append(_event(_E_RESHUFFLE, (len(s.pile), len(s.pile), 0)))
         return s.pile.pop(0) if s.pile else None
 
     def _next_draw(self, events: list[Event]) -> list[Event]:
@@ -1172,13 +1194,15 @@ class Game:
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(_evp(_E_DRAW, (p, 2), (("pile_size",), len(s.pile))))
+                e = _new_event(Event)                   # _event(_E_DRAW_TWO, ...), inlined
+                e._shape = _E_DRAW_TWO
+                e._values = (p, 2, len(s.pile))
+                events.append(e)
                 return events
             s.draw_queue.pop(0)
             if drawn:
                 s.held[p].append(drawn[0])
-                events.append(_evp(_E_DRAW, (p, 1),
-                                    (("players", p, "tokens"), len(s.held[p])), (("pile_size",), len(s.pile))))
+                events.append(_event(_E_DRAW_ONE, (p, 1, len(s.held[p]), len(s.pile))))
             else:
                 events.append(_event(_E_DRAW_EMPTY, (p,)))
         return self._end_resolution(events)
@@ -1193,20 +1217,19 @@ class Game:
             raise RulesError(f"it is {s.draw_queue[0]}'s draw, not {player}'s")
         if token is None:
             token = s.drawn[0]
-        if token not in self.keep_options(player):
+        other = self.keep_options(player)                               # a new list
+        if token not in other:
             raise RulesError(f"{player} drew {' and '.join(s.drawn)}, not {token}")
-        other = list(s.drawn)
         other.remove(token)
         s.held[player].append(token)
         s.pile.extend(other)
         s.drawn = []
         s.draw_queue.pop(0)
         s.phase = "resolution"
-        kept = ((("players", player, "tokens"), len(s.held[player])), (("pile_size",), len(s.pile)))
+        kept = (len(s.held[player]), len(s.pile))
         events = self._next_draw([])
         if events:          # the keep itself is no event: its public values go first with the next one
-            first = events[0]
-            first._pub = kept + getattr(first, "_pub", ())                    # type: ignore[attr-defined]
+            with_public(events[0], (("players", player, "tokens"), _P_PILE_SIZE), kept)
         return events
 
     def _end_resolution(self, events: list[Event]) -> list[Event]:
@@ -1225,9 +1248,8 @@ class Game:
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
-                events.append(_evp(_E_MARKERS_REMOVED, (zone, n),
-                                    (("force_fields",), sorted(s.markers)),
-                                    (("markers_left",), s.marker_total - len(s.markers))))
+                events.append(_event(_E_MARKERS_REMOVED,
+                                     (zone, n, sorted(s.markers), s.marker_total - len(s.markers))))
         s.entered = set()
         if s.tile.finish:
             best = max(_rank_key(s, p) for p in s.active)
@@ -1238,10 +1260,11 @@ class Game:
         if s.stack:
             s.tile = s.stack.pop(0)
             s.face = s.next_face
-            events.append(_evp(_E_TILE_REVEALED, (s.tile._label,),   # label()
-                                (("turn",), s.turn), (("tile",), s.tile), (("face",), s.face),
-                                (("next_face",), s.next_face), (("tiles_left",), len(s.stack)),
-                                (("revealed",), {})))
+            e = _new_event(Event)                       # _event(_E_TILE_REVEALED, ...), inlined
+            e._shape = _E_TILE_REVEALED
+            e._values = (s.tile._label,                 # label(); then the public values
+                         s.turn, s.tile, s.face, s.next_face, len(s.stack), {})
+            events.append(e)
         else:
             s.tile = None               # only in scenarios: the stack ran out before a finish tile
         s.phase = "bonus"
@@ -1333,8 +1356,12 @@ def _shuffle(rng: random.Random, x: list[Any]) -> None:
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
+    k = len(x).bit_length()                         # (i + 1).bit_length(), kept as i goes down
+    low = (1 << k >> 1) - 1                         # the least i whose i + 1 has k bits
     for i in range(len(x) - 1, 0, -1):
-        k = (i + 1).bit_length()
+        if i < low:
+            k -= 1
+            low >>= 1
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)

@@ -63,3 +63,27 @@ def test_engine_section_runs_quickly_and_fills_its_row(monkeypatch):
     (row,) = suite.engine_rows(quick=True)
     assert row.value > 0 and row.baseline_value > row.value
     assert row.figure.endswith("games/s") and row.target == ">= 2,000 games/s" and row.ok in (True, False)
+
+
+def test_instruction_counts_make_a_row_or_say_why(monkeypatch):
+    from bitbox_tools.bench import engine
+    monkeypatch.setattr(engine, "run", lambda seconds=1.0, players=6: {
+        "games_per_s": 1000.0, "baseline_games_per_s": 9000.0, "ratio": 0.111, "ms_per_game": 1.0, "games": 10})
+    monkeypatch.setitem(suite.INSTRUCTIONS, "against", "f7bfeb9")
+    monkeypatch.setattr(engine, "print_instructions", lambda rev, games, players=6: (2_690_000.0, 2_700_000.0))
+    row, _ = suite.engine_rows(quick=True)
+    assert row.result == "PASS" and row.figure == "2,690,000" and row.baseline == "2,700,000 (f7bfeb9)"
+
+    def fails(rev, games, players=6):
+        raise RuntimeError("valgrind is not installed")
+    monkeypatch.setattr(engine, "print_instructions", fails)
+    row, _ = suite.engine_rows(quick=True)
+    assert row.figure == "not available: valgrind is not installed" and row.result == "n/a"
+
+
+def test_an_unknown_revision_is_one_line(capsys):
+    from bitbox_tools.bench import engine
+    assert engine.main(["--instructions", "no-such-revision-xyz", "--seconds", "0.1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("engine: instructions not counted: ")
+    assert "no-such-revision-xyz" in err[0] or "git checkout" in err[0]

@@ -10,6 +10,11 @@ decision, every rules check, and every :class:`~outspeed.rules.Event` the engine
 (events are always recorded: the same code path a table game takes; nobody reads them
 here, so their data dicts are never built, see ``outspeed.rules.events``).
 
+With ``--instructions [REV]``: instructions executed per game (valgrind's callgrind, the
+same games, seeds 0 to N-1, ``PYTHONHASHSEED=0``), a figure the load of the machine does not
+move; with REV (a git revision, e.g. ``f7bfeb9``), the same count for that revision's
+source, unpacked with ``git archive`` into a temporary directory, in the same run.
+
 Baseline, measured in the same run: the same random bots making the same number of
 decisions per game (counted during the figure's run) on fixed legal options, with no rules
 at all: the speed the table would reach if the rules were free. The ratio (figure ÷
@@ -19,7 +24,14 @@ baseline) is the share of the time not spent in the rules; the target is absolut
 from __future__ import annotations
 
 import argparse
+import io
+import os
+import re
+import shutil
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from typing import Any, Sequence
 
@@ -80,6 +92,65 @@ def games_per_second(content, seconds: float = 2.0, players: int = 6, start_seed
         best = max(best, n / elapsed)
         total += n
     return best, total
+
+
+# The games counted by instructions_per_game, as a script that also runs on older sources
+# (hence no project import but the engine, the content and the bots): _play's games.
+_PLAY_SCRIPT = """
+import sys
+from outspeed.bots import RandomBot, play_game
+from outspeed.content import load_content
+from outspeed.rules import Game
+n, names = int(sys.argv[1]), tuple(sys.argv[2:])
+content = load_content()
+for seed in [10**6] + list(range(n)):   # a first game, counted in both runs: any import it does
+    game = Game.new(names, content.tiles, seed=seed, dice=content.dice, token_counts=content.token_counts,
+                    markers=content.markers)
+    play_game(game, {p: RandomBot(seed * 10 + i) for i, p in enumerate(names)})
+"""
+
+
+def _instructions(games: int, players: int, source: str | None) -> int:
+    """Instructions executed by a fresh interpreter playing ``games`` games (callgrind)."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise RuntimeError("valgrind is not installed")
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if source is not None:                          # that source first, before the installed one
+        env["PYTHONPATH"] = source + os.pathsep + env.get("PYTHONPATH", "")
+    command = [sys.executable, "-c", _PLAY_SCRIPT, str(games), *COLOURS[:players]]
+    subprocess.run(command, cwd=source, env=env, capture_output=True)    # compiled once, as both runs find it
+    done = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                          cwd=source, env=env, capture_output=True, text=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(f"callgrind failed: {done.stderr.strip().splitlines()[-1:]}")
+    return int(found.group(1))
+
+
+def instructions_per_game(games: int = 100, players: int = 6, source: str | None = None) -> float:
+    """Instructions per game: callgrind's count for ``games`` games minus its count for none
+    (start-up, imports, content, and one first game that does any late import), divided
+    by ``games``. The sources are compiled (``__pycache__``) before either count. ``source``: a source tree to run
+    instead of the installed project. Deterministic to a few hundredths of a percent."""
+    return (_instructions(games, players, source) - _instructions(0, players, source)) / games
+
+
+def instructions_against(rev: str, games: int = 100, players: int = 6) -> tuple[float, float]:
+    """(this source's, ``rev``'s) instructions per game, measured one after the other."""
+    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    if top.returncode != 0:
+        raise RuntimeError("not in a git checkout: no revision to compare with")
+    archive = subprocess.run(["git", "-C", top.stdout.strip(), "archive", "--format=tar", rev],
+                             capture_output=True)
+    if archive.returncode != 0:
+        raise RuntimeError(f"git archive {rev}: {archive.stderr.decode(errors='replace').strip()}")
+    now = instructions_per_game(games, players)
+    with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(tmp, filter="data")
+        before = instructions_per_game(games, players, tmp)
+    return now, before
 
 
 def decisions_per_game(content, players: int = 6, games: int = 200) -> dict[str, float]:
@@ -159,7 +230,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--players", type=int, default=6, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    parser.add_argument("--instructions", nargs="?", const="", metavar="REV",
+                        help="also count instructions per game with valgrind (slow: about 30 s a "
+                             "source), and for the git revision REV if given")
+    parser.add_argument("--games", type=int, default=100, help="games counted by --instructions")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.instructions is not None:
+        try:
+            print_instructions(args.instructions, args.games, args.players)
+        except RuntimeError as exc:
+            print(f"engine: instructions not counted: {exc}", file=sys.stderr)
+            return 2
     r = run(args.seconds, args.players)
     d = r["decisions_per_game"]
     print(f"engine: {r['games_per_s']:,.0f} games/s ({r['ms_per_game']:.2f} ms a game, {r['players']} players, "
@@ -168,6 +251,18 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"({d['bonus']:.0f} bonus, {d['program']:.0f} program, {d['keep']:.1f} keep decisions a game)")
     print(f"ratio: {r['ratio']:.3f}   target: >= {TARGET:,.0f} games/s")
     return 0
+
+
+def print_instructions(rev: str, games: int = 100, players: int = 6) -> tuple[float, float | None]:
+    """Count and print the instructions per game (and ``rev``'s, if given)."""
+    if rev:
+        now, before = instructions_against(rev, games, players)
+        print(f"engine: {now:,.0f} instructions a game; {rev}: {before:,.0f} "
+              f"(ratio {now / before:.3f}; {games} games, seeds 0-{games - 1}, {players} players)")
+        return now, before
+    now = instructions_per_game(games, players)
+    print(f"engine: {now:,.0f} instructions a game ({games} games, seeds 0-{games - 1}, {players} players)")
+    return now, None
 
 
 if __name__ == "__main__":

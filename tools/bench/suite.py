@@ -4,6 +4,7 @@
     python -m bitbox_tools.bench --quick         # shorter runs, rougher figures
     python -m bitbox_tools.bench --only engine,codec
     python -m bitbox_tools.bench --json          # the rows as JSON too
+    python -m bitbox_tools.bench --only engine --instructions f7bfeb9   # + instructions a game
 
 Each row is a figure, a baseline measured in the same run, their ratio, the target and
 whether it is met; a part of the project that is not there yet gives a "not available"
@@ -75,11 +76,29 @@ def _import(module: str):
 
 # --------------------------------------------------------------------------- rows
 
+# --instructions [REV]: None, or the revision to compare with ("": none); see engine_rows.
+INSTRUCTIONS: dict[str, str | None] = {"against": None}
+
+
 def engine_rows(quick: bool) -> list[Row]:
     """Rules engine: full 6-player games with random bots per second, one core."""
     from . import engine
+    rows = []
+    rev = INSTRUCTIONS["against"]
+    if rev is not None:
+        name = "engine: instructions a game (callgrind)"
+        try:
+            now, before = engine.print_instructions(rev, games=50 if quick else 100)
+        except RuntimeError as exc:
+            rows.append(not_available(name, str(exc)))
+        else:
+            rows.append(Row(name, figure=f"{now:,.0f}", value=now,
+                            baseline=f"{before:,.0f} ({rev})" if before else "",
+                            ratio=f"{now / before:.3f}" if before else "",
+                            target=f"<= {rev}'s" if before else "", ok=now <= before if before else None,
+                            baseline_value=before, note="6 players, random bots, seeds from 0, PYTHONHASHSEED=0"))
     r = engine.run(seconds=1.0 if quick else 4.0)
-    return [Row("engine: 6-player random games", figure=f"{r['games_per_s']:,.0f} games/s",
+    return rows + [Row("engine: 6-player random games", figure=f"{r['games_per_s']:,.0f} games/s",
                 baseline=f"{r['baseline_games_per_s']:,.0f} games/s (the bots' decisions alone, no rules)",
                 ratio=f"{r['ratio']:.3f}", target=f">= {engine.TARGET:,.0f} games/s",
                 ok=r["games_per_s"] >= engine.TARGET, value=r["games_per_s"],
@@ -245,7 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
     parser.add_argument("--only", metavar="NAMES", help=f"comma-separated sections: {','.join(SECTIONS)}")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE ('-' for stdout)")
+    parser.add_argument("--instructions", nargs="?", const="", metavar="REV",
+                        help="engine: also count instructions a game with valgrind (about 30 s a source), "
+                             "and for the git revision REV in the same run if given (e.g. f7bfeb9)")
     args = parser.parse_args(argv)
+    INSTRUCTIONS["against"] = args.instructions
     names = list(SECTIONS)
     if args.only:
         names = [n.strip() for n in args.only.split(",") if n.strip()]
