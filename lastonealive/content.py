@@ -1,7 +1,7 @@
 """Last One Alive's data from config/lastonealive/: the dice faces and the token mix.
 
 Files are read with the project's strict YAML loader (duplicate keys refused, size capped,
-see :func:`outspeed.content.load_yaml`) and validated; an error is a :class:`ConfigError`
+see :func:`bitbox.config.load_yaml`, the console's one strict loader) and validated; an error is a :class:`ConfigError`
 whose message names the file, then the entry and the field.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from bitbox_config import config_path
 # The one strict YAML loader of the project (it moves to the console with issue 10).
-from outspeed.content import ConfigError, load_yaml
+from bitbox.config import ConfigError, load_yaml
 
 from .rules import APOCALYPSE_TOKENS, DEFAULT_COUNTS, FACES, OBJECTS, TYPES
 
