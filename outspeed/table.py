@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence, TextIO
 
 from .content import ConfigError, load_yaml
-from .display.i18n import LANGUAGES, Lang
+from .words import LANGUAGES, Lang
 from .display.model import PLAYER_ORDER, LogEntry, TableView
-from .journal import GameInfo, Journal, JournalError, default_journal_path, replay
+from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path, replay
+
+from .journaling import RULES as JOURNAL_RULES
 from .rules import Event, Game, RulesError
 
 TOKEN_MODES = ("physical", "virtual")
@@ -206,7 +208,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     from bitbox.controllers import load_controllers_config
     controllers = load_controllers_config()     # a mistake in it: one clear line, exit 2
     journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()
-    journal = Journal(journal_path)
+    journal = Journal(journal_path, JOURNAL_RULES)
     try:
         hub = Hub(config=controllers)
     except BaseException:
@@ -218,7 +220,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             resumed = journal.last_unfinished()
             if resumed is None:
                 raise TableError(f"no unfinished game to resume in {journal_path} (see `outspeed history`)")
-            from .journal import rebuild
+            from bitbox.table.journal import rebuild
             game, n_inputs = rebuild(journal, resumed.id)
             settings = resumed.settings
             bot_name = settings.get("bot", bot_name)
@@ -229,7 +231,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
             seats, sims, pending = _connect(hub, opts, cfg, wanted, out)
             record_id = resumed.id
-            from .journal import GameRecord
+            from bitbox.table.journal import GameRecord
             record = GameRecord(journal, record_id, n_inputs)
             print(f"Resuming game {record_id} (seed {resumed.seed}) at turn {game.state.turn}, "
                   f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
@@ -516,7 +518,7 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
         if not path.exists():
             print(f"no games yet ({path} does not exist)", file=out)
             return 0
-        with Journal(path) as j:
+        with Journal(path, JOURNAL_RULES) as j:
             games = j.games()
     except (ConfigError, JournalError) as exc:
         print(f"outspeed history: {exc}", file=sys.stderr)
@@ -599,7 +601,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
         if not path.exists():
             raise JournalError(f"{path}: no journal here (no game has been played with it)")
-        with Journal(path) as j:
+        with Journal(path, JOURNAL_RULES) as j:
             if game_id is None:
                 games = [g for g in j.games() if g.status == "finished"]
                 if not games:

@@ -1,4 +1,4 @@
-"""The journal: every game, every accepted input and the seed, in SQLite.
+"""The journal: every game, every accepted input and the seed, in SQLite (any game).
 
 Nothing is lost: the session writes each accepted input in its own committed transaction
 *before* applying it to the rules engine (``synchronous=FULL``), so after a crash, a power
@@ -12,6 +12,11 @@ diverging.
 Default location: ``$XDG_DATA_HOME/8bitbox/journal.sqlite`` (``~/.local/share/...``);
 ``--journal PATH`` chooses another. A file that is not a journal (another program's
 database, a corrupt file, a text file) raises :class:`JournalError` with a message naming it.
+
+The journal knows no game: it records *which* game each record is (``settings["game"]``)
+and asks that game's :class:`JournalRules` (its cartridge) to rebuild a state from data,
+apply an input and fingerprint a state. Journals written before the console existed carry no
+game name; they were all Outspeed's (:data:`LEGACY_GAME`), and still resume and replay.
 """
 from __future__ import annotations
 
@@ -21,9 +26,11 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+import importlib
+import re
+from typing import Any, Iterator, Mapping, Protocol, Sequence
 
-from .rules import Event, Game, Refused, RulesError
+LEGACY_GAME = "outspeed"             # the game of a record that names none (written before the console)
 
 APPLICATION_ID = 0x38426258          # "8BbX"
 SCHEMA_VERSION = 1
@@ -69,6 +76,41 @@ class JournalError(Exception):
         super().__init__(text if len(text) <= 400 else text[:397] + "...")
 
 
+class JournaledGame(Protocol):
+    """A game state as the journal sees it: data in, data out."""
+
+    def to_data(self) -> dict[str, Any]: ...
+
+
+class JournalRules(Protocol):
+    """What the journal needs of a cartridge to record and rebuild its games."""
+
+    name: str                                        # the game's name, recorded with each game
+    input_errors: tuple[type[BaseException], ...]    # what "this input does not apply" raises
+
+    def from_data(self, data: Mapping[str, Any]) -> Any: ...
+    def apply_input(self, game: Any, kind: str, data: Mapping[str, Any]) -> list[Any]: ...
+    def state_hash(self, game: Any) -> str: ...
+    def seed(self, game: Any) -> int: ...
+    def players(self, game: Any) -> list[str]: ...
+
+
+_GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+def find_journal_rules(name: str) -> JournalRules:
+    """The journal rules of the game called ``name``: the cartridge package of that name
+    exposes them as ``<name>.journaling.RULES``. ``name`` comes from a file, so it is
+    checked (a plain lower-case identifier) before anything is imported."""
+    if not isinstance(name, str) or not _GAME_NAME.fullmatch(name):
+        raise JournalError(f"the journal names an unknown game {str(name)[:40]!r}")
+    try:
+        rules = importlib.import_module(f"{name}.journaling").RULES
+    except (ImportError, AttributeError):
+        raise JournalError(f"the journal holds a game of {name!r}, which is not installed here") from None
+    return rules
+
+
 def default_journal_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "8bitbox" / "journal.sqlite"
@@ -100,6 +142,8 @@ def _now() -> str:
 
 @dataclass(frozen=True)
 class GameInfo:
+    """One game's record, as listed by `history`."""
+
     id: int
     created: str
     seed: int
@@ -110,6 +154,12 @@ class GameInfo:
     ended: str | None
     inputs: int
     turns: int                 # the last turn reached
+
+    @property
+    def game(self) -> str:
+        """Which game this is (records written before the console name none: Outspeed)."""
+        name = self.settings.get("game", LEGACY_GAME)
+        return name if isinstance(name, str) else str(name)
 
 
 @dataclass(frozen=True)
@@ -123,10 +173,15 @@ class InputRecord:
 
 
 class Journal:
-    """An open journal file. Use as a context manager or call :meth:`close`."""
+    """An open journal file. Use as a context manager or call :meth:`close`.
 
-    def __init__(self, path: str | Path) -> None:
+    ``rules``: the rules of the game this table writes (:meth:`new_game`); games of another
+    name found in the file are read with their own cartridge's rules
+    (:func:`find_journal_rules`)."""
+
+    def __init__(self, path: str | Path, rules: JournalRules | None = None) -> None:
         self.path = Path(path)
+        self.rules = rules
         try:
             if not self.path.parent.exists():     # a folder of ours: private (0700)
                 self.path.parent.mkdir(parents=True, mode=0o700)
@@ -181,14 +236,18 @@ class Journal:
         self.close()
 
     # ------------------------------------------------------------------ writing
-    def new_game(self, game: Game, settings: dict[str, Any]) -> "GameRecord":
-        """Record a new game (its initial state holds the seed and the tile order)."""
-        s = game.state
+    def new_game(self, game: JournaledGame, settings: dict[str, Any]) -> "GameRecord":
+        """Record a new game of :attr:`rules` (its initial state holds the seed and, for
+        Outspeed, the tile order); ``settings`` gains the game's name."""
+        rules = self.rules
+        if rules is None:
+            raise JournalError(f"{self.path}: no game given to record (Journal(path, rules))")
+        settings = {**settings, "game": rules.name}
         with self._tx():
             cur = self.db.execute(
                 "INSERT INTO games (created, seed, players, settings, initial) VALUES (?, ?, ?, ?, ?)",
-                (_now(), int(s.seed), json.dumps(list(s.players)), json.dumps(settings, sort_keys=True),
-                 json.dumps(game.to_data(), sort_keys=True)))
+                (_now(), int(rules.seed(game)), json.dumps(list(rules.players(game))),
+                 json.dumps(settings, sort_keys=True), json.dumps(game.to_data(), sort_keys=True)))
             game_id = int(cur.lastrowid)
         return GameRecord(self, game_id, 0)
 
@@ -210,13 +269,24 @@ class Journal:
         rows = self._query(_GAMES + " WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
         return self._info(rows[0]) if rows else None
 
-    def initial(self, game_id: int) -> Game:
+    def rules_of(self, game_id: int) -> JournalRules:
+        """The rules of game ``game_id`` (the cartridge its record names)."""
+        name = self.game(game_id).game
+        if self.rules is not None and self.rules.name == name:
+            return self.rules
+        try:
+            return find_journal_rules(name)
+        except JournalError as exc:
+            raise JournalError(f"{self.path}: game {game_id}: {exc}") from None
+
+    def initial(self, game_id: int) -> Any:
         rows = self._query("SELECT initial FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id}")
+        rules = self.rules_of(game_id)
         try:
-            return Game.from_data(json.loads(rows[0][0]))
-        except (ValueError, KeyError, TypeError, RulesError) as exc:
+            return rules.from_data(json.loads(rows[0][0]))
+        except (ValueError, KeyError, TypeError, *rules.input_errors) as exc:
             raise JournalError(f"{self.path}: game {game_id}: its initial state cannot be read ({exc})") from None
 
     def inputs(self, game_id: int) -> list[InputRecord]:
@@ -297,26 +367,26 @@ class GameRecord:
 
 
 def replay(journal: Journal, game_id: int, *, upto: int | None = None,
-           verify: bool = True) -> Iterator[tuple[InputRecord, Game, list[Event]]]:
+           verify: bool = True) -> Iterator[tuple[InputRecord, Any, list[Any]]]:
     """Rebuild game ``game_id`` input by input: yields (input, game after it, its events).
     The game object is the same one, advanced in place."""
-    from .session.referee import apply_input, state_hash
+    rules = journal.rules_of(game_id)
     game = journal.initial(game_id)
     for rec in journal.inputs(game_id):
         if upto is not None and rec.seq >= upto:
             break
-        if verify and state_hash(game) != rec.state:
+        if verify and rules.state_hash(game) != rec.state:
             raise JournalError(f"{journal.path}: game {game_id} does not replay with this version of the rules "
                                f"(input {rec.seq}, turn {rec.turn}: the state differs from the one recorded)")
         try:
-            events = apply_input(game, rec.kind, rec.data)
-        except (RulesError, Refused, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            events = rules.apply_input(game, rec.kind, rec.data)
+        except (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise JournalError(f"{journal.path}: game {game_id}, input {rec.seq} ({rec.kind}, turn {rec.turn}) "
                                f"cannot be applied: {exc}") from None
         yield rec, game, events
 
 
-def rebuild(journal: Journal, game_id: int) -> tuple[Game, int]:
+def rebuild(journal: Journal, game_id: int) -> tuple[Any, int]:
     """The game as it stood after its last journaled input, and the number of inputs."""
     game, n = journal.initial(game_id), 0
     for rec, g, _ in replay(journal, game_id):

@@ -25,10 +25,10 @@ from typing import Any, Mapping
 import pygame
 
 from . import shapes
-from .i18n import Lang
+from ..words import Lang
 from .model import TOTAL_TURNS, DieShown, PlayerStatus, TableView, colour_of, shape_of
 
-FONT_DIR = Path(__file__).with_name("fonts")
+FONT_DIR = Path(__file__).resolve().parent.parent.parent / "bitbox" / "display" / "fonts"
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
 FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 

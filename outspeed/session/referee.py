@@ -141,7 +141,7 @@ def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
 
 class Session:
     """The referee. ``journal`` is anything with ``record(kind, data, turn, phase, state)``
-    (e.g. :class:`outspeed.journal.GameRecord`) or None."""
+    (e.g. :class:`bitbox.table.journal.GameRecord`) or None."""
 
     LOG_KEEP = 300
 
