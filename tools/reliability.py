@@ -326,15 +326,16 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
     """One whole game, bots turning the wheels of emulated controllers (another process),
     through pseudo-terminals, pyserial, the hub, the referee session and the table loop."""
     from bitbox.controllers import ControllersConfig
-    from bitbox.events import Connected, WheelsChanged
+    from bitbox.events import WheelsChanged
     from bitbox.hub import Hub
+    from bitbox.table.seating import bind, wait_for
     from outspeed.bots import make_bot
     from outspeed.display import Lang
     from outspeed.display.model import PLAYER_ORDER
     from bitbox.table.journal import Journal
     from outspeed.journaling import RULES
     from outspeed.rules import Game
-    from outspeed.session import BotDriver, Pace, SeatPlan, Session
+    from outspeed.session import BotDriver, Pace, Session
     from outspeed.table import TableLoop
 
     content, wm = _content()
@@ -350,19 +351,17 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
                 rogue_proc = RogueProcess(workdir, rogues, clone_id=emu.ids[min(2, players - 1)])
             hub.start()
             rec = RecordingHub(hub)
-            seats: dict[int, int] = {}
-            deadline = time.monotonic() + 15
-            while len([c for c in seats.values() if c in emu.ids]) < players and time.monotonic() < deadline:
-                for e in rec.poll(0.05):
-                    if isinstance(e, Connected):
-                        seats[e.seat] = e.info.controller_id
-            _check(len([c for c in seats.values() if c in emu.ids]) == players,
-                   f"only {len(seats)} controllers connected: {hub.links()}")
-            seat_of = {cid: seat for seat, cid in seats.items()}
+            connected: dict[int, Any] = {}
+
+            def ours(c: dict[int, Any]) -> int:
+                return len([i for i in c.values() if i.controller_id in emu.ids])
+
+            wait_for(rec, 15, connected, [], lambda c: ours(c) >= players)
+            _check(ours(connected) == players, f"only {len(connected)} controllers connected: {hub.links()}")
             names = list(PLAYER_ORDER[:players])
             game = Game.new(names, content.tiles, seed=seed, dice=content.dice, token_counts=content.token_counts,
                             markers=content.markers, token_mode=token_mode)
-            plans = [SeatPlan(p, seat_of[emu.ids[i]], "controller", emu.ids[i]) for i, p in enumerate(names)]
+            plans = bind(names, emu.ids[:players], connected)
             journal = Journal(workdir / f"{name}-journal.sqlite", RULES)
             record = journal.new_game(game, {"seats": []})
             lang = Lang("en")
@@ -761,7 +760,7 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
     """``kill-run``: ``outspeed play`` with a SIGKILL armed at the point ``spec``
     (``none``, ``time:S``, ``journal:K:M``, ``commit:K``, ``apply:K``, ``resolution:K:J``,
     ``finish``; K counts inputs from 0). A line saying where it died is appended to ``note``."""
-    from outspeed import journal as J
+    from bitbox.table import journal as J
     from outspeed.cli import main as outspeed_main
     from outspeed.session import referee as R
 

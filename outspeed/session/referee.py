@@ -35,85 +35,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.events import Back, Connected, Lost, Rejected, WheelsChanged
+from bitbox.table.referee import AssignSeat, Command, ControllerState, Identify, Pace, SetLights
+from bitbox.table.seating import SeatPlan
 
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
 from ..rules import PATHS, TOKENS, Choice, Event, Game, Refused, RulesError
 from .animate import apply_event
-
-@dataclass(frozen=True)
-class SeatPlan:
-    """A player of this game: their name (a colour), their hub seat, and who plays it."""
-
-    player: str
-    seat: int
-    kind: str = "controller"            # controller | bot | keyboard
-    controller_id: int | None = None    # when known: a controller with this id takes the seat
-
-
-@dataclass(frozen=True)
-class Pace:
-    """Seconds the table holds each kind of step; :meth:`instant` for headless runs."""
-
-    step: float = 0.9                  # one resolution step (pay, move, eliminate...)
-    roll: float = 1.3                  # dice tumbling
-    reveal: float = 2.2                # everything revealed at once
-    turn: float = 1.5                  # a new tile revealed
-    think: float = 1.2                 # a bot's thinking time
-
-    @classmethod
-    def instant(cls) -> "Pace":
-        return cls(0.0, 0.0, 0.0, 0.0, 0.0)
-
-    def scaled(self, speed: float) -> "Pace":
-        if speed <= 0:
-            return Pace.instant()
-        return Pace(*(v / speed for v in (self.step, self.roll, self.reveal, self.turn, self.think)))
-
-    @property
-    def is_instant(self) -> bool:
-        return self == Pace.instant()
-
-
-# ---- commands to the controllers (the runner turns them into hub calls)
-
-@dataclass(frozen=True)
-class AssignSeat:
-    seat: int
-    colour: tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class SetLights:
-    seat: int
-    left: bool
-    centre: bool
-    right: bool
-    colour: tuple[int, int, int] | None = None
-
-
-@dataclass(frozen=True)
-class Identify:
-    """Blink a controller: its owner's choice was refused (or: "this one is yours")."""
-
-    seat: int
-    ms: int = 1500
-
-
-Command = AssignSeat | SetLights | Identify
-
-
-@dataclass
-class ControllerState:
-    """What the session knows of one player's controller. Private: the wheels never leave
-    the session except as a public status (locked, ready, refused...)."""
-
-    connected: bool = False
-    lost: bool = False
-    locked: bool = False
-    wheels: tuple[int, int, int] = (0, 0, 0)
-    stale: bool = False                # locked since before the current prompt
-    controller_id: int | None = None
-
 
 @dataclass
 class _Step:
@@ -264,6 +191,15 @@ class Session:
     @property
     def finished(self) -> bool:
         return self.stage == "finished"
+
+    @property
+    def busy(self) -> bool:
+        """Showing a resolution with no pause between its steps (the loop need not wait)."""
+        return self.stage == "showing" and self.pace.is_instant
+
+    def where(self) -> str:
+        """Where the game stands, for a one-line message."""
+        return f"turn {self.game.state.turn}, stage {self.stage}"
 
     def take_commands(self) -> list[Command]:
         self._update_lights()
