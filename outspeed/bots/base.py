@@ -24,13 +24,10 @@ class Bot:
         raise NotImplementedError
 
 
-def legal_programs(game: Game, player: str) -> dict[str, list[int]]:
-    """Each legal path of ``player`` with its legal centre-wheel numbers ([] if none needed)."""
-    keys = game.legal_paths(player)
-    if not keys:
-        return {}
-    paths = game.current_paths
-    return {k: game.legal_numbers(player, k) if paths[k].choose is not None else [] for k in keys}
+def legal_programs(game: Game, player: str) -> Mapping[str, Sequence[int]]:
+    """Each legal path of ``player`` with its legal centre-wheel numbers (empty if none
+    needed): ``player``'s entry of :meth:`Game.program_options` (read-only)."""
+    return game.program_options().get(player, {})
 
 
 class LazyView(Mapping[str, Any]):

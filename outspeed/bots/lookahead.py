@@ -25,9 +25,9 @@ import math
 import random
 from typing import Any, Mapping, Sequence
 
-from ..rules import TOKENS, Choice, Game, Refused
+from ..rules import Choice, Game, Refused
 from .base import Bot
-from .model import (DEFAULT_WEIGHTS, TOKEN_WEIGHT, Weights, TileBook, clone, dice_of, keep_choice, legal_options, model_game,
+from .model import (DEFAULT_WEIGHTS, TOKEN_WEIGHT, Weights, TileBook, clone, dice_of, keep_choice, model_game,
                     option_values, state_value)
 
 Profile = dict[str, Choice]
@@ -54,7 +54,7 @@ class LookaheadBot(Bot):
         """How likely ``player`` is to program each of their legal choices."""
         s = game.state
         paths = s.tile.face(s.face)
-        legal = legal_options(paths, s.fuel[player], s.dice)
+        legal = game.programs_for(s.fuel[player])
         values = option_values(player, s.zone, s.fuel, {p: len(h) for p, h in s.held.items()},
                                rear=s.rear, boards=s.boards, markers=s.markers, paths=paths, legal=legal,
                                dice=s.dice, turns_left=turns_left,
@@ -83,7 +83,7 @@ class LookaheadBot(Bot):
         for p in game.state.active:
             if p == me or not game.state.held[p] or self.rng.random() >= self.play_rate:
                 continue
-            options = [t for t in TOKENS if game.bonus_refusal(p, t) is None]
+            options = [t for t in game.bonus_plays_of(p) if t is not None]
             if options:
                 plays[p] = self.rng.choices(options, [TOKEN_WEIGHT[t] for t in options])[0]
         return plays
@@ -151,7 +151,7 @@ class LookaheadBot(Bot):
         paths = s.tile.face(s.face)
         choices: Profile = {}
         for p in s.active:
-            legal = legal_options(paths, s.fuel[p], s.dice)
+            legal = g.programs_for(s.fuel[p])
             if p == me:
                 values = option_values(me, s.zone, s.fuel, {q: len(h) for q, h in s.held.items()},
                                        rear=s.rear, boards=s.boards, markers=s.markers, paths=paths,

@@ -298,32 +298,6 @@ def dice_of(dice: Mapping[str, Sequence[int]] | None) -> dict[str, tuple[int, ..
 
 # --------------------------------------------------------------------------- choices
 
-def legal_options(paths: Mapping[str, Path], fuel: int, dice: Mapping[str, Sequence[int]]) -> dict[str, list[int]]:
-    """The legal programs for a player holding ``fuel`` (R-6, R-14), as the engine gives them."""
-    def best_cost(path: Path) -> int:
-        total = 0
-        for e in path.cost:
-            a = e.amount
-            if a.kind == "fixed":
-                total += a.value
-            elif a.kind == "die":
-                total += min(abs(f) for f in dice[a.die]) * a.times
-            elif a.kind == "count":
-                total += 1 if a.path == path.key else 0
-            else:
-                total += path.choose[0] if path.choose else 0
-        return total
-
-    ok = [k for k, p in paths.items() if best_cost(p) <= fuel and (p.choose is None or p.choose[0] <= fuel)]
-    keys = ok or list(paths)                   # R-6: nothing affordable, any lit path (and any X)
-
-    def numbers(path: Path) -> list[int]:
-        lo, hi = path.choose
-        return list(range(lo, (min(hi, fuel) if ok else hi) + 1))
-
-    return {k: (numbers(paths[k]) if paths[k].choose else []) for k in keys}
-
-
 def option_values(me: str, zone: Mapping[str, int], fuel: Mapping[str, int], tokens: Mapping[str, int], *,
                   rear: int, boards: int, markers: Sequence[int], paths: Mapping[str, Path],
                   legal: Mapping[str, Sequence[int]], dice: Mapping[str, Sequence[int]], turns_left: int,

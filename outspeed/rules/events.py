@@ -84,6 +84,15 @@ _TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
 
 _NO_DATA: Any = object()
 
+# The public values an event sets that its data already holds (see Event.public).
+_PUBLIC_FROM_DATA: dict[str, Callable[[dict[str, Any]], tuple[tuple[tuple[Any, ...], Any], ...]]] = {
+    "moved": lambda d: ((("players", d["player"], "zone"), d["to"]),),
+    "fuel": lambda d: ((("players", d["player"], "fuel"), d["total"]),),
+    "pay": lambda d: ((("players", d["player"], "fuel"), d["total"]),),
+    "programmed": lambda d: ((("revealed", d["player"]), [d["path"], d["number"]]),),
+    "game_over": lambda d: ((("finished",), True), (("winners",), list(d["winners"]))),
+}
+
 
 class Event:
     """What happened: a ``kind`` and its ``data`` (a dict), both read-only.
@@ -96,7 +105,7 @@ class Event:
     dataclass for that reason; ``kind`` and ``data`` have no setter, as in the frozen
     dataclass it replaces."""
 
-    __slots__ = ("_shape", "_values", "_data")
+    __slots__ = ("_shape", "_values", "_data", "_pub")
     __match_args__ = ("kind", "data")
 
     def __init__(self, kind: str, data: dict[str, Any] = _NO_DATA) -> None:
@@ -123,6 +132,28 @@ class Event:
         except AttributeError:
             d = self._data = dict(zip(self._shape[1], self._values))
             return d
+
+    @property
+    def public(self) -> list[tuple[tuple[Any, ...], Any]]:
+        """The public values this event sets, as ``(path, value)`` pairs in the order they
+        apply: a path names a field of ``Game.public_view()`` (``("markers_left",)``,
+        ``("track", "rear")``, ``("players", name, "tokens")``, ``("revealed", name)``).
+        Folding them over the public view from before an input, event by event, gives the
+        public view after each event; after the last event of an input it is the engine's
+        ``public_view()`` (all but ``phase`` and ``drawing``, which say whose input is
+        awaited and which no event announces). The engine captures them as it applies each
+        event; a display reads them and never recomputes a rule."""
+        out = []
+        derive = _PUBLIC_FROM_DATA.get(self._shape[0])
+        if derive is not None:
+            out.extend(derive(self.data))
+        try:
+            extra = self._pub
+        except AttributeError:
+            return out
+        for path, value in extra:
+            out.append((path, value.to_data() if hasattr(value, "to_data") else value))
+        return out
 
     @property
     def player(self) -> str | None:

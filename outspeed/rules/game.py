@@ -80,6 +80,17 @@ MAX_BOARDS = 3
 # which Python stores as a constant, so each event's shape is written where it is emitted.
 _event = Event._of
 
+
+def _sets(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> Event:
+    """Add to ``e`` public values it sets (``Event.public``) that its data does not hold, as
+    ``(path, value)`` pairs: captured when the engine applies it, so that a display folding
+    the events over the public view never re-derives a rule (one source for the view)."""
+    try:
+        e._pub += pairs                                     # type: ignore[attr-defined]
+    except AttributeError:
+        e._pub = pairs                                      # type: ignore[attr-defined]
+    return e
+
 REFUSAL_CODES = ("not_held", "not_rearmost", "finish_tile", "no_marker", "unlit_path",
                  "unaffordable", "choose_out_of_range", "eliminated", "missing_choice")
 
@@ -310,21 +321,24 @@ class Game:
         return min(map(s.zone.__getitem__, s.active), default=None)
 
     def bonus_refusal(self, player: str, token: str | None) -> str | None:
-        """Why ``player`` may not play ``token`` now (a refusal code), or None if they may.
-        Checked against the state at the start of the bonus phase (R-3)."""
+        """Why ``player`` may not play ``token`` now (a refusal code), or None if they may:
+        None exactly when ``token`` is one of the generated plays (:meth:`bonus_plays_of`);
+        otherwise the code says why. Checked against the state at the start of the bonus
+        phase (R-3)."""
         s = self.state
         if player not in s.zone and player not in s.players:
             self._known_player(player)                                  # raises
         if player not in s.active:
             return "eliminated"
-        if token is None:
-            return None
-        if token not in TOKENS:
+        if token is not None and token not in TOKENS:
             raise RulesError(f"unknown bonus token {token!r} (known: {', '.join(TOKENS)})")
+        if token in self.bonus_plays_of(player):
+            return None
+        # Not a generated play: say why.
         held = s.held[player]
         if token not in held and UNKNOWN not in held:
             return "not_held"
-        return self._token_refusal(player, token)
+        return self._token_refusal(player, token) or "not_held"         # (token is not None here)
 
     def _token_refusal(self, player: str, token: str) -> str | None:
         """The refusals of a token that ``player`` holds (:meth:`bonus_refusal`); the tokens
@@ -340,9 +354,16 @@ class Game:
         return None
 
     def legal_bonus_plays(self, player: str) -> list[str | None]:
-        """The tokens ``player`` may play now, ``None`` (play nothing) first."""
+        """The tokens ``player`` may play now, ``None`` (play nothing) first: the one source
+        of bonus legality (:meth:`bonus_refusal` is membership in it)."""
+        if self.state.phase != "bonus":
+            return []
+        return self.bonus_plays_of(player)
+
+    def bonus_plays_of(self, player: str) -> list[str | None]:
+        """:meth:`legal_bonus_plays` in any phase (for a model game or a check)."""
         s = self.state
-        if s.phase != "bonus" or player not in s.active:
+        if player not in s.active:
             return []
         held = s.held[player]
         if not held:
@@ -369,11 +390,12 @@ class Game:
         return {p: self.legal_bonus_plays(p) if held[p] else _NOTHING for p in s.active}
 
     def program_options(self) -> dict[str, Mapping[str, Sequence[int]]]:
-        """Every active player's legal programs, in seat order, in one call (for bots): each
-        path of :meth:`legal_paths` with its :meth:`legal_numbers` (empty if it takes none).
-        The mappings are read-only and shared by the players with the same options; each
-        also has ``sorted_keys``, its paths sorted, and ``choices``, the :class:`Choice` of
-        each of them that takes no number (else None), for a bot that picks among them."""
+        """Every active player's legal programs, in seat order, in one call: the one source of
+        programming legality (:meth:`programming_refusal` is membership in it). Each maps a
+        legal path to its legal centre-wheel numbers (empty if it takes none); see
+        :meth:`programs_for`. The mappings are read-only and shared by the players with the
+        same options; each also has ``sorted_keys``, its paths sorted, and ``choices``, the
+        :class:`Choice` of each of them that takes no number (else None), for a bot."""
         s = self.state
         if s.phase != "programming":
             return {}
@@ -386,15 +408,34 @@ class Game:
             return {p: known[fuel[p]] for p in s.active}               # each fuel seen before
         except KeyError:
             pass
-        options: dict[str, Mapping[str, Sequence[int]]] = {}
-        for p in s.active:
-            o = known.get(fuel[p])
-            if o is None:
-                paths = lit.paths
-                o = known[fuel[p]] = _Options({k: tuple(self.legal_numbers(p, k)) if paths[k].choose else ()
-                                              for k in self.legal_paths(p)})
-            options[p] = o
-        return options
+        return {p: self.programs_for(fuel[p]) for p in s.active}
+
+    def programs_for(self, fuel: int) -> Mapping[str, Sequence[int]]:
+        """The legal programs on the current face of a player holding ``fuel`` (R-6, R-7,
+        R-14), whatever the phase (bots ask it of model games): each path that is lit and
+        affordable at its best with the numbers that keep it so (in range, at most ``fuel``,
+        best cost at that number at most ``fuel``); when no lit path is affordable (R-6),
+        every lit path with its whole range. Made once per face and fuel (``_Lit.options``)."""
+        lit = self._lit()
+        o = lit.options.get(fuel)
+        if o is None:
+            any_affordable = fuel >= lit.least
+            programs: dict[str, tuple[int, ...]] = {}
+            for k, t in lit.thresholds.items():
+                if any_affordable and t > fuel:
+                    continue                                            # R-14
+                path = lit.paths[k]
+                if path.choose is None:
+                    programs[k] = ()
+                    continue
+                lo, hi = path.choose
+                if any_affordable:                                      # R-7, R-14
+                    programs[k] = tuple(n for n in range(lo, min(hi, fuel) + 1)
+                                        if self.best_cost("", path, n) <= fuel)
+                else:                                                   # R-6
+                    programs[k] = tuple(range(lo, hi + 1))
+            o = lit.options[fuel] = _Options(programs)
+        return o
 
     def best_cost(self, player: str, path: Path, number: int | None = None) -> int:
         """The path's cost at its best (R-14): a die at its lowest face times its rolls, a
@@ -476,55 +517,59 @@ class Game:
         return self.state.fuel[player] >= self._lit().least
 
     def legal_numbers(self, player: str, path_key: str) -> list[int]:
-        """The centre-wheel numbers allowed on a "choose X" path: in range and ≤ fuel
-        (under R-6 the whole range: the player pays all they hold and is eliminated)."""
-        path = self.current_paths.get(path_key)
-        if path is None or path.choose is None:
-            return []
-        lo, hi = path.choose
-        top = min(hi, self.state.fuel[player]) if self.any_path_affordable(player) else hi
-        return list(range(lo, top + 1))
+        """The centre-wheel numbers allowed on a "choose X" path (:meth:`programs_for`):
+        empty for a path that takes none or that ``player`` may not program."""
+        return list(self.programs_for(self.state.fuel[player]).get(path_key, ()))
+
+    def is_legal_program(self, player: str, choice: Choice) -> bool:
+        """Whether ``choice`` is one of ``player``'s generated programs (:meth:`programs_for`).
+        A number given with a path that takes none is ignored (the centre wheel is always
+        somewhere; the engine neither shows nor uses it)."""
+        numbers = self.programs_for(self.state.fuel[player]).get(choice.path)
+        if numbers is None:
+            return False
+        return choice.number in numbers if numbers else True
 
     def programming_refusal(self, player: str, choice: Choice | None) -> str | None:
-        """Why ``choice`` is refused for ``player`` (R-7), or None. Checked after the bonus phase."""
+        """Why ``choice`` is refused for ``player``, or None: None exactly when it is one of
+        the generated programs (:meth:`is_legal_program`); otherwise the code says why."""
         s = self.state
         self._known_player(player)
         if player not in s.active:
             return "eliminated"
         if choice is None:
             return "missing_choice"
-        paths = self.current_paths
-        path = paths.get(choice.path)
+        path = self.current_paths.get(choice.path)
         if path is None:
             if choice.path not in PATHS:
                 raise RulesError(f"unknown path {choice.path!r} (known: {', '.join(PATHS)})")
             return "unlit_path"
+        if self.is_legal_program(player, choice):
+            return None
+        # Not a generated program: say why.
         if path.choose is not None:
             if choice.number is None:
                 return "missing_choice"                                  # O-7
             lo, hi = path.choose
             if not lo <= choice.number <= hi:
                 return "choose_out_of_range"
-            if choice.number > s.fuel[player] and self.any_path_affordable(player):
-                return "choose_out_of_range"                            # R-7 (R-6 aside)
-        affordable = (self._thresholds()[choice.path] <= s.fuel[player]
-                      if path.choose is None and choice.number is None
-                      else self._affordable(player, path, choice.number))
-        if not affordable and self.any_path_affordable(player):
-            return "unaffordable"                                       # R-14; R-6 aside
-        return None
+            if choice.number > s.fuel[player]:
+                return "choose_out_of_range"                            # R-7
+        return "unaffordable"                                           # R-14
 
     def legal_paths(self, player: str) -> list[str]:
-        """The paths ``player`` may program now (R-6, R-14)."""
+        """The paths ``player`` may program now (:meth:`program_options`)."""
         s = self.state
         if s.phase != "programming" or player not in s.active:
             return []
-        fuel = s.fuel[player]
-        lit = self._lit()
-        if fuel >= lit.most:
-            return list(lit.keys)                # the usual case: every lit path is affordable
-        ok = [k for k, t in lit.thresholds.items() if t <= fuel]
-        return ok or list(lit.keys)
+        return list(self.programs_for(s.fuel[player]))
+
+    def keep_options(self, player: str) -> list[str]:
+        """The tokens ``player`` may keep now: their two drawn tokens when it is their draw."""
+        s = self.state
+        if s.phase != "draw" or s.draw_queue[:1] != [player]:
+            return []
+        return list(s.drawn)
 
     # ------------------------------------------------------------------ views
     def public_view(self) -> dict[str, Any]:
@@ -602,7 +647,8 @@ class Game:
                 played[p] = t
                 held = s.held[p]
                 held.remove(t if t in held else UNKNOWN)
-                events.append(_event(("bonus_played", ("player", "token")), (p, t)))
+                events.append(_sets(_event(("bonus_played", ("player", "token")), (p, t)),
+                                    (("players", p, "tokens"), len(held))))
                 group = by_zone.get(zone[p])
                 if group is None:
                     by_zone[zone[p]] = [p]
@@ -619,6 +665,7 @@ class Game:
                 active = s.active
                 self._apply_group([p for p in by_zone[z] if p in active], played, events)
             s.discards.extend(played.values())
+            _sets(events[-1], (("discards",), len(s.discards)))
 
             if not s.finished and s.boards > laid_before:                  # R-9, O-3
                 self._remove_rear_board(events)
@@ -697,7 +744,9 @@ class Game:
         for p, zone in new_markers:                                     # O-6
             if len(s.markers) < s.marker_total:
                 s.markers.append(zone)
-                events.append(_event(("marker_placed", ("player", "zone")), (p, zone)))
+                events.append(_sets(_event(("marker_placed", ("player", "zone")), (p, zone)),
+                                    (("force_fields",), sorted(s.markers)),
+                                    (("markers_left",), s.marker_total - len(s.markers))))
             else:
                 events.append(_event(("no_marker_left", ("player",)), (p,)))
         if out:
@@ -724,7 +773,7 @@ class Game:
                         break
             if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
-                events.append(_event(("board_laid", ("front",)), (s.front,)))
+                events.append(_sets(_event(("board_laid", ("front",)), (s.front,)), (("track", "boards"), s.boards)))
         else:
             if markers:
                 for z in range(start - 1, target - 1, -1):
@@ -746,8 +795,11 @@ class Game:
         first, last = s.rear, s.rear + BOARD - 1
         s.rear += BOARD
         s.boards -= 1
-        events.append(_event(("board_removed", ("first", "last")), (first, last)))
         s.markers = [z for z in s.markers if z >= s.rear]               # O-2
+        events.append(_sets(_event(("board_removed", ("first", "last")), (first, last)),
+                            (("track", "rear"), s.rear), (("track", "boards"), s.boards),
+                            (("force_fields",), sorted(s.markers)),
+                            (("markers_left",), s.marker_total - len(s.markers))))
         self._eliminate([(p, "board") for p in s.active if s.zone[p] < s.rear], events)
 
     def _eliminate(self, out: list[tuple[str, str]], events: list[Event]) -> None:
@@ -763,10 +815,14 @@ class Game:
             s.discards.extend(s.held[p])                                # O-1
             s.held[p] = []
             del s.zone[p]
-            events.append(_event(("eliminated", ("player", "cause")), (p, cause)))
+            events.append(_sets(_event(("eliminated", ("player", "cause")), (p, cause)),
+                                (("players", p, "active"), False), (("players", p, "zone"), None),
+                                (("players", p, "fuel"), 0), (("players", p, "tokens"), 0),
+                                (("discards",), len(s.discards)),
+                                (("eliminated",), [list(e) for e in s.eliminated])))
         if len(s.players) >= 5 and len(s.active) <= 4 and s.next_face != "3-4":   # R-13
             s.next_face = "3-4"
-            events.append(_event(("flip", ("remaining",)), (len(s.active),)))
+            events.append(_sets(_event(("flip", ("remaining",)), (len(s.active),)), (("next_face",), s.next_face)))
         if len(s.active) <= 1:
             self._finish(list(s.active), events, "last ship" if s.active else "")
 
@@ -1045,7 +1101,8 @@ class Game:
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
-                append(_event(("draw", ("player", "drawn")), (p, draws[p])))
+                append(_sets(_event(("draw", ("player", "drawn")), (p, draws[p])),
+                             (("players", p, "tokens"), len(s.held[p]))))
             return self._end_resolution(events)
         if not drawers and not s.draw_queue:
             return self._end_resolution(events)                         # _next_draw, nothing to draw
@@ -1059,7 +1116,8 @@ class Game:
             s.pile = s.discards
             s.discards = []
             _shuffle(s.rng, s.pile)
-            events.append(_event(("reshuffle", ("count",)), (len(s.pile),)))
+            events.append(_sets(_event(("reshuffle", ("count",)), (len(s.pile),)),
+                                (("pile_size",), len(s.pile)), (("discards",), 0)))
         return s.pile.pop(0) if s.pile else None
 
     def _next_draw(self, events: list[Event]) -> list[Event]:
@@ -1076,12 +1134,13 @@ class Game:
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(_event(("draw", ("player", "drawn")), (p, 2)))
+                events.append(_sets(_event(("draw", ("player", "drawn")), (p, 2)), (("pile_size",), len(s.pile))))
                 return events
             s.draw_queue.pop(0)
             if drawn:
                 s.held[p].append(drawn[0])
-                events.append(_event(("draw", ("player", "drawn")), (p, 1)))
+                events.append(_sets(_event(("draw", ("player", "drawn")), (p, 1)),
+                                    (("players", p, "tokens"), len(s.held[p])), (("pile_size",), len(s.pile))))
             else:
                 events.append(_event(("draw_empty", ("player",)), (p,)))
         return self._end_resolution(events)
@@ -1096,7 +1155,7 @@ class Game:
             raise RulesError(f"it is {s.draw_queue[0]}'s draw, not {player}'s")
         if token is None:
             token = s.drawn[0]
-        if token not in s.drawn:
+        if token not in self.keep_options(player):
             raise RulesError(f"{player} drew {' and '.join(s.drawn)}, not {token}")
         other = list(s.drawn)
         other.remove(token)
@@ -1105,7 +1164,12 @@ class Game:
         s.drawn = []
         s.draw_queue.pop(0)
         s.phase = "resolution"
-        return self._next_draw([])
+        kept = ((("players", player, "tokens"), len(s.held[player])), (("pile_size",), len(s.pile)))
+        events = self._next_draw([])
+        if events:          # the keep itself is no event: its public values go first with the next one
+            first = events[0]
+            first._pub = kept + getattr(first, "_pub", ())                    # type: ignore[attr-defined]
+        return events
 
     def _end_resolution(self, events: list[Event]) -> list[Event]:
         s = self.state
@@ -1123,7 +1187,9 @@ class Game:
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
-                events.append(_event(("markers_removed", ("zone", "count")), (zone, n)))
+                events.append(_sets(_event(("markers_removed", ("zone", "count")), (zone, n)),
+                                    (("force_fields",), sorted(s.markers)),
+                                    (("markers_left",), s.marker_total - len(s.markers))))
         s.entered = set()
         if s.tile.finish:
             best = max(_rank_key(s, p) for p in s.active)
@@ -1134,7 +1200,10 @@ class Game:
         if s.stack:
             s.tile = s.stack.pop(0)
             s.face = s.next_face
-            events.append(_event(("tile_revealed", ("tile",)), (s.tile._label,)))   # label()
+            events.append(_sets(_event(("tile_revealed", ("tile",)), (s.tile._label,)),   # label()
+                                (("turn",), s.turn), (("tile",), s.tile), (("face",), s.face),
+                                (("next_face",), s.next_face), (("tiles_left",), len(s.stack)),
+                                (("revealed",), {})))
         else:
             s.tile = None               # only in scenarios: the stack ran out before a finish tile
         s.phase = "bonus"

@@ -239,9 +239,9 @@ class Session:
         if kind == "bonus":
             return g.legal_bonus_plays(player)
         if kind == "program":
-            return {path: g.legal_numbers(player, path) for path in g.legal_paths(player)}
+            return g.program_options().get(player, {})
         if kind == "keep":
-            return list(g.state.drawn)
+            return g.keep_options(player)
         return None
 
     # ------------------------------------------------------------------ the public table
@@ -417,7 +417,7 @@ class Session:
             s = self.game.state
             if s.draw_queue[:1] == [player] and c.locked and not c.stale:
                 token = self.wheels.meaning("left", c.wheels[0])
-                if token in s.drawn:
+                if token in self.game.keep_options(player):
                     self.refused.discard(player)
                     self._submit("keep", {"player": player, "token": token})
                 elif player not in self.refused:
