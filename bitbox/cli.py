@@ -4,6 +4,7 @@
     bitbox monitor PORT          print every message a controller sends (--json, --count, --seconds)
     bitbox emulate -n N          N emulated controllers on pseudo-terminals
     bitbox udev-rules            the Linux udev rules for our USB ids
+    bitbox games                 the games installed (cartridges), with their player counts
 
 The subcommands live in ``tools/`` (installed as ``bitbox_tools``); docs/devices.md has the
 details and examples.
@@ -30,7 +31,34 @@ def _parser() -> argparse.ArgumentParser:
                        description="Print the udev rules that let a normal user open the controllers.")
     p.add_argument("--config", metavar="FILE", help="controllers config (default config/controllers.yaml)")
     p.set_defaults(run=_udev_rules)
+    p = sub.add_parser("games", help="list the games installed (cartridges)",
+                       description="List the games the console finds (entry points of the group bitbox.games): "
+                                   "name, title, player counts and options.")
+    p.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
+    p.set_defaults(run=_games)
     return parser
+
+
+def _games(args: argparse.Namespace) -> int:
+    import json
+
+    from .games import GameError, find, names
+    status = 0
+    for name in names():
+        try:
+            c = find(name)
+        except GameError as exc:
+            print(f"bitbox games: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        options = {o.name: o.default for o in c.options}
+        if args.json:
+            print(json.dumps({"name": c.name, "title": c.title, "min_players": c.min_players,
+                              "max_players": c.max_players, "options": options}))
+        else:
+            text = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "no options"
+            print(f"{c.name:<14} {c.title:<20} {c.min_players}-{c.max_players} players  ({text})")
+    return status
 
 
 def _udev_rules(args: argparse.Namespace) -> int:

@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from .colours import LIGHT_RGB
+
 __all__ = ["ConfigError", "load_yaml", "parse_int", "parse_colour"]
 
 
@@ -57,10 +59,9 @@ def parse_int(value: Any, *, lo: int, hi: int) -> int:
 
 
 #: Colour names accepted in config files, besides "#rrggbb" and [r, g, b].
+#: The seat colours are the lights' palette (bitbox.colours), then a few more.
 COLOUR_NAMES: dict[str, tuple[int, int, int]] = {
-    "red": (230, 25, 45), "blue": (30, 90, 230), "green": (40, 180, 60),
-    "yellow": (250, 210, 20), "orange": (245, 130, 30), "purple": (140, 50, 180),
-    "white": (255, 255, 255), "black": (0, 0, 0), "pink": (240, 110, 170),
+    **LIGHT_RGB, "white": (255, 255, 255), "black": (0, 0, 0), "pink": (240, 110, 170),
     "cyan": (40, 200, 220),
 }
 

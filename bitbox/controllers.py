@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .colours import LIGHT_RGB, SEAT_COLOURS
 from .config import ConfigError, load_yaml, parse_colour, parse_int
 
 __all__ = ["USB_VID", "USB_PID", "PICO_MICROPYTHON", "DEFAULT_USB_IDS", "Pin", "ControllersConfig", "load_controllers_config", "ConfigError"]
@@ -26,7 +27,7 @@ DEFAULT_USB_IDS = ((USB_VID, USB_PID), PICO_MICROPYTHON)
 #: Seats are 0-based here; the protocol's AssignSeat is 1-based with 0 = none, one byte.
 MAX_SEAT = 254
 
-_DEFAULT_COLOURS = ((230, 25, 45), (30, 90, 230), (40, 180, 60), (250, 210, 20), (140, 50, 180), (245, 130, 30))
+_DEFAULT_COLOURS = tuple(LIGHT_RGB[c] for c in SEAT_COLOURS)
 
 
 @dataclass(frozen=True)

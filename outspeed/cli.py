@@ -5,10 +5,13 @@ import argparse
 import sys
 from typing import Sequence
 
+from bitbox.colours import SEAT_COLOURS
+
 from .content import ConfigError, load_content, load_tiles
 from .rules import FACES, PATHS
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+COLOURS = SEAT_COLOURS
 
 
 def _cmd_scenario(args: argparse.Namespace) -> int:
@@ -85,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game at the table (a bot demo when no controller is found)",
                        description="Play Outspeed with the controllers found (or configured); with none, a demo "
                                    "on simulated controllers driven by bots. See docs/table.md.")
-    p.add_argument("--players", type=int, choices=range(3, 7), metavar="3..6",
+    p.add_argument("--players", type=int, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+                   metavar=f"{MIN_PLAYERS}..{MAX_PLAYERS}",
                    help="number of players (default: the controllers found, or 4 for a demo)")
     p.add_argument("--bots", type=int, choices=range(0, 7), metavar="N", help="bots to fill seats without controllers")
     p.add_argument("--bot", help="which bots: random, greedy, lookahead or mixed (default: config/table.yaml)")

@@ -13,6 +13,7 @@ import yaml
 
 from bitbox_config import config_path
 
+from .rules.game import DEFAULT_MARKERS
 from .rules import DEFAULT_DICE, TOKENS, Tile, TileError, parse_tile
 
 
@@ -114,7 +115,7 @@ def load_tokens(path: str | Path | None = None) -> tuple[dict[str, int], int]:
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise ConfigError(f"{path}: token {t}, field count: expected a whole number ≥ 0, got {n!r}")
         counts[t] = n
-    markers = data.get("force_field_markers", 7)
+    markers = data.get("force_field_markers", DEFAULT_MARKERS)
     if not isinstance(markers, int) or isinstance(markers, bool) or markers < 0:
         raise ConfigError(f"{path}: field force_field_markers: expected a whole number ≥ 0, got {markers!r}")
     return counts, markers

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from .content import ConfigError, Content, load_content, load_yaml
 from .rules import FACES, PATHS, REFUSAL_CODES, TOKENS, Choice, Game, GameState, Refused, RulesError, Tile, TileError, parse_tile
-from .rules.game import BOARD, START_FUEL
+from .rules.game import BOARD, MAX_PLAYERS, MIN_PLAYERS, START_FUEL
 
 TOP_KEYS = {"name", "players", "tile", "face", "stack", "track", "ships", "fuel", "held",
             "force_fields", "pile", "discards", "seed", "turns", "expect"}
@@ -124,8 +124,8 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
     tiles = _Tiles(content)
 
     players = _list(data.get("players"), "players")
-    if not 3 <= len(players) <= 6:
-        raise ScenarioError("players", f"Outspeed is for 3 to 6 players, got {len(players)}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ScenarioError("players", f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}")
     for i, p in enumerate(players):
         if not isinstance(p, str) or not p:
             raise ScenarioError(f"players[{i}]", f"a player is a colour name, got {p!r}")

@@ -27,6 +27,7 @@ from .content import ConfigError, load_yaml
 from .display.model import PLAYER_ORDER, LogEntry, TableView
 from .journaling import RULES as JOURNAL_RULES
 from .rules import Event, Game, RulesError
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .words import LANGUAGES, Lang
 
 TOKEN_MODES = ("physical", "virtual")
@@ -125,7 +126,7 @@ class PlayOptions:
     out: TextIO | None = None
 
 
-SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=3, max_players=6, demo_players=4)
+SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, demo_players=4)
 
 
 def _seat_request(opts: PlayOptions, cfg: TableConfig) -> SeatRequest:

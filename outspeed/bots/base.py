@@ -1,7 +1,9 @@
 """The bot interface, and a loop that plays a whole game with bots."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
+
+from bitbox.bots.base import LazyView  # the console's: a private view built on first read
 
 from ..rules import Choice, Event, Game
 
@@ -28,39 +30,6 @@ def legal_programs(game: Game, player: str) -> Mapping[str, Sequence[int]]:
     """Each legal path of ``player`` with its legal centre-wheel numbers (empty if none
     needed): ``player``'s entry of :meth:`Game.program_options` (read-only)."""
     return game.program_options().get(player, {})
-
-
-class LazyView(Mapping[str, Any]):
-    """``game.private_view(player)``, built on first use.
-
-    Building a view costs more than a random bot's whole decision, so :func:`play_game`
-    hands bots this instead: a bot that never looks at its view (the random bot) costs
-    nothing, and one that does gets the full private view, taken when first read. It is
-    valid during the call it was passed to (the state moves on afterwards)."""
-
-    __slots__ = ("_game", "_player", "_view")
-
-    def __init__(self, game: Game, player: str) -> None:
-        self._game = game
-        self._player = player
-        self._view: dict[str, Any] | None = None
-
-    def _get(self) -> dict[str, Any]:
-        if self._view is None:
-            self._view = self._game.private_view(self._player)
-        return self._view
-
-    def __getitem__(self, key: str) -> Any:
-        return self._get()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
-
-    def __repr__(self) -> str:
-        return f"LazyView({self._player!r}, {self._get()!r})"
 
 
 def play_game(game: Game, bots: Mapping[str, Bot],

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..rules import DEFAULT_DICE, UNKNOWN, Game, GameState, Path, Tile, parse_tile
-
-BOARD = 7
+from ..rules import DEFAULT_DICE, DEFAULT_TOKEN_COUNTS, UNKNOWN, Game, GameState, Path, Tile, parse_tile
+from ..rules.game import BOARD, MAX_BOARDS
 
 
 @dataclass(frozen=True)
@@ -47,8 +46,8 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 
-TOKEN_WEIGHT = {"electromagnet": 2, "ion_cannon": 2, "flamethrower": 7,
-                "force_field": 7, "nitro": 7, "fuel_tank": 7}
+#: How likely an unseen token is of each type: the counts in the box.
+TOKEN_WEIGHT = DEFAULT_TOKEN_COUNTS
 
 
 def position_value(zone: int, fuel: float, tokens: int, *, rear: int, boards: int,
@@ -177,7 +176,7 @@ def path_outlook(path: Path, paths: Mapping[str, Path], n_others: int,
 def move_target(zone: int, move: float, rear: int, markers: Iterable[int]) -> int:
     """Where a forward move of ``move`` zones ends: stopped by force fields, never past
     the front of a three-board track."""
-    target = min(zone + int(round(move)), rear + BOARD * 3 - 1)
+    target = min(zone + int(round(move)), rear + BOARD * MAX_BOARDS - 1)
     for z in sorted(markers):
         if zone < z <= target:
             return z

@@ -12,15 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from bitbox.colours import SCREEN_RGB, SEAT_COLOURS
+
 #: Player colours (RGB) by name; ships also get a distinct shape each (colour-blind safe).
-COLOURS: dict[str, tuple[int, int, int]] = {
-    "red": (232, 65, 60),
-    "blue": (52, 132, 240),
-    "green": (60, 190, 90),
-    "yellow": (245, 205, 40),
-    "purple": (170, 95, 225),
-    "orange": (250, 140, 30),
-}
+COLOURS: dict[str, tuple[int, int, int]] = {c: SCREEN_RGB[c] for c in SEAT_COLOURS}
 SHAPES: dict[str, str] = {
     "red": "circle", "blue": "square", "green": "triangle",
     "yellow": "diamond", "purple": "star", "orange": "hexagon",

@@ -69,8 +69,10 @@ _NOTHING: tuple[None] = (None,)  # the bonus play of a player holding no token (
 _UNCONDITIONAL = frozenset(TOKENS) - {"electromagnet", "ion_cannon", "force_field"}  # see _token_refusal
 DEFAULT_TOKEN_COUNTS = {"electromagnet": 2, "ion_cannon": 2, "flamethrower": 7,
                         "force_field": 7, "nitro": 7, "fuel_tank": 7}
+DEFAULT_MARKERS = 7                  # force-field markers in the box
 DEFAULT_DICE = {"yellow": (-1, -1, -2, -2, -3, -3), "blue": (1, 1, 2, 2, 3, 3)}
-BOARD = 7
+MIN_PLAYERS, MAX_PLAYERS = 3, 6      # the player-count bounds, for every part of the game
+BOARD = 7                            # zones on a board
 START_ZONE = 3
 START_FUEL = 12
 MAX_BOARDS = 3
@@ -237,14 +239,14 @@ class Game:
     @classmethod
     def new(cls, players: Sequence[str], tiles: Iterable[Tile], *, seed: int = 0,
             first_game: bool = False, dice: Mapping[str, Sequence[int]] | None = None,
-            token_counts: Mapping[str, int] | None = None, markers: int = 7,
+            token_counts: Mapping[str, int] | None = None, markers: int = DEFAULT_MARKERS,
             token_mode: str = "virtual") -> "Game":
         """Set up a game (RULES.md "Setup"): tiles shuffled on the face for the player
         count with one finish tile at random, unseen, at the bottom; or tiles 1–13 in order
         for a first game; ships on zone 3, 12 fuel each, the bonus tokens shuffled."""
         players = tuple(players)
-        if not 3 <= len(players) <= 6:
-            raise RulesError(f"Outspeed is for 3 to 6 players, not {len(players)}")
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise RulesError(f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
         if len(set(players)) != len(players):
             raise RulesError(f"players must be distinct: {players}")
         if token_mode not in ("virtual", "physical"):

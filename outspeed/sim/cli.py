@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..bots import BOTS
+from ..rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 PROG = "outspeed simulate"
 
@@ -18,7 +19,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "zones, eliminations by cause, path pick rates and win contributions, and game length. "
                     "The same --seed gives the same report whatever --workers.")
     p.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
-    p.add_argument("--players", type=int, default=4, metavar="P", help="players per game, 3 to 6 (default 4)")
+    p.add_argument("--players", type=int, default=4, metavar="P", help=f"players per game, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
     p.add_argument("--bots", default="random", metavar="NAMES",
                    help=f"comma-separated bot names cycled over the seats ({', '.join(BOTS)}; default random)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
@@ -43,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if args.games < 1:
         return _fail(f"--games must be 1 or more, not {args.games}")
-    if not 3 <= args.players <= 6:
-        return _fail(f"--players must be 3 to 6, not {args.players}")
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        return _fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
     if not bots:
         return _fail(f"--bots needs at least one bot name ({', '.join(BOTS)})")
     unknown = [b for b in bots if b not in BOTS]

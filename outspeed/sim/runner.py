@@ -15,10 +15,13 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator, TextIO
 
+from bitbox.colours import SEAT_COLOURS
+
 from ..bots import BOTS, make_bot, play_game
 from ..rules import Game
+from ..rules.game import MAX_PLAYERS, MIN_PLAYERS
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+COLOURS = SEAT_COLOURS
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,8 @@ class SimConfig:
     def __post_init__(self) -> None:
         if self.games < 1:
             raise ValueError(f"the number of games must be 1 or more, not {self.games}")
-        if not 3 <= self.players <= 6:
-            raise ValueError(f"Outspeed is for 3 to 6 players, not {self.players}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
         if not self.bots:
             raise ValueError("name at least one bot")
         unknown = [b for b in self.bots if b not in BOTS]

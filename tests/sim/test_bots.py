@@ -7,11 +7,13 @@ from collections import Counter
 
 import pytest
 
+from bitbox.colours import SEAT_COLOURS
+
 from outspeed.bots import BOTS, GreedyBot, LazyView, LookaheadBot, RandomBot, legal_programs, make_bot, play_game
 from outspeed.bots.model import model_game, TileBook
 from outspeed.rules import TOKENS, Choice, Game
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+COLOURS = SEAT_COLOURS
 
 
 def new_game(content, players, seed, first_game=False):

@@ -24,6 +24,8 @@ import sys
 import time
 from typing import Any, Callable, Sequence
 
+from bitbox.colours import SEAT_COLOURS
+
 SIZE = (1920, 1080)
 TARGET_FULL_MS = 8.0
 TARGET_UPDATE_MS = 2.0
@@ -78,7 +80,7 @@ def game_views(players: int = 6, seed: int = 3) -> list[dict[str, Any]]:
     from outspeed.content import load_content
     from outspeed.rules import Game
     content = load_content()
-    names = ("red", "blue", "green", "yellow", "purple", "orange")[:players]
+    names = SEAT_COLOURS[:players]
     game = Game.new(names, content.tiles, seed=seed, dice=content.dice, token_counts=content.token_counts,
                     markers=content.markers)
     views = [game.public_view()]

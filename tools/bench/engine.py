@@ -23,11 +23,13 @@ import sys
 import time
 from typing import Any, Sequence
 
+from bitbox.colours import SEAT_COLOURS
 from outspeed.bots import RandomBot, play_game
 from outspeed.rules import Game
+from outspeed.rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 TARGET = 2000.0
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+COLOURS = SEAT_COLOURS
 
 
 class _Counting:
@@ -156,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bitbox_tools.bench.engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--players", type=int, default=6, choices=range(3, 7))
+    parser.add_argument("--players", type=int, default=6, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
     args = parser.parse_args(argv)
     r = run(args.seconds, args.players)
     d = r["decisions_per_game"]

@@ -1,0 +1,67 @@
+"""The shelf of cartridges: games found by name, without the console importing any game.
+
+A distribution declares its cartridges as entry points in the group ``bitbox.games``; the
+value names a :class:`~bitbox.games.protocol.Cartridge` object (or a class or function
+that makes one)::
+
+    [project.entry-points."bitbox.games"]
+    outspeed = "outspeed.cartridge:CARTRIDGE"
+
+:func:`names` lists them without importing them; :func:`find` imports and checks one.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
+
+from .protocol import Cartridge, GameError
+
+GROUP = "bitbox.games"
+
+
+class UnknownGame(GameError):
+    """No cartridge of that name is installed (the message lists the known ones)."""
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=GROUP):
+        found.setdefault(ep.name, ep)          # the first installed wins, as for console scripts
+    return dict(sorted(found.items()))
+
+
+def names() -> list[str]:
+    """The names of the installed cartridges, sorted (nothing is imported)."""
+    return list(_entry_points())
+
+
+def find(name: str) -> Cartridge:
+    """The cartridge called ``name``. Raises :class:`UnknownGame` if none is installed under
+    that name, :class:`GameError` if the entry point cannot be loaded or is not a cartridge."""
+    eps = _entry_points()
+    ep = eps.get(name)
+    if ep is None:
+        raise UnknownGame(f"no game called {name!r} (installed: {', '.join(eps) or 'none'})")
+    try:
+        obj: object = ep.load()
+    except Exception as exc:                   # a broken cartridge must not take the console down
+        raise GameError(f"game {name!r} ({ep.value}) cannot be loaded: {type(exc).__name__}: {exc}") from None
+    if isinstance(obj, type) or (not isinstance(obj, Cartridge) and callable(obj)):
+        maker: Callable[[], object] = obj      # a class or a factory: make the cartridge
+        try:
+            obj = maker()
+        except Exception as exc:
+            raise GameError(f"game {name!r} ({ep.value}) cannot be made: {type(exc).__name__}: {exc}") from None
+    if not isinstance(obj, Cartridge):
+        raise GameError(f"game {name!r} ({ep.value}) is not a cartridge: {type(obj).__name__}")
+    if obj.name != name:
+        raise GameError(f"game {name!r} ({ep.value}) calls itself {obj.name!r}")
+    return obj
+
+
+def cartridges() -> list[Cartridge]:
+    """Every installed cartridge, by name."""
+    return [find(n) for n in names()]
+
+
+__all__ = ["GROUP", "UnknownGame", "cartridges", "find", "names"]

@@ -1,0 +1,305 @@
+"""Outspeed as a cartridge: :class:`outspeed.rules.Game` behind the console's game protocol
+(:mod:`bitbox.games.protocol`).
+
+The engine's phases map to prompts like this:
+
+============  =================================================  =====================
+phase         prompts (who acts now)                             an answer
+============  =================================================  =====================
+bonus         every active player at once (simultaneous,         a token name, or None
+              secret until the reveal)                           (play nothing)
+programming   every active player at once (simultaneous,         a :class:`Choice`
+              secret until the reveal)
+draw          the player drawing (one prompt; its options are    a token name
+              the two tokens drawn, private to that player)
+============  =================================================  =====================
+
+A bonus prompt of a player holding no token has the single option None; a host may answer
+such a prompt itself (that a player holds no token is public). The answers of a phase go to
+the engine in one call (:meth:`Game.play_bonus`, :meth:`Game.program`, :meth:`Game.keep`),
+so the cartridge plays exactly the games the engine plays: the same seed and answers give
+the same states and events.
+
+Legality is the engine's: the options are :meth:`Game.legal_bonus_plays` and
+:meth:`Game.program_options`; a refusal code comes from :meth:`Game.bonus_refusal` and
+:meth:`Game.programming_refusal`, asked only for an answer that is not an option.
+
+The cartridge's options: ``first_game`` (tiles 1–13 in order) and ``tokens`` (``virtual``:
+the bridge holds the bonus pile; ``physical``: the pile is on the table). The contents
+(tiles, dice, token counts) are config/'s, loaded on first use.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from bitbox.games.protocol import JSON, Action, GameError, GameEvent, OptionSpec, Player, Prompt, Refusal
+from bitbox.games.protocol import Game as AnyGame
+from bitbox.games.protocol import check_options, check_players
+
+from .rules import PATHS, TOKENS, UNKNOWN, Choice, Game, Refused, RulesError, TileError
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS
+
+if TYPE_CHECKING:
+    from .bots import Bot as OutspeedBot
+    from .content import Content
+
+NAME = "outspeed"
+TITLE = "Outspeed"
+
+#: The prompt kinds, one per phase that waits for players.
+BONUS, PROGRAM, KEEP = "bonus", "program", "keep"
+
+_OPTIONS = (
+    OptionSpec("first_game", False, "tiles 1-13 in order, as for a first game"),
+    OptionSpec("tokens", "virtual", "bonus tokens held by the bridge (virtual) or on the table (physical)",
+               ("virtual", "physical")),
+)
+
+
+class OutspeedGame:
+    """One game of Outspeed seen through the protocol; ``engine`` is the rules' :class:`Game`."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, engine: Game) -> None:
+        self.engine = engine
+
+    # -------------------------------------------------------------- who acts now
+    @property
+    def players(self) -> Sequence[Player]:
+        return self.engine.state.players
+
+    @property
+    def finished(self) -> bool:
+        return self.engine.state.finished
+
+    @property
+    def winners(self) -> Sequence[Player]:
+        return tuple(self.engine.state.winners)
+
+    def prompts(self) -> Sequence[Prompt]:
+        engine = self.engine
+        s = engine.state
+        if s.finished:
+            return ()
+        if s.phase == "bonus":
+            if s.tile is None:                  # a scenario's stack ran out: nothing to play
+                return ()
+            return tuple(Prompt(p, BONUS, tuple(legal)) for p, legal in engine.bonus_options().items())
+        if s.phase == "programming":
+            out = []
+            for p, legal in engine.program_options().items():
+                options: list[Action] = []
+                for path in sorted(legal, key=PATHS.index):
+                    numbers = legal[path]
+                    options += [Choice(path, n) for n in numbers] if numbers else [Choice(path)]
+                out.append(Prompt(p, PROGRAM, tuple(options)))
+            return tuple(out)
+        if s.phase == "draw":          # the two tokens drawn (maybe alike), in the order drawn
+            return (Prompt(s.draw_queue[0], KEEP, tuple(dict.fromkeys(s.drawn)), {"drawn": list(s.drawn)}),)
+        return ()
+
+    def refusal(self, player: Player, action: Action) -> str | None:
+        prompt = next((p for p in self.prompts() if p.player == player), None)
+        if prompt is None:
+            return "not_your_turn"
+        if _canonical(prompt, action) in prompt.options:
+            return None
+        return self._refusal(prompt, action)
+
+    def _refusal(self, prompt: Prompt, action: Action) -> str:
+        """Why ``action`` is not among ``prompt.options`` (the engine's code when it has one)."""
+        engine, player = self.engine, prompt.player
+        code: str | None
+        try:
+            if prompt.kind == BONUS:
+                code = engine.bonus_refusal(player, action) if action is None or action in TOKENS else "not_a_token"
+            elif prompt.kind == PROGRAM:
+                code = engine.programming_refusal(player, action) if isinstance(action, Choice) else "not_a_choice"
+            else:
+                code = "not_drawn"
+        except (RulesError, TileError):
+            code = "not_a_choice" if prompt.kind == PROGRAM else "not_a_token"
+        return code or "not_legal"
+
+    # -------------------------------------------------------------- apply
+    def apply(self, answers: Mapping[Player, Action]) -> Sequence[GameEvent]:
+        prompts = self.prompts()
+        if not prompts:
+            raise GameError("the game is over" if self.finished else "no prompt is open")
+        wanted = {p.player: p for p in prompts}
+        extra = [p for p in answers if p not in wanted]
+        if extra:
+            raise GameError(f"{extra[0]} has no prompt open (waiting for: {', '.join(wanted)})")
+        missing = [p for p in wanted if p not in answers]
+        if missing:
+            raise GameError(f"no answer from {', '.join(missing)}")
+        answers = {p: _canonical(prompt, answers[p]) for p, prompt in wanted.items()}
+        codes = {p: self._refusal(prompt, answers[p]) for p, prompt in wanted.items()
+                 if answers[p] not in prompt.options}
+        if codes:
+            raise Refusal(codes)
+        engine = self.engine
+        kind = prompts[0].kind
+        try:
+            if kind == BONUS:
+                return engine.play_bonus({p: a for p, a in answers.items() if a is not None})  # type: ignore[misc]
+            if kind == PROGRAM:
+                return engine.program(answers)                                              # type: ignore[arg-type]
+            (player, token), = answers.items()
+            return engine.keep(player, token)                                               # type: ignore[arg-type]
+        except Refused as exc:          # not expected: every answer was among the options
+            raise Refusal(exc.codes, str(exc)) from None
+
+    # -------------------------------------------------------------- views and data
+    def public_view(self) -> Mapping[str, JSON]:
+        return self.engine.public_view()
+
+    def private_view(self, player: Player) -> Mapping[str, JSON]:
+        if player not in self.engine.state.players:
+            raise GameError(f"unknown player {player!r} (players: {', '.join(self.players)})")
+        return self.engine.private_view(player)
+
+    def to_data(self) -> Mapping[str, JSON]:
+        return self.engine.to_data()
+
+    def force(self, outcomes: Mapping[str, Sequence[int | str]]) -> None:
+        """Outspeed's sources are players: the next dice rolled for that player."""
+        s = self.engine.state
+        for player, values in outcomes.items():
+            if player not in s.players:
+                raise GameError(f"unknown player {player!r} (players: {', '.join(s.players)})")
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                raise GameError(f"forced rolls for {player} must be whole numbers, not {list(values)!r}")
+            s.forced_dice.setdefault(player, []).extend(int(v) for v in values)
+
+
+def _canonical(prompt: Prompt, action: Action) -> Action:
+    """A program whose path takes no number, given with one (the centre wheel is always
+    somewhere): the engine ignores the number, so the option without it is meant."""
+    if prompt.kind == PROGRAM and isinstance(action, Choice) and action.number is not None:
+        plain = Choice(action.path)
+        if plain in prompt.options:
+            return plain
+    return action
+
+
+class PromptBot:
+    """One of Outspeed's bots (:mod:`outspeed.bots`) answering the console's prompts: the
+    same decisions, from the same view and the same legal options, as in
+    :func:`outspeed.bots.play_game`."""
+
+    def __init__(self, bot: "OutspeedBot") -> None:
+        self.bot = bot
+        self.name = bot.name
+
+    def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Action:
+        if prompt.kind == BONUS:
+            return self.bot.bonus(view, prompt.options)                        # type: ignore[arg-type]
+        if prompt.kind == PROGRAM:
+            legal: dict[str, list[int]] = {}
+            for o in prompt.options:
+                assert isinstance(o, Choice)
+                numbers = legal.setdefault(o.path, [])
+                if o.number is not None:
+                    numbers.append(o.number)
+            return self.bot.program(view, legal)
+        drawn = prompt.context.get("drawn")
+        return self.bot.keep(view, drawn if isinstance(drawn, list) else list(prompt.options))  # type: ignore[arg-type]
+
+
+class OutspeedCartridge:
+    """The Outspeed cartridge (registered as ``outspeed`` in the ``bitbox.games`` entry points)."""
+
+    name = NAME
+    title = TITLE
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options: Sequence[OptionSpec] = _OPTIONS
+
+    def __init__(self, content: "Content | None" = None) -> None:
+        self._content = content
+
+    @property
+    def bot_names(self) -> Sequence[str]:
+        from .bots import BOTS
+        return tuple(BOTS)
+
+    def make_bot(self, name: str, seed: int | None) -> PromptBot:
+        """Outspeed's bot ``name`` (random, greedy, lookahead) for the console's prompts."""
+        from .bots import make_bot
+        return PromptBot(make_bot(name, seed, dice=self.content.dice))
+
+    @property
+    def content(self) -> "Content":
+        if self._content is None:
+            from .content import load_content
+            self._content = load_content()
+        return self._content
+
+    def new(self, players: Sequence[Player], seed: int, options: Mapping[str, JSON]) -> OutspeedGame:
+        players = check_players(self, players)
+        opts = check_options(self, options)
+        c = self.content
+        try:
+            engine = Game.new(players, c.tiles, seed=seed, first_game=bool(opts["first_game"]), dice=c.dice,
+                              token_counts=c.token_counts, markers=c.markers, token_mode=str(opts["tokens"]))
+        except RulesError as exc:
+            raise GameError(str(exc)) from None
+        return OutspeedGame(engine)
+
+    def from_data(self, data: Mapping[str, JSON]) -> OutspeedGame:
+        try:
+            return OutspeedGame(Game.from_data(data))
+        except (RulesError, TileError) as exc:
+            raise GameError(f"not a saved Outspeed game: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise GameError(f"not a saved Outspeed game: {type(exc).__name__} {exc}") from None
+
+    def redeal(self, game: AnyGame, seed: int) -> OutspeedGame:
+        """The hidden parts drawn again: the random state, the order of the tiles not yet
+        revealed, and which token is where among the pile, the hands and a pending draw
+        (each hand and draw keeps its size; unknown physical tokens stay unknown)."""
+        if not isinstance(game, OutspeedGame):
+            raise GameError(f"not an Outspeed game: {type(game).__name__}")
+        copy = game.engine.copy()
+        s = copy.state
+        rng = random.Random(seed)
+        s.rng = random.Random(rng.getrandbits(64))
+        s.forced_dice = {}
+        rng.shuffle(s.stack)
+        pool = list(s.pile) + list(s.drawn) + [t for p in s.players for t in s.held[p] if t != UNKNOWN]
+        rng.shuffle(pool)
+        for p in s.players:
+            s.held[p] = [UNKNOWN if t == UNKNOWN else pool.pop() for t in s.held[p]]
+        s.drawn = [pool.pop() for _ in s.drawn]
+        s.pile = pool
+        return OutspeedGame(copy)
+
+    def action_to_data(self, action: Action) -> JSON:
+        if isinstance(action, Choice):
+            return {"path": action.path, "number": action.number}
+        if action is None or isinstance(action, str):
+            return action
+        raise GameError(f"not an Outspeed answer: {action!r}")
+
+    def action_from_data(self, data: JSON) -> Action:
+        if data is None:
+            return None
+        if isinstance(data, str):
+            if data not in TOKENS:
+                raise GameError(f"unknown bonus token {data!r} (known: {', '.join(TOKENS)})")
+            return data
+        if isinstance(data, Mapping) and set(data) <= {"path", "number"} and data.get("path") in PATHS:
+            number = data.get("number")
+            if number is None or (isinstance(number, int) and not isinstance(number, bool)):
+                return Choice(str(data["path"]), number)
+        raise GameError(f"not an Outspeed answer: {data!r}")
+
+
+#: The object the ``bitbox.games`` entry point names.
+CARTRIDGE = OutspeedCartridge()
+
+__all__ = ["BONUS", "CARTRIDGE", "KEEP", "NAME", "PROGRAM", "OutspeedCartridge", "OutspeedGame", "PromptBot", "TITLE"]
