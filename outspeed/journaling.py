@@ -29,5 +29,21 @@ class OutspeedJournalRules:
     def players(self, game: Game) -> list[str]:
         return list(game.state.players)
 
+    def finished(self, game: Game) -> bool:
+        return bool(game.finished)
+
+    def winners(self, game: Game) -> list[str]:
+        return list(game.state.winners)
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """Outspeed's own settings of a record: language, bots, token mode, first game."""
+        from .bots import BOTS
+        from .words import LANGUAGES
+        for key, allowed in (("lang", LANGUAGES), ("bot", tuple(BOTS) + ("mixed",)), ("tokens", ("physical", "virtual"))):
+            if key in settings and (not isinstance(settings[key], str) or settings[key] not in allowed):
+                raise ValueError(f"unknown {key} {str(settings[key])[:20]!r}")
+        if not isinstance(settings.get("first_game", False), bool):
+            raise ValueError("first_game must be true or false")
+
 
 RULES = OutspeedJournalRules()

@@ -9,7 +9,8 @@ events and the winner.
 from __future__ import annotations
 
 import os
-import random
+import secrets
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from typing import Any, Mapping, Sequence, TextIO
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
-from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path, replay
+from bitbox.table.journal import GameInfo, Journal, JournalError, check_result, default_journal_path, replay, verify
 from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
 
@@ -146,22 +147,80 @@ class _Printer:
         print(prefix + line, file=self.out, flush=True)
 
 
+SECRET_SEED_BITS = 128
+
+
 def _new_seed() -> int:
-    return random.SystemRandom().randrange(1, 10**6)
+    """A game's secret seed, from the operating system: it gives the hidden tile order, the
+    finish tile, the bonus pile and the dice, so it must not be guessable (a small range can
+    be searched from the first revealed tiles). Never shown before the game ends."""
+    return secrets.randbits(SECRET_SEED_BITS)
+
+
+def _tell(journal: Journal, out: TextIO) -> None:
+    """The journal's notices (e.g. a mode made private), one line each, on stderr."""
+    for line in journal.notices:
+        print(f"outspeed: {line}", file=sys.stderr)
+
+
+def check_snapshots(folder: str | Path | None, what: str = "--snapshots") -> Path | None:
+    """The folder for PNG snapshots, made and tried before a game starts (a PNG that cannot be
+    written at the end of turn 1 would stop the game): a file there, or a folder that cannot
+    be written, is a :class:`TableError`."""
+    if folder is None:
+        return None
+    path = Path(folder).expanduser()
+    if path.exists() and not path.is_dir():
+        raise TableError(f"{what} {path}: exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        import tempfile
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise TableError(f"{what} {path}: cannot write there ({exc.strerror or exc})") from None
+    return path
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stop as on Ctrl-C (SDL would otherwise turn it into a quit event that a
+    headless table never reads)."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)      # one clean stop; SIGKILL remains
+    raise Terminated()
+
+
+def _catch_sigterm() -> Any:
+    """Install the SIGTERM handler (main thread only) and keep SDL's own off; returns the
+    previous handler (None when it could not be installed)."""
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+    try:
+        return signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:                                  # not the main thread
+        return None
 
 
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
     out = opts.out or sys.stdout
     from bitbox.config import ConfigError as DeviceConfigError
+    previous = _catch_sigterm()
     try:
         return _play(opts, out)
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        print("outspeed play: terminated (an unfinished game continues with --resume)", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("outspeed play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _play(opts: PlayOptions, out: TextIO) -> int:
@@ -190,8 +249,10 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     wheel_map = load_wheel_map(game="outspeed")
     from bitbox.controllers import load_controllers_config
     controllers = load_controllers_config()     # a mistake in it: one clear line, exit 2
+    snapshots = check_snapshots(opts.snapshots or cfg.snapshots if headless or opts.snapshots else None)
     journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()
     journal = Journal(journal_path, JOURNAL_RULES)
+    _tell(journal, out)
     try:
         hub = Hub(config=controllers)
     except BaseException:
@@ -216,7 +277,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             record_id = resumed.id
             from bitbox.table.journal import GameRecord
             record = GameRecord(journal, record_id, n_inputs)
-            print(f"Resuming game {record_id} (seed {resumed.seed}) at turn {game.state.turn}, "
+            seed_note = f" (seed {resumed.seed})" if resumed.seed_public else ""
+            print(f"Resuming game {record_id}{seed_note} at turn {game.state.turn}, "
                   f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
         else:
             seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out)
@@ -226,21 +288,26 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             if mode == "physical" and kinds != {"controller"}:
                 mode = "virtual"
             seed = opts.seed if opts.seed is not None else _new_seed()
+            seed_kind = "given" if opts.seed is not None else "secret"
             game = Game.new(names, content.tiles, seed=seed, first_game=opts.first_game, dice=content.dice,
                             token_counts=content.token_counts, markers=content.markers, token_mode=mode)
             settings = {"seats": [{k: s[k] for k in ("player", "kind", "controller_id")} for s in seats],
-                        "lang": lang.code, "bot": bot_name, "first_game": opts.first_game, "tokens": mode}
+                        "lang": lang.code, "bot": bot_name, "first_game": opts.first_game, "tokens": mode,
+                        "seed": seed_kind}
             record = journal.new_game(game, settings)
             n_inputs = 0
             who = ", ".join(f"{lang.player(s['player'])} ({s['kind']})" for s in seats)
-            print(f"Outspeed game {record.id}: {who}; seed {seed}; {mode} bonus tokens; journal {journal_path}",
+            seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
+            print(f"Outspeed game {record.id}: {who}; {seed_note}; {mode} bonus tokens; journal {journal_path}",
                   file=out, flush=True)
         plans = seat_plans(seats)
         printer = _Printer(lang, out)
         session = Session(game, plans, wheel_map=wheel_map, journal=record, pace=pace,
                           inputs_applied=n_inputs, on_event=printer)
-        session.log_message("resumed" if resumed else "started",
-                            {"turn": game.state.turn} if resumed else {"seed": game.state.seed})
+        if resumed:
+            session.log_message("resumed", {"turn": game.state.turn})
+        else:                                   # a secret seed is never shown before the end
+            session.log_message("started", {"seed": game.state.seed} if seed_kind == "given" else {})
         drivers: list[Any] = []
         kb_sims = {}
         n_bot = 0
@@ -258,14 +325,14 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
         for e in pending:                      # what the hub said while the seats were set up
             session.handle(e)
         loop = TableLoop(session, hub, drivers, keyboard, lang, headless=headless, out=out,
-                         snapshots=Path(opts.snapshots or cfg.snapshots) if headless or opts.snapshots else None,
+                         snapshots=snapshots,
                          size=opts.size or ((1920, 1080) if headless else cfg.window),
                          fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
                          max_seconds=opts.max_seconds)
         try:
             code = loop.run()
-        except KeyboardInterrupt:
-            code = 130
+        except KeyboardInterrupt as stop:          # Ctrl-C, or SIGTERM (Terminated)
+            code = 143 if isinstance(stop, Terminated) else 130
         if session.finished:
             winners = session.game.state.winners
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
@@ -293,22 +360,25 @@ class TableLoop(ConsoleLoop):
 # ---------------------------------------------------------------------------- history and replay
 
 def history(journal_path: str | None, out: TextIO | None = None, table_config: str | None = None) -> int:
+    """`outspeed history`: every game, verified (replayed from its inputs: a game whose stored
+    result disagrees refuses the journal); a game's seed is shown once it has ended."""
     out = out or sys.stdout
     try:
         cfg = load_table_config(table_config)
         path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             print(f"no games yet ({path} does not exist)", file=out)
             return 0
-        with Journal(path, JOURNAL_RULES) as j:
-            games = j.games()
+        with Journal(path, JOURNAL_RULES, create=False) as j:
+            _tell(j, out)
+            games = [verify(j, g.id) for g in j.games()]
     except (ConfigError, JournalError) as exc:
         print(f"outspeed history: {exc}", file=sys.stderr)
         return 2
     if not games:
         print(f"no games yet in {path}", file=out)
         return 0
-    print(f"{'id':>4}  {'date':<19}  {'seed':>7}  {'turns':>5}  {'players':<44}  result", file=out)
+    print(f"{'id':>4}  {'date':<19}  {'turns':>5}  {'players':<44}  {'result':<36}  seed", file=out)
     for g in games:
         kinds = {s.get("player"): s.get("kind", "") for s in g.settings.get("seats", [])}
         players = ", ".join(p + ("*" if kinds.get(p) == "bot" else "") for p in g.players)
@@ -316,8 +386,10 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
             result = ("winner: " + " and ".join(g.winners)) if g.winners else "no winner"
         else:
             result = "unfinished (outspeed play --resume)"
+        seed = str(g.seed) if g.seed_public else "(secret until the end)"
         turns = str(g.turns)
-        print(f"{g.id:>4}  {g.created[:19].replace('T', ' '):<19}  {g.seed:>7}  {turns:>5}  {players:<44}  {result}", file=out)
+        print(f"{g.id:>4}  {g.created[:19].replace('T', ' '):<19}  {turns:>5}  {players:<44}  {result:<36}  {seed}",
+              file=out)
     print("(* bot)", file=out)
     return 0
 
@@ -331,10 +403,15 @@ class ReplayFrame:
 
 
 def replay_frames(journal: Journal, game_id: int) -> list[ReplayFrame]:
-    """One frame per turn: the public view at its end and the turn's public events."""
+    """One frame per turn: the public view at its end and the turn's public events. The game
+    is rebuilt from its inputs and refused when its stored result disagrees; its seed is
+    shown only once it has ended (or when it was chosen with --seed)."""
     from .display.model import DieShown
+    info = journal.game(game_id)
     game0 = journal.initial(game_id)
-    frames = [ReplayFrame(0, game0.public_view(), [LogEntry("started", {"seed": game0.state.seed})], [])]
+    started = {"seed": game0.state.seed} if info.seed_public else {}
+    frames = [ReplayFrame(0, game0.public_view(), [LogEntry("started", started)], [])]
+    game = game0
     log: list[LogEntry] = []
     dice: list[Any] = []
     view = game0.public_view()
@@ -358,6 +435,7 @@ def replay_frames(journal: Journal, game_id: int) -> list[ReplayFrame]:
             log, dice = [], []
             turn = game.state.turn
         view = after
+    check_result(journal, info, game)
     return frames
 
 
@@ -381,9 +459,11 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
     try:
         cfg = load_table_config(table_config)
         path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             raise JournalError(f"{path}: no journal here (no game has been played with it)")
-        with Journal(path, JOURNAL_RULES) as j:
+        snapshot_dir = check_snapshots(snapshots) if snapshots else None
+        with Journal(path, JOURNAL_RULES, create=False) as j:
+            _tell(j, out)
             if game_id is None:
                 games = [g for g in j.games() if g.status == "finished"]
                 if not games:
@@ -391,7 +471,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
                 game_id = games[-1].id
             info = j.game(game_id)
             frames = replay_frames(j, game_id)
-    except (ConfigError, JournalError) as exc:
+    except (ConfigError, JournalError, TableError) as exc:
         print(f"outspeed replay: {exc}", file=sys.stderr)
         return 2
     L = Lang(lang or info.settings.get("lang") or cfg.language)
@@ -415,10 +495,14 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         for i, f in enumerate(frames):
             for e in f.log:
                 print(("" if e.kind == "turn" else "  ") + L.event(e.kind, e.data), file=out)
-            if snapshots:
-                Path(snapshots).mkdir(parents=True, exist_ok=True)
+            if snapshot_dir is not None:
                 display.render(table(i), full=True)
-                pygame.image.save(display.surface, str(Path(snapshots) / f"replay-{game_id}-turn-{f.turn:02d}.png"))
+                name = snapshot_dir / f"replay-{game_id}-turn-{f.turn:02d}.png"
+                try:
+                    pygame.image.save(display.surface, str(name))
+                except (OSError, pygame.error) as exc:
+                    print(f"outspeed replay: cannot write the snapshot {name} ({exc})", file=sys.stderr)
+                    return 2
         winners = info.winners or []
         print(L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner"), file=out)
         return 0

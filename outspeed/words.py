@@ -112,6 +112,7 @@ _EN: dict[str, str] = {
     "ev.rejected": "a controller was refused: {reason}",
     "ev.no_bonus": "nobody holds a bonus token: no bonus phase",
     "ev.started": "new game, seed {seed}",
+    "ev.started_secret": "new game (its seed stays secret until the end)",
     "ev.resumed": "game resumed from the journal at turn {turn}",
     "ev.unknown": "{kind}",
     "word.and": "and", "word.die_part": "{die} {value}", "word.x": "X",
@@ -202,6 +203,7 @@ _ES: dict[str, str] = {
     "ev.rejected": "se ha rechazado un mando: {reason}",
     "ev.no_bonus": "nadie tiene fichas de bonificación: no hay fase de bonificaciones",
     "ev.started": "nueva partida, semilla {seed}",
+    "ev.started_secret": "nueva partida (su semilla queda secreta hasta el final)",
     "ev.resumed": "partida reanudada desde el diario en el turno {turn}",
     "ev.unknown": "{kind}",
     "word.and": "y", "word.die_part": "{die} {value}", "word.x": "X",
@@ -291,6 +293,7 @@ _FR: dict[str, str] = {
     "ev.rejected": "une manette a été refusée : {reason}",
     "ev.no_bonus": "personne n'a de jeton Bonus : pas de phase BONUS",
     "ev.started": "nouvelle partie, graine {seed}",
+    "ev.started_secret": "nouvelle partie (sa graine reste secrète jusqu'à la fin)",
     "ev.resumed": "partie reprise depuis le journal au tour {turn}",
     "ev.unknown": "{kind}",
     "word.and": "et", "word.die_part": "{die} {value}", "word.x": "X",
@@ -381,6 +384,7 @@ _DE: dict[str, str] = {
     "ev.rejected": "ein Steuergerät wurde abgewiesen: {reason}",
     "ev.no_bonus": "niemand hat ein Bonusplättchen: keine Bonusphase",
     "ev.started": "neue Partie, Startwert {seed}",
+    "ev.started_secret": "neue Partie (ihr Startwert bleibt bis zum Ende geheim)",
     "ev.resumed": "Partie aus dem Journal fortgesetzt in Runde {turn}",
     "ev.unknown": "{kind}",
     "word.and": "und", "word.die_part": "{die} {value}", "word.x": "X",
@@ -499,6 +503,8 @@ class Lang:
             if d.get("mode") == "physical":
                 return t("ev.draw.physical", player=d["player"], n=d.get("drawn"))
             return t("ev.draw.two" if d.get("drawn") == 2 else "ev.draw.one", player=d["player"])
+        if kind == "started" and "seed" not in d:       # a secret seed: not shown before the end
+            return t("ev.started_secret")
         if kind == "game_over":
             winners = d.get("winners") or []
             if not winners:

@@ -779,10 +779,10 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
         J.Journal.new_game = new_game
         orig_finish = J.GameRecord.finish
 
-        def finish(self, winners):
+        def finish(self, winners, **kw):
             with open(note_path, "a", encoding="utf-8") as f:
                 f.write(f"ended {time.monotonic() - t0:.4f}\n")
-            return orig_finish(self, winners)
+            return orig_finish(self, winners, **kw)
         J.GameRecord.finish = finish
     elif kind == "time":
         orig_new = J.Journal.new_game
@@ -837,9 +837,9 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
     elif kind == "finish":
         orig_finish = J.GameRecord.finish
 
-        def finish(self, winners):
+        def finish(self, winners, **kw):
             self.journal.db.set_trace_callback(lambda stmt: _die(note_path, "finish") if stmt == "COMMIT" else None)
-            return orig_finish(self, winners)
+            return orig_finish(self, winners, **kw)
         J.GameRecord.finish = finish
     elif kind != "none":
         raise SystemExit(f"kill-run: unknown kill point {spec!r}")
@@ -2204,11 +2204,11 @@ def write_report(results: dict[str, dict[str, Any]], counts: dict[str, Any], pat
 FIXES = (
     "The journal (pile order, held and kept tokens, each choice as it is locked in) was created 0644 in a 0755 "
     "folder: readable by every user of the machine. Now 0600 in a 0700 folder whatever the umask, an older "
-    "readable journal is made 0600 when opened, and SQLite's side file inherits 0600 (`outspeed/journal.py`).",
+    "readable journal is made 0600 when opened, and SQLite's side file inherits 0600 (`bitbox/table/journal.py`).",
     "A journal input that no longer fits its state, and records whose settings, seats or players had the "
     "wrong shape, ended `outspeed play --resume` and `outspeed history` with a traceback; damaged records' "
     "messages did not name the file, and could carry the file's raw bytes over several lines "
-    "(`outspeed/journal.py`).",
+    "(`bitbox/table/journal.py`).",
     "A mistake in `config/controllers.yaml` printed a traceback from `outspeed play` and was then ignored; "
     "now one line naming file, entry and field, exit 2 (`outspeed/table.py`).",
     "The hub: a device inventing a new controller id in every Hello made the seats grow until the reader "

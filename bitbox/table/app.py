@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence, TextIO
 
 from .referee import AssignSeat, Command, Identify, SetLights
+from .seating import TableError
 
 
 class Words(Protocol):
@@ -140,9 +141,13 @@ class TableLoop:
         if self.snapshots is None:
             return
         import pygame
-        self.snapshots.mkdir(parents=True, exist_ok=True)
         display.render(table if table is not None else self._table(), full=True)
-        pygame.image.save(display.surface, str(self.snapshots / name))
+        try:
+            self.snapshots.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(display.surface, str(self.snapshots / name))
+        except (OSError, pygame.error) as exc:          # e.g. a full disk: the journal has the game
+            raise TableError(f"cannot write the snapshot {self.snapshots / name} ({exc}); "
+                             f"the game continues with --resume") from None
 
     def _table(self) -> Any:
         t = self.session.table()

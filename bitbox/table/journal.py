@@ -11,12 +11,26 @@ diverging.
 
 Default location: ``$XDG_DATA_HOME/8bitbox/journal.sqlite`` (``~/.local/share/...``);
 ``--journal PATH`` chooses another. A file that is not a journal (another program's
-database, a corrupt file, a text file) raises :class:`JournalError` with a message naming it.
+database, a corrupt file, a text file) raises :class:`JournalError` with a message naming it,
+and is left untouched (not even its mode is changed). A journal owned by another user is
+refused; one of ours that others may read is made private (0600), with a notice.
+
+Integrity: a finished game also stores the fingerprint of its final state (``final``), and
+:func:`verify` replays a game from its inputs and refuses it when its stored result (the
+winners, the final fingerprint, the seed) does not match what the inputs give, so an edited
+winner, an edited last input or a deleted final input are caught (``history`` and
+``replay`` verify every game they show). This catches damage and careless edits, not a
+forger: anyone who can write the file can recompute the fingerprints.
+
+Seeds: a game's seed is a secret of up to 128 bits; SQLite integers have 64, so a larger seed
+is stored in the ``seed`` column as hexadecimal text (``0x...``); the initial state (JSON)
+holds it too.
 
 The journal knows no game: it records *which* game each record is (``settings["game"]``)
-and asks that game's :class:`JournalRules` (its cartridge) to rebuild a state from data,
-apply an input and fingerprint a state. Journals written before the console existed carry no
-game name; they were all Outspeed's (:data:`LEGACY_GAME`), and still resume and replay.
+and asks that game's :class:`JournalRules` (from its cartridge) to rebuild a state from data,
+apply an input, fingerprint a state and check the game's own settings. Journals written
+before the console existed carry no game name; they were all Outspeed's
+(:data:`LEGACY_GAME`), and still resume and replay.
 """
 from __future__ import annotations
 
@@ -24,11 +38,13 @@ import datetime as _dt
 import json
 import os
 import sqlite3
+import stat
 from dataclasses import dataclass
 from pathlib import Path
-import importlib
 import re
 from typing import Any, Iterator, Mapping, Protocol, Sequence
+
+from .seating import SEAT_KINDS
 
 LEGACY_GAME = "outspeed"             # the game of a record that names none (written before the console)
 
@@ -45,7 +61,8 @@ CREATE TABLE IF NOT EXISTS games (
     initial TEXT NOT NULL,            -- JSON: Game.to_data() at the start
     status TEXT NOT NULL DEFAULT 'playing',   -- playing | finished
     winners TEXT,                     -- JSON list, when finished
-    ended TEXT
+    ended TEXT,
+    final TEXT                        -- fingerprint of the final state, when finished
 );
 CREATE TABLE IF NOT EXISTS inputs (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -63,7 +80,9 @@ CREATE TABLE IF NOT EXISTS inputs (
 
 _GAMES = ("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.winners, g.ended, "
           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id), "
-          "(SELECT COALESCE(MAX(turn), 1) FROM inputs i WHERE i.game = g.id) FROM games g")
+          "(SELECT COALESCE(MAX(turn), 1) FROM inputs i WHERE i.game = g.id), {final} FROM games g")
+
+SEED_KINDS = ("secret", "given")      # settings["seed"]: drawn from the OS, or chosen with --seed
 
 
 class JournalError(Exception):
@@ -79,11 +98,12 @@ class JournalError(Exception):
 class JournaledGame(Protocol):
     """A game state as the journal sees it: data in, data out."""
 
-    def to_data(self) -> dict[str, Any]: ...
+    def to_data(self) -> Mapping[str, Any]: ...
 
 
 class JournalRules(Protocol):
-    """What the journal needs of a cartridge to record and rebuild its games."""
+    """What the journal needs of a game (its cartridge gives it) to record and rebuild its
+    games and check their records."""
 
     name: str                                        # the game's name, recorded with each game
     input_errors: tuple[type[BaseException], ...]    # what "this input does not apply" raises
@@ -93,21 +113,27 @@ class JournalRules(Protocol):
     def state_hash(self, game: Any) -> str: ...
     def seed(self, game: Any) -> int: ...
     def players(self, game: Any) -> list[str]: ...
+    def finished(self, game: Any) -> bool: ...
+    def winners(self, game: Any) -> list[str]: ...
+    def check_settings(self, settings: Mapping[str, Any]) -> None: ...   # ValueError naming what is wrong
 
 
 _GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
 def find_journal_rules(name: str) -> JournalRules:
-    """The journal rules of the game called ``name``: the cartridge package of that name
-    exposes them as ``<name>.journaling.RULES``. ``name`` comes from a file, so it is
-    checked (a plain lower-case identifier) before anything is imported."""
+    """The journal rules of the game called ``name``: its cartridge's ``journal``, found in
+    the registry (:func:`bitbox.games.find`). ``name`` comes from a file: it is checked (a
+    plain lower-case name) and only an installed cartridge is loaded."""
     if not isinstance(name, str) or not _GAME_NAME.fullmatch(name):
         raise JournalError(f"the journal names an unknown game {str(name)[:40]!r}")
+    from bitbox.games import GameError, find
     try:
-        rules = importlib.import_module(f"{name}.journaling").RULES
-    except (ImportError, AttributeError):
-        raise JournalError(f"the journal holds a game of {name!r}, which is not installed here") from None
+        rules = getattr(find(name), "journal", None)
+    except GameError as exc:
+        raise JournalError(f"the journal holds a game of {name!r}, which is not installed here ({exc})") from None
+    if rules is None:
+        raise JournalError(f"the game {name!r} keeps no journal")
     return rules
 
 
@@ -116,24 +142,95 @@ def default_journal_path() -> Path:
     return Path(base) / "8bitbox" / "journal.sqlite"
 
 
-def _make_private(path: Path) -> None:
-    """The journal holds secrets (the pile and tile order, every token held and kept, each
-    choice as it is locked in): it is created 0600 (owner only) whatever the umask, and an
-    existing one of ours that others may read is made 0600. SQLite gives its side files
-    (``-journal``, ``-wal``) the database file's permissions."""
+def _existing(path: Path) -> os.stat_result | None:
+    """The file at ``path`` (through a symlink too), or None when there is none. Something
+    that is not a regular file, or a file of another user, is refused and left untouched."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise JournalError(f"{path}: a symbolic link to nothing; it was left untouched. "
+                               f"Choose another file with --journal PATH.") from None
+        return None
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise JournalError(f"{path}: is a folder, not a journal file. Choose another file with --journal PATH.")
+    if not stat.S_ISREG(st.st_mode):
+        raise JournalError(f"{path}: is not a regular file (not an Outspeed journal); it was left untouched.")
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise JournalError(f"{path}: belongs to another user (uid {st.st_uid}): a journal holds a game's secrets, "
+                           f"use your own; it was left untouched. Choose another file with --journal PATH.")
+    return st
+
+
+def _create_private(path: Path) -> None:
+    """The journal holds secrets (the seed, the pile and tile order, every token held and kept,
+    each choice as it is locked in): it is created 0600 (owner only) whatever the umask. SQLite
+    gives its side files (``-journal``, ``-wal``) the database file's permissions."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except FileExistsError:
-        try:
-            st = path.stat()
-            if st.st_mode & 0o077 and hasattr(os, "getuid") and st.st_uid == os.getuid() and path.is_file():
-                os.chmod(path, 0o600)
-        except OSError:
-            pass                                   # not ours to change: SQLite will say what is wrong
-        return
+        raise JournalError(f"{path}: appeared while it was being created; it was left untouched.") from None
     except OSError as exc:
         raise JournalError(f"{path}: cannot be created: {exc.strerror or exc}") from None
     os.close(fd)
+
+
+def _seed_to_sql(seed: int) -> int | str:
+    """SQLite integers have 64 bits: a larger (secret) seed is stored as hexadecimal text."""
+    seed = int(seed)
+    return seed if -2**63 <= seed < 2**63 else hex(seed)
+
+
+def _seed_from_sql(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower().startswith(("0x", "-0x")) and len(value) <= 80:
+        return int(value, 16)
+    raise ValueError(f"the seed {str(value)[:40]!r} is not a number")
+
+
+def _loads(text: Any) -> Any:
+    """JSON from the journal; absurd nesting is a damaged record, not a crash."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def check_record(players: Any, settings: Any, status: Any, winners: Any,
+                 rules: JournalRules | None = None) -> None:
+    """Raise ValueError naming what is wrong when a game's record has values the readers
+    (history, replay, resume) cannot use: names, seats, game, seed kind, status, winners;
+    and, through the game's ``rules``, its own settings (language, bots...)."""
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        raise ValueError("players must be a list of names")
+    if not isinstance(settings, dict):
+        raise ValueError("settings must be a mapping")
+    seats = settings.get("seats", [])
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        raise ValueError("seats must be a list of mappings")
+    for s in seats:
+        if s.get("player") not in players:
+            raise ValueError(f"a seat has no player of this game ({str(s.get('player'))[:20]!r})")
+        if s.get("kind") not in SEAT_KINDS:
+            raise ValueError(f"seat {s['player']}: its kind must be one of {', '.join(SEAT_KINDS)}")
+        cid = s.get("controller_id")
+        if cid is not None and (not isinstance(cid, int) or isinstance(cid, bool)):
+            raise ValueError(f"seat {s['player']}: its controller id is not a number")
+    if "seed" in settings and (not isinstance(settings["seed"], str) or settings["seed"] not in SEED_KINDS):
+        raise ValueError(f"unknown seed {str(settings['seed'])[:20]!r}")
+    game = settings.get("game", LEGACY_GAME)
+    if not isinstance(game, str) or not _GAME_NAME.fullmatch(game):
+        raise ValueError(f"unknown game {str(game)[:20]!r}")
+    if rules is not None:
+        rules.check_settings(settings)
+    if status not in ("playing", "finished"):
+        raise ValueError(f"unknown status {str(status)[:20]!r}")
+    if winners is not None and not (isinstance(winners, list)
+                                    and all(isinstance(w, str) and w in players for w in winners)):
+        raise ValueError("winners must be a list of this game's players")
 
 
 def _now() -> str:
@@ -154,6 +251,13 @@ class GameInfo:
     ended: str | None
     inputs: int
     turns: int                 # the last turn reached
+    final: str | None = None   # fingerprint of the final state (finished games of this version)
+
+    @property
+    def seed_public(self) -> bool:
+        """Whether the seed may be shown: once the game is over, or when it was chosen (--seed).
+        A secret seed gives the hidden tile order, bonus pile and dice away."""
+        return self.status == "finished" or self.settings.get("seed") == "given"
 
     @property
     def game(self) -> str:
@@ -179,9 +283,38 @@ class Journal:
     name found in the file are read with their own cartridge's rules
     (:func:`find_journal_rules`)."""
 
-    def __init__(self, path: str | Path, rules: JournalRules | None = None) -> None:
+    def __init__(self, path: str | Path, rules: JournalRules | None = None, *, create: bool = True) -> None:
+        """``create``: make the file (and its folder) if there is none, and the tables in an
+        empty file (``outspeed play``). Without it (history, replay) a missing or empty file
+        is refused and nothing is written."""
         self.path = Path(path)
         self.rules = rules
+        self._found: dict[str, JournalRules | JournalError] = {}
+        self.notices: list[str] = []              # things the caller should tell the user
+        st = _existing(self.path)
+        if st is None:
+            if not create:
+                raise JournalError(f"{self.path}: no journal here (no game has been played with it)")
+            self._make_folder()
+            _create_private(self.path)
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot be opened: {exc}") from None
+        try:
+            self._check_and_create(create)
+            self._final = self._final_column(create)
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise JournalError(f"{self.path}: not an Outspeed journal (the file is not a readable SQLite "
+                               f"database: {exc}). Choose another file with --journal PATH.") from None
+        except BaseException:
+            self.db.close()
+            raise
+        if st is not None:
+            self._make_private(st)
+
+    def _make_folder(self) -> None:
         try:
             if not self.path.parent.exists():     # a folder of ours: private (0700)
                 self.path.parent.mkdir(parents=True, mode=0o700)
@@ -189,25 +322,42 @@ class Journal:
             pass
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot create its folder: {exc.strerror or exc}") from None
-        _make_private(self.path)
-        try:
-            self.db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: cannot be opened: {exc}") from None
-        try:
-            self._check_and_create()
-        except sqlite3.DatabaseError as exc:
-            self.db.close()
-            raise JournalError(f"{self.path}: not an Outspeed journal (the file is not a readable SQLite "
-                               f"database: {exc}). Choose another file with --journal PATH.") from None
 
-    def _check_and_create(self) -> None:
+    def _make_private(self, st: os.stat_result) -> None:
+        """Our journal (checked: ours, and a journal) that others may read is made 0600."""
+        if not st.st_mode & 0o077:
+            return
+        try:
+            os.chmod(self.path, 0o600)
+        except OSError as exc:
+            raise JournalError(f"{self.path}: readable by other users and its mode cannot be changed "
+                               f"({exc.strerror or exc}): refused, a journal holds a game's secrets") from None
+        self.notices.append(f"{self.path}: was readable by other users; its mode is now 0600 (owner only)")
+
+    def _final_column(self, create: bool) -> str:
+        """Journals written before ``games.final`` existed get the column when opened to play;
+        read as they are, their games have no final fingerprint (their result is still checked)."""
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
+        if "final" in columns:
+            return "g.final"
+        if create:
+            try:
+                self.db.execute("ALTER TABLE games ADD COLUMN final TEXT")
+                return "g.final"
+            except sqlite3.OperationalError:
+                pass
+        return "NULL"
+
+    def _check_and_create(self, create: bool = True) -> None:
         db = self.db
         db.execute("PRAGMA synchronous = FULL")
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app == 0 and not tables:
+            if not create:
+                raise JournalError(f"{self.path}: not an Outspeed journal (an empty file or database); it was "
+                                   f"left untouched. Choose another file with --journal PATH.")
             db.execute("BEGIN IMMEDIATE")
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -246,7 +396,7 @@ class Journal:
         with self._tx():
             cur = self.db.execute(
                 "INSERT INTO games (created, seed, players, settings, initial) VALUES (?, ?, ?, ?, ?)",
-                (_now(), int(rules.seed(game)), json.dumps(list(rules.players(game))),
+                (_now(), _seed_to_sql(rules.seed(game)), json.dumps(list(rules.players(game))),
                  json.dumps(settings, sort_keys=True), json.dumps(game.to_data(), sort_keys=True)))
             game_id = int(cur.lastrowid)
         return GameRecord(self, game_id, 0)
@@ -256,28 +406,39 @@ class Journal:
 
     # ------------------------------------------------------------------ reading
     def games(self) -> list[GameInfo]:
-        rows = self._query(_GAMES + " ORDER BY g.id")
+        rows = self._query(self._games_sql() + " ORDER BY g.id")
         return [self._info(r) for r in rows]
 
     def game(self, game_id: int) -> GameInfo:
-        rows = self._query(_GAMES + " WHERE g.id = ?", (game_id,))
+        rows = self._query(self._games_sql() + " WHERE g.id = ?", (game_id,))
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id} (see `outspeed history`)")
         return self._info(rows[0])
 
+    def _games_sql(self) -> str:
+        return _GAMES.format(final=self._final)
+
     def last_unfinished(self) -> GameInfo | None:
-        rows = self._query(_GAMES + " WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
+        rows = self._query(self._games_sql() + " WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
         return self._info(rows[0]) if rows else None
 
     def rules_of(self, game_id: int) -> JournalRules:
         """The rules of game ``game_id`` (the cartridge its record names)."""
-        name = self.game(game_id).game
+        return self._rules_named(self.game(game_id).game, game_id)
+
+    def _rules_named(self, name: str, game_id: Any) -> JournalRules:
         if self.rules is not None and self.rules.name == name:
             return self.rules
-        try:
-            return find_journal_rules(name)
-        except JournalError as exc:
-            raise JournalError(f"{self.path}: game {game_id}: {exc}") from None
+        found = self._found.get(name)
+        if found is None:
+            try:
+                found = find_journal_rules(name)
+            except JournalError as exc:
+                found = exc
+            self._found[name] = found
+        if isinstance(found, JournalError):
+            raise JournalError(f"{self.path}: game {game_id}: {found}") from None
+        return found
 
     def initial(self, game_id: int) -> Any:
         rows = self._query("SELECT initial FROM games WHERE id = ?", (game_id,))
@@ -285,8 +446,8 @@ class Journal:
             raise JournalError(f"{self.path}: no game {game_id}")
         rules = self.rules_of(game_id)
         try:
-            return rules.from_data(json.loads(rows[0][0]))
-        except (ValueError, KeyError, TypeError, *rules.input_errors) as exc:
+            return rules.from_data(_loads(rows[0][0]))
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, *rules.input_errors) as exc:
             raise JournalError(f"{self.path}: game {game_id}: its initial state cannot be read ({exc})") from None
 
     def inputs(self, game_id: int) -> list[InputRecord]:
@@ -294,7 +455,7 @@ class Journal:
         out = []
         for seq, turn, phase, kind, data, state in rows:
             try:
-                out.append(InputRecord(int(seq), int(turn), str(phase), str(kind), json.loads(data), str(state)))
+                out.append(InputRecord(int(seq), int(turn), str(phase), str(kind), _loads(data), str(state)))
             except (ValueError, TypeError) as exc:
                 raise JournalError(f"{self.path}: game {game_id}, input {seq}: cannot be read ({exc})") from None
         return out
@@ -307,14 +468,17 @@ class Journal:
 
     def _info(self, r: tuple) -> GameInfo:
         try:
-            info = GameInfo(int(r[0]), str(r[1]), int(r[2]), json.loads(r[3]), json.loads(r[4]), str(r[5]),
-                            json.loads(r[6]) if r[6] else None, r[7], int(r[8]), int(r[9]))
-            # The readers (history, resume) rely on these shapes: a damaged record is refused here.
-            seats = info.settings.get("seats", []) if isinstance(info.settings, dict) else None
-            if (not isinstance(info.players, list) or not all(isinstance(p, str) for p in info.players)
-                    or not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats)
-                    or not (info.winners is None or isinstance(info.winners, list))):
-                raise ValueError("players, settings or winners have the wrong shape")
+            info = GameInfo(int(r[0]), str(r[1]), _seed_from_sql(r[2]), _loads(r[3]), _loads(r[4]), str(r[5]),
+                            _loads(r[6]) if r[6] else None, r[7], int(r[8]), int(r[9]),
+                            str(r[10]) if r[10] is not None else None)
+            # The readers (history, replay, resume) rely on these values: a damaged record is refused here.
+            check_record(info.players, info.settings, info.status, info.winners)
+            try:
+                rules = self._rules_named(info.game, info.id)
+            except JournalError:
+                rules = None                       # a game not installed here: listed, not playable
+            if rules is not None:
+                rules.check_settings(info.settings)
             return info
         except (ValueError, TypeError) as exc:
             raise JournalError(f"{self.path}: game {r[0]}: its record cannot be read ({exc})") from None
@@ -335,13 +499,22 @@ class _Tx:
             try:
                 self.db.execute("COMMIT")
             except sqlite3.Error as err:
-                self.db.execute("ROLLBACK")
-                raise JournalError(f"{self.path}: cannot write ({err})") from None
+                self._rollback()
+                raise JournalError(f"{self.path}: cannot write ({err}); the game so far is kept") from None
         else:
-            self.db.execute("ROLLBACK")
+            self._rollback()
             if isinstance(exc, sqlite3.Error):
-                raise JournalError(f"{self.path}: cannot write ({exc})") from None
+                raise JournalError(f"{self.path}: cannot write ({exc}); the game so far is kept") from None
         return False
+
+    def _rollback(self) -> None:
+        """Undo the transaction; SQLite may already have (a full disk ends it): nothing to undo."""
+        if not self.db.in_transaction:
+            return
+        try:
+            self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass                                   # the file is unchanged: SQLite's own journal restores it
 
 
 class GameRecord:
@@ -360,8 +533,12 @@ class GameRecord:
                 (self.id, self.next_seq, turn, phase, kind, json.dumps(data, sort_keys=True), state, _now()))
         self.next_seq += 1
 
-    def finish(self, winners: list[str]) -> None:
+    def finish(self, winners: list[str], state: str | None = None) -> None:
+        """Mark the game finished with its winners and ``state``, the fingerprint of its final
+        state (what :func:`verify` checks the last input and the result against)."""
         with self.journal._tx():
+            if state is not None and self.journal._final == "g.final":
+                self.journal.db.execute("UPDATE games SET final = ? WHERE id = ?", (state, self.id))
             self.journal.db.execute("UPDATE games SET status = 'finished', winners = ?, ended = ? WHERE id = ?",
                                     (json.dumps(winners), _now(), self.id))
 
@@ -392,3 +569,35 @@ def rebuild(journal: Journal, game_id: int) -> tuple[Any, int]:
     for rec, g, _ in replay(journal, game_id):
         game, n = g, rec.seq + 1
     return game, n
+
+
+
+def result_mismatch(info: GameInfo, game: Any, rules: JournalRules) -> str | None:
+    """What, in a game's stored record, disagrees with ``game`` as its inputs rebuild it
+    (None: all agrees): the seed, whether it is finished, the winners, the final state."""
+    if rules.seed(game) != info.seed:
+        return "its seed does not match its initial state"
+    if info.status != "finished":
+        return None
+    if not rules.finished(game):
+        return "it is marked finished but its inputs do not finish it (an input is missing)"
+    if list(rules.winners(game)) != list(info.winners or []):
+        return "its stored winners are not those its inputs give"
+    if info.final is not None and rules.state_hash(game) != info.final:
+        return "its final state does not match its inputs (the last input or the result was edited)"
+    return None
+
+
+def check_result(journal: Journal, info: GameInfo, game: Any) -> None:
+    problem = result_mismatch(info, game, journal.rules_of(info.id))
+    if problem is not None:
+        raise JournalError(f"{journal.path}: game {info.id} was altered: {problem}; it was left untouched")
+
+
+def verify(journal: Journal, game_id: int) -> GameInfo:
+    """Replay game ``game_id`` from its inputs (checking each input's fingerprint) and refuse
+    it (:class:`JournalError`) when its stored result disagrees. Returns its record."""
+    info = journal.game(game_id)
+    game, _ = rebuild(journal, game_id)
+    check_result(journal, info, game)
+    return info

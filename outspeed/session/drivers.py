@@ -7,7 +7,9 @@ real one. So a demo exercises the same path as a table of real controllers.
 
 A bot's decisions are seeded from the game's seed, the player and the number of inputs the
 game has taken so far, so a game resumed from the journal continues exactly as it would
-have without the interruption.
+have without the interruption. The seed enters only through SHA-256 (one way): with a secret
+128-bit seed (a game without ``--seed``), a bot's decisions, which the table sees, cannot be
+searched back to the seed and the hidden state it gives.
 """
 from __future__ import annotations
 

@@ -327,7 +327,7 @@ class Session:
             self.stage = "finished"
             self.milestones.append(("finished", g.state.turn, self.table()))
             if self.journal is not None:
-                self.journal.finish(list(g.state.winners))
+                self.journal.finish(list(g.state.winners), state=state_hash(g))
             return
         phase = g.phase
         if phase == "bonus":

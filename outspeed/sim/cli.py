@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -39,6 +40,41 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _cap_workers(workers: int) -> int:
+    """More worker processes than cores only adds interpreters to start and switch between:
+    capped at the cores, with a one-line warning."""
+    from .runner import usable_cores
+    cores = usable_cores()
+    if workers > cores:
+        print(f"{PROG}: --workers {workers} is more than the {cores} core(s) here: using {cores}", file=sys.stderr)
+        return cores
+    return workers
+
+
+class _Terminated(KeyboardInterrupt):
+    pass
+
+
+def _raise_terminated(signum, frame) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise _Terminated()
+
+
+class _sigterm_interrupts:
+    """SIGTERM stops the run as Ctrl-C does (the workers are ended, one line, no traceback)."""
+
+    def __enter__(self) -> None:
+        try:
+            self.previous = signal.signal(signal.SIGTERM, _raise_terminated)
+        except ValueError:                  # not the main thread
+            self.previous = None
+
+    def __exit__(self, *exc) -> bool:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
     from . import SimConfig, simulate
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
@@ -53,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"unknown bot {unknown[0]!r} in --bots (known: {', '.join(BOTS)})")
     if args.workers < 1:
         return _fail(f"--workers must be 1 or more, not {args.workers}")
+    workers = _cap_workers(args.workers)
     out = Path(args.out) if args.out else None
     if out is not None:
         if out.exists() and not out.is_dir():
@@ -74,7 +111,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     config = SimConfig(games=args.games, players=args.players, bots=bots, seed=args.seed,
                        first_game=args.first_game, rotate=not args.fixed_seats)
-    result = simulate(config, workers=args.workers, progress=None if args.quiet else sys.stderr, content=content)
+    try:
+        with _sigterm_interrupts():
+            result = simulate(config, workers=workers, progress=None if args.quiet else sys.stderr, content=content)
+    except KeyboardInterrupt as stop:       # Ctrl-C or SIGTERM: the pool's workers are ended with it
+        bar_on_screen = not args.quiet and sys.stderr.isatty()
+        print(("\n" if bar_on_screen else "") + f"{PROG}: interrupted", file=sys.stderr)
+        return 143 if isinstance(stop, _Terminated) else 130
     print(result.report())
     if out is not None:
         files = result.write(out)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import contextlib
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -116,6 +118,9 @@ _worker: dict[str, Any] = {}
 
 
 def _init_worker(config: SimConfig) -> None:
+    # Ctrl-C reaches every process of the terminal's group: the main process alone stops the
+    # run (and ends the workers); a worker with a KeyboardInterrupt would print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from ..content import load_content
     _worker["config"] = config
     _worker["content"] = load_content()
@@ -141,11 +146,35 @@ def run_games(config: SimConfig, workers: int = 1, content=None,
     chunk = max(1, min(100, config.games // (workers * 20)))
     bounds = [(a, min(a + chunk, config.games)) for a in range(0, config.games, chunk)]
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(min(workers, len(bounds)), initializer=_init_worker, initargs=(config,)) as pool:
+    with _sigint_ignored():                 # workers start with Ctrl-C ignored, even while importing
+        pool = ctx.Pool(min(workers, len(bounds)), initializer=_init_worker, initargs=(config,))
+    with pool:
         for records in pool.imap(_play_range, bounds):
             yield from records
             if progress:
                 progress.update(len(records))
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while worker processes are started (they inherit it), then restore it."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                      # not the main thread: nothing to do
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where known)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 class Progress:
@@ -197,4 +226,5 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-__all__ = ["COLOURS", "Progress", "SimConfig", "bot_seed", "default_workers", "game_seed", "play_one", "run_games"]
+__all__ = ["COLOURS", "Progress", "SimConfig", "bot_seed", "default_workers", "game_seed", "play_one", "run_games",
+           "usable_cores"]
