@@ -116,6 +116,7 @@ class _Seat:
     locked: bool = False
     colour: tuple[int, int, int] = (255, 255, 255)
     lights: tuple[bool, bool, bool] | None = None
+    hint: tuple[int, int, int] = (0, 0, 0)       # protocol 1.1: valid stops, private to the seat
     bad_base: int = 0
 
 
@@ -622,6 +623,8 @@ class Hub:
         out.append((link, fp.AssignSeat(seat.seat + 1, seat.colour)))
         if seat.lights is not None:
             out.append((link, fp.SetLights(*seat.lights, seat.colour)))
+        if any(seat.hint) and fp.supports_private_hints(info.protocol):
+            out.append((link, fp.Hint(*seat.hint)))
 
     def _refuse(self, link: _Link, cid: int, reason: str, short: str, now: float) -> None:
         ours = fp.PROTOCOL_VERSION
@@ -822,6 +825,36 @@ class Hub:
         """Make the controller in ``seat`` blink for ``ms`` milliseconds (0 stops it)."""
         with self._lock:
             sent = self._command(self._seat(seat), fp.Identify(max(0, min(int(ms), 0xFFFF))))
+        self._flush()
+        return sent
+
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        """Tell the controller in ``seat``, and only it, which stops of each wheel are valid
+        choices now (bit p = position p; 0 = no hint for that wheel; all 0 clears it). Sent
+        only to a controller of protocol 1.1 or later (a 1.0 one has no such message); kept
+        and sent again when the controller comes back. Returns whether it was sent now."""
+        masks = tuple(max(0, min(int(m), 0xFFFF)) for m in (left, centre, right))
+        with self._lock:
+            s = self._seat(seat)
+            s.hint = masks                                   # type: ignore[assignment]
+            if s.info is None or not fp.supports_private_hints(s.info.protocol):
+                return False
+            sent = self._command(s, fp.Hint(*masks))
+        self._flush()
+        return sent
+
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 0b001) -> bool:
+        """Tell the controller in ``seat``, and only it, that the choice it locked was
+        refused: a ChoiceRefused (protocol 1.1: it blinks red) or, to a 1.0 controller, an
+        Identify (its only private signal). Nothing else is said to anyone."""
+        ms = max(0, min(int(ms), 0xFFFF))
+        with self._lock:
+            s = self._seat(seat)
+            if s.info is not None and fp.supports_private_hints(s.info.protocol):
+                message: Any = fp.ChoiceRefused(int(wheels) & 0x07, ms)
+            else:
+                message = fp.Identify(ms)
+            sent = self._command(s, message)
         self._flush()
         return sent
 

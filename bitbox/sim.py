@@ -38,7 +38,8 @@ __all__ = ["VirtualController", "SimController", "SimRunner", "ScriptStep", "loa
 
 #: Geometry of simulated controllers: 16-position hex switches, like the reference board.
 DEFAULT_POSITIONS = (16, 16, 16)
-_ALL_CAPS = wire.CAP_PATH_LIGHTS | wire.CAP_COLOUR_LED | wire.CAP_LOCK_SWITCH
+#: Simulated boards have everything, a ring of stop lights around each wheel included (1.1).
+_ALL_CAPS = wire.CAP_PATH_LIGHTS | wire.CAP_COLOUR_LED | wire.CAP_LOCK_SWITCH | wire.CAP_STOP_LIGHTS
 
 
 def sim_controller_id(index: int, base: int = 0x5EED_0000_0000_0000) -> int:
@@ -190,6 +191,22 @@ class VirtualController:
         left, centre, right = self.hal.path_lights
         colour = tuple(self.hal.colour)
         return left, centre, right, (colour if any(colour) else None)  # type: ignore[return-value]
+
+    @property
+    def stop_lights(self) -> tuple[int, int, int]:
+        """The lit stops around each wheel (bit p = position p), as shown now: the host's
+        private Hint (protocol 1.1), on boards with a ring of stop lights."""
+        return tuple(self.hal.stop_lights)  # type: ignore[return-value]
+
+    @property
+    def hint(self) -> tuple[int, int, int]:
+        """The valid stops of each wheel from the host's last Hint (0 = none)."""
+        return tuple(self.firmware.hint)  # type: ignore[return-value]
+
+    @property
+    def refusing(self) -> bool:
+        """True while the controller shows a refused choice (ChoiceRefused, protocol 1.1)."""
+        return self.firmware.refusing
 
     @property
     def identifying(self) -> bool:

@@ -34,8 +34,10 @@ from .constants import (
 )
 from .messages import (
     AssignSeat,
+    ChoiceRefused,
     ErrorReport,
     Hello,
+    Hint,
     HostHello,
     Identify,
     Message,
@@ -91,6 +93,8 @@ _U16 = struct.Struct("<H")
 _SEAT = struct.Struct("<B3B")
 _LIGHTS = struct.Struct("<BBB3B")
 _CRC = struct.Struct("<I")
+_HINT = struct.Struct("<HHH")  # left centre right stop masks (1.1)
+_REFUSED = struct.Struct("<BH")  # wheels duration_ms (1.1)
 
 # The decoder's fast path for State: skip the type byte, bools come out as bools.
 _STATE_FAST = struct.Struct("<xBBB?I").unpack_from
@@ -136,6 +140,10 @@ def _pack(message: Message) -> bytes:
         payload = _U16.pack(message.duration_ms)  # type: ignore[attr-defined]
     elif t is RequestState:
         payload = b""
+    elif t is Hint:
+        payload = _HINT.pack(message.left, message.centre, message.right)  # type: ignore[attr-defined]
+    elif t is ChoiceRefused:
+        payload = _REFUSED.pack(message.wheels, message.duration_ms)  # type: ignore[attr-defined]
     else:
         raise TypeError(f"not a protocol message: {message!r}")
     return bytes((t.TYPE,)) + payload
@@ -196,6 +204,8 @@ _PARSERS: dict[int, Callable[[bytes], Message]] = {
     MessageType.IDENTIFY: lambda p: Identify(_U16.unpack_from(p)[0]),
     MessageType.REQUEST_STATE: lambda p: RequestState(),
     MessageType.PING: lambda p: Ping(_U32.unpack_from(p)[0]),
+    MessageType.HINT: lambda p: Hint(*_HINT.unpack_from(p)),
+    MessageType.CHOICE_REFUSED: lambda p: ChoiceRefused(*_REFUSED.unpack_from(p)),
 }
 _PARSERS = {int(k): v for k, v in _PARSERS.items()}
 

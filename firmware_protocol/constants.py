@@ -11,7 +11,10 @@ from enum import IntEnum, IntFlag
 
 #: The protocol version this package speaks, (major, minor). Peers whose major differs refuse
 #: each other; a minor difference is always compatible (see SPEC.md, "Versioning").
-PROTOCOL_VERSION: tuple[int, int] = (1, 0)
+PROTOCOL_VERSION: tuple[int, int] = (1, 1)
+#: The first minor version of major 1 that has Hint and ChoiceRefused (SPEC.md 6.13, 6.14): a host
+#: sends them only to a controller whose Hello announced at least this version.
+PRIVATE_HINTS_VERSION: tuple[int, int] = (1, 1)
 
 # --- timing (milliseconds) ------------------------------------------------------------------------
 
@@ -78,6 +81,8 @@ class MessageType(IntEnum):
     IDENTIFY = 0x85
     REQUEST_STATE = 0x86
     PING = 0x87
+    HINT = 0x88  # since 1.1
+    CHOICE_REFUSED = 0x89  # since 1.1
 
 
 class Capability(IntFlag):
@@ -86,10 +91,12 @@ class Capability(IntFlag):
     PATH_LIGHTS = 0x01
     COLOUR_LED = 0x02
     LOCK_SWITCH = 0x04
+    STOP_LIGHTS = 0x08  # since 1.1: a ring of lights around each wheel, one per stop
 
 
 #: Every capability this protocol version defines.
-ALL_CAPABILITIES = Capability.PATH_LIGHTS | Capability.COLOUR_LED | Capability.LOCK_SWITCH
+ALL_CAPABILITIES = (Capability.PATH_LIGHTS | Capability.COLOUR_LED | Capability.LOCK_SWITCH
+                    | Capability.STOP_LIGHTS)
 
 
 class ErrorCode(IntEnum):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .constants import PROTOCOL_VERSION
+from .constants import PRIVATE_HINTS_VERSION, PROTOCOL_VERSION
 from .messages import Hello, Welcome
 
 
@@ -13,6 +13,12 @@ def compatible(theirs: tuple[int, int], ours: tuple[int, int] = PROTOCOL_VERSION
     Different major: not compatible; both sides refuse.
     """
     return theirs[0] == ours[0]
+
+
+def supports_private_hints(theirs: tuple[int, int]) -> bool:
+    """True if a controller whose Hello said protocol `theirs` understands Hint and
+    ChoiceRefused (SPEC.md 11: a host never sends a message newer than the peer's minor)."""
+    return theirs[0] == PRIVATE_HINTS_VERSION[0] and theirs[1] >= PRIVATE_HINTS_VERSION[1]
 
 
 def version_mismatch_text(theirs: tuple[int, int], ours: tuple[int, int]) -> str:

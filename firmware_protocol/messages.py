@@ -1,7 +1,8 @@
 """The protocol's messages, as frozen dataclasses.
 
 Controller -> host: Hello, State, ErrorReport, Pong.
-Host -> controller: HostHello, Welcome, AssignSeat, SetLights, Identify, RequestState, Ping.
+Host -> controller: HostHello, Welcome, AssignSeat, SetLights, Identify, RequestState, Ping,
+and since protocol 1.1 Hint and ChoiceRefused (sent only to controllers of 1.1 or later).
 
 Each class is an ordinary frozen dataclass to its users: construct it by position or keyword,
 read its fields by name, compare and hash it by value, `dataclasses.fields`, `asdict` and
@@ -318,6 +319,30 @@ class Ping(Message):
 
     __slots__ = ()
     token: int = _f("u32", "any value; echoed in the Pong")
+
+
+@_message(MessageType.HINT, HOST_TO_CONTROLLER)
+class Hint(Message):
+    """Since 1.1, private to one controller: which stops of each wheel are valid choices now.
+
+    Bit p of a mask is position p; a mask of 0 means "no hint for this wheel". Hint(0, 0, 0)
+    clears every hint. Shown on the controller's own lights (SPEC.md 6.13)."""
+
+    __slots__ = ()
+    left: int = _f("u16", "valid stops of the left wheel, bit p = position p; 0 = no hint")
+    centre: int = _f("u16", "valid stops of the centre wheel; 0 = no hint")
+    right: int = _f("u16", "valid stops of the right wheel; 0 = no hint")
+
+
+@_message(MessageType.CHOICE_REFUSED, HOST_TO_CONTROLLER)
+class ChoiceRefused(Message):
+    """Since 1.1, private to one controller: the choice just locked was refused; choose again.
+
+    Unlike Identify ("find me"), the controller blinks red (SPEC.md 6.14)."""
+
+    __slots__ = ()
+    wheels: int = _f("u8", "the wheels whose stop was refused: bit 0 left, 1 centre, 2 right")
+    duration_ms: int = _f("u16", "how long to show the refusal, ms; 0 stops showing it")
 
 
 #: Every message class, by type byte.

@@ -32,14 +32,18 @@ from .constants import (
     MAX_RAW_FRAME,
     MAX_TEXT_BYTES,
     PROTOCOL_VERSION,
+    HELLO_RETRY_MS,
+    REFUSED_RETRY_MS,
     ErrorCode,
 )
-from .handshake import host_welcome, version_mismatch_text
+from .handshake import host_welcome, supports_private_hints, version_mismatch_text
 from .messages import (
     MESSAGE_CLASSES,
     AssignSeat,
+    ChoiceRefused,
     ErrorReport,
     Hello,
+    Hint,
     HostHello,
     Identify,
     Message,
@@ -179,6 +183,13 @@ VALID: list[tuple[str, Message]] = [
     ("identify-stop", Identify(0)),
     ("request-state", RequestState()),
     ("ping", Ping(0x12345678)),
+    # protocol 1.1
+    ("hello-1.1", Hello(1, 1, _ID, (1, 0, 0), (16, 16, 16), 15)),
+    ("hint", Hint(0b0000_0000_0001_0101, 0, 0)),
+    ("hint-all-wheels", Hint(0xFFFF, 0x0100, 0x8001)),
+    ("hint-clear", Hint(0, 0, 0)),
+    ("choice-refused", ChoiceRefused(0b001, 1500)),
+    ("choice-refused-stop", ChoiceRefused(0, 0)),
 ]
 
 
@@ -295,6 +306,16 @@ def _serial_cases() -> list[tuple[str, str, bytes, list[dict[str, Any]]]]:
          _frame(bytes((0x82, 1, 0, 2, 0))), [_bad("layout")]),
         ("wrong-version", "A Hello of protocol 2.0: well-formed, so decoded; refusing it is "
          "the handshake's job (handshake.json).", codec.encode(hello_v2), [_ok(hello_v2)]),
+        ("hint-short", "A Hint (1.1) with 5 payload bytes instead of 6: dropped.",
+         _frame(bytes((0x88, 1, 0, 0, 0, 0))), [_bad("layout")]),
+        ("choice-refused-short", "A ChoiceRefused (1.1) with 2 payload bytes instead of 3: "
+         "dropped.", _frame(bytes((0x89, 1, 0xDC))), [_bad("layout")]),
+        ("hint-extension-bytes", "A Hint with 1 byte appended (a later minor version's new "
+         "field): decoded, the extra byte ignored.",
+         _frame(codec.encode_raw(Hint(3, 0, 0))[:-4] + b"\x07"), [_ok(Hint(3, 0, 0))]),
+        ("text-49-bytes-welcome", "A Welcome whose reason is 49 bytes (limit 48): dropped. "
+         "A sender cuts its text to 48 bytes on a character boundary instead.",
+         _frame(bytes((0x82, 1, 1, 0, 49)) + b"r" * 49), [_bad("layout")]),
     ]
 
 
@@ -322,7 +343,27 @@ def _hid_cases() -> list[tuple[str, str, bytes, dict[str, Any]]]:
          _report(_raw(b"\x7e\x01")), UNKNOWN),
         ("hid-layout", "A State with position 16, CRC correct: dropped.",
          _report(_raw(bytes((0x02, 16, 0, 0, 0, 1, 0, 0, 0)))), _bad("layout")),
+        ("hid-wrong-id-and-length", "Report id 2 and frame length 0: dropped; the report "
+         "check (id, report size) comes first, so the reason is report.",
+         _report(raw, length=0, report_id=2), _bad("report")),
+        ("hid-long-and-bad-crc", "A 65-byte report carrying a frame with a bad CRC: dropped "
+         "as report (checked before the frame).", _report(bad_crc, size=65), _bad("report")),
+        ("hid-one-byte", "A report of just its id: dropped (report).", bytes((1,)),
+         _bad("report")),
     ]
+
+
+def hid_reason(report: bytes) -> str:
+    """Why a HID report is dropped, checks in SPEC.md 5 order (the first failed one wins):
+    report (size 2..64, id 1), size (frame length 5..62 and present), crc, layout."""
+    if not 2 <= len(report) <= HID_REPORT_SIZE or report[0] != HID_REPORT_ID:
+        return "report"
+    n = report[1]
+    if not 5 <= n <= MAX_RAW_FRAME or 2 + n > len(report):
+        return "size"
+    if zlib.crc32(report[2:2 + n]) != CRC_RESIDUE:
+        return "crc"
+    return "layout"
 
 
 def _classify(part: bytes) -> dict[str, Any]:
@@ -377,8 +418,8 @@ def _invalid() -> dict[str, Any]:
         counter = codec.HidDecoder()
         message = counter.decode(report)
         got = _ok(message) if message is not None else (
-            UNKNOWN if counter.unknown_messages else {"outcome": "bad"})
-        if got["outcome"] != outcome["outcome"] or got.get("message") != outcome.get("message"):
+            UNKNOWN if counter.unknown_messages else _bad(hid_reason(report)))
+        if got != outcome:
             raise AssertionError(f"HID vector {name}: intended {outcome}, codec says {got}")
         hid.append({"name": name, "description": description, "input": _hex(report),
                     "expect": outcome})
@@ -397,24 +438,45 @@ def _invalid() -> dict[str, Any]:
 # --- handshake ------------------------------------------------------------------------------------
 
 
+#: What a controller is after a case (the `then` of handshake.json), machine-checkable.
+def _running(hint: tuple[int, int, int] = (0, 0, 0), colour_led: str = "off",
+             **extra: Any) -> dict[str, Any]:
+    return {"mode": "running", "sends_state": True, "hello_every_ms": None,
+            "colour_led": colour_led, "hint": list(hint), **extra}
+
+
+def _awaiting() -> dict[str, Any]:
+    return {"mode": "awaiting-welcome", "sends_state": False,
+            "hello_every_ms": HELLO_RETRY_MS, "colour_led": "off"}
+
+
+def _refused() -> dict[str, Any]:
+    return {"mode": "refused", "sends_state": False,
+            "hello_every_ms": REFUSED_RETRY_MS, "colour_led": "refused-blink"}
+
+
 def _handshake() -> dict[str, Any]:
     cases = []
 
     def host_case(name: str, description: str, hello: Hello) -> None:
         reply = host_welcome(hello)
+        theirs = (hello.protocol_major, hello.protocol_minor)
         cases.append({
             "name": name, "side": "host", "description": description,
             "receives": message_to_json(hello), "receives_serial": _hex(codec.encode(hello)),
             "replies": [message_to_json(reply)],
             "replies_serial": [_hex(codec.encode(reply))],
-            "then": "controller enters its session" if reply.accepted else
-                    "host ignores this controller's State frames and tells the user why",
+            "then": {"link": "active" if reply.accepted else "refused",
+                     "accepts_state": bool(reply.accepted),
+                     "sends_private_hints": bool(reply.accepted)
+                     and supports_private_hints(theirs)},
         })
 
     def controller_case(name: str, description: str, message: Message,
-                        replies: list[Message], then: str) -> None:
+                        replies: list[Message], then: dict[str, Any],
+                        given: str = "booted") -> None:
         cases.append({
-            "name": name, "side": "controller", "description": description,
+            "name": name, "side": "controller", "given": given, "description": description,
             "receives": message_to_json(message),
             "receives_serial": _hex(codec.encode(message)),
             "replies": [message_to_json(m) for m in replies],
@@ -422,43 +484,86 @@ def _handshake() -> dict[str, Any]:
             "then": then,
         })
 
-    hello = Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7)
-    host_case("host-accepts", "Same major and minor: accepted.", hello)
-    host_case("host-accepts-other-minor", "Same major, other minor: accepted.",
+    ours = PROTOCOL_VERSION
+    hello = Hello(ours[0], ours[1], _ID, (1, 0, 0), (16, 16, 16), 7)
+    host_case("host-accepts", "Same major and minor: accepted; Hint and ChoiceRefused may be "
+              "sent.", hello)
+    host_case("host-accepts-1.0", "A 1.0 controller: accepted, but the host never sends it a "
+              "1.1 message (Hint, ChoiceRefused); it uses Identify to say a choice was refused.",
+              Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7))
+    host_case("host-accepts-other-minor", "Same major, newer minor: accepted.",
               Hello(1, 3, _ID, (1, 0, 0), (16, 16, 16), 7))
     host_case("host-refuses-major", "Another major: refused, the reason naming both versions.",
               Hello(2, 0, _ID, (1, 0, 0), (16, 16, 16), 7))
+    mismatch = ErrorReport(ErrorCode.VERSION_MISMATCH, version_mismatch_text((2, 0), ours))
+    welcome = Welcome(ours[0], ours[1], True, "")
     controller_case(
-        "controller-welcomed", "A controller speaking 1.0 (id 0x0123456789abcdef, firmware "
-        "1.0.0, 16/16/16, all capabilities, wheels at 0, lock open) is welcomed: it sends a "
-        "State at once, seq 0.", Welcome(1, 0, True, ""), [State(0, 0, 0, False, 0)],
-        "running: State on change and every HEARTBEAT_MS")
+        "controller-welcomed", "A freshly booted controller is welcomed: it sends a State at "
+        "once, seq 0.", welcome, [State(0, 0, 0, False, 0)], _running())
+    controller_case(
+        "controller-welcomed-by-1.0-host", "A 1.0 host welcomes a 1.1 controller: same major, "
+        "so accepted.", Welcome(1, 0, True, ""), [State(0, 0, 0, False, 0)], _running())
     controller_case(
         "controller-refused", "The host refuses the controller.",
-        Welcome(1, 0, False, "duplicate controller id"), [],
-        "refused: no State; colour LED blinks red; Hello every REFUSED_RETRY_MS")
+        Welcome(ours[0], ours[1], False, "duplicate controller id"), [], _refused())
     controller_case(
         "controller-refuses-welcome", "The host accepts but speaks major 2: the controller "
-        "refuses it.", Welcome(2, 0, True, ""),
-        [ErrorReport(ErrorCode.VERSION_MISMATCH, version_mismatch_text((2, 0), (1, 0)))],
-        "refused: no State; colour LED blinks red; Hello every REFUSED_RETRY_MS")
+        "refuses it.", Welcome(2, 0, True, ""), [mismatch], _refused())
     controller_case(
         "controller-host-hello-other-major", "A HostHello of major 2: the controller "
-        "introduces itself and says it cannot speak 2.x.", HostHello(2, 0),
-        [hello, ErrorReport(ErrorCode.VERSION_MISMATCH, version_mismatch_text((2, 0), (1, 0)))],
-        "awaiting a Welcome")
+        "introduces itself, says it cannot speak 2.x, and is refused.", HostHello(2, 0),
+        [hello, mismatch], _refused())
     controller_case(
         "controller-host-hello", "A HostHello of the same major: the controller introduces "
-        "itself.", HostHello(1, 0), [hello], "awaiting a Welcome")
+        "itself (the Hello timer restarts).", HostHello(ours[0], ours[1]), [hello], _awaiting())
     controller_case(
-        "controller-ping", "A Ping is answered in every state.", Ping(0xCAFE), [Pong(0xCAFE)],
-        "unchanged")
+        "controller-ping", "A Ping is answered in every mode.", Ping(0xCAFE), [Pong(0xCAFE)],
+        _awaiting())
+    controller_case(
+        "controller-request-state-awaiting", "RequestState before a Welcome: a Hello.",
+        RequestState(), [hello], _awaiting())
+    controller_case(
+        "controller-hint-before-welcome", "A Hint before the Welcome is ignored.",
+        Hint(3, 0, 0), [], _awaiting())
+    controller_case(
+        "controller-state-from-host", "A message meant for the host (a State, looped back) is "
+        "ignored, and counted as unknown, not bad.", State(1, 2, 3, False, 9), [], _awaiting(),
+    )
+    controller_case(
+        "controller-running-hint", "A running controller stores a Hint and shows it; it "
+        "answers nothing.", Hint(0b101, 0, 0), [], _running(hint=(0b101, 0, 0)),
+        given="running")
+    controller_case(
+        "controller-running-choice-refused", "A running controller shows a refused choice: "
+        "the colour LED blinks red (IDENTIFY_BLINK_MS half period, starting red at once) for "
+        "duration_ms; it answers nothing.", ChoiceRefused(0b001, 1500), [],
+        _running(colour_led="choice-refused-blink"), given="running")
+    controller_case(
+        "controller-running-host-hello", "A HostHello while running: a Hello, no more State "
+        "until the new Welcome.", HostHello(ours[0], ours[1]), [hello], _awaiting(),
+        given="running")
+    controller_case(
+        "controller-running-refused", "A refusing Welcome while running (e.g. the host found "
+        "a twin): the controller stops sending State.",
+        Welcome(ours[0], ours[1], False, "duplicate controller id"), [], _refused(),
+        given="running")
+    controller_case(
+        "controller-running-welcome-again", "A Welcome while running (the answer to an "
+        "earlier Hello) changes nothing: no State, the session goes on.", welcome, [],
+        _running(), given="running")
     return {
-        "description": "Handshake exchanges. side host: what a host replies to a Hello. side "
-                       "controller: what a freshly booted controller that has sent its Hello "
-                       "(id 0x0123456789abcdef, firmware 1.0.0, wheels 16/16/16, capabilities "
-                       "7) replies to a host message. Reason and error texts are for people: "
-                       "only their presence is normative, not their wording.",
+        "description": "Handshake exchanges. side host: what a host replies to a Hello, and "
+                       "what it then does with the link (then.link, then.accepts_state, "
+                       "then.sends_private_hints). side controller: what a controller replies "
+                       "to a host message, from a given start (given: booted = it has just "
+                       "booted and sent its Hello; running = booted, then welcomed by "
+                       f"Welcome({ours[0]}.{ours[1]}, accepted), its State answered; the "
+                       f"controller: id {_ID:#018x}, firmware 1.0.0, protocol "
+                       f"{ours[0]}.{ours[1]}, wheels 16/16/16, capabilities 7, wheels at 0, "
+                       "lock open), and what it is after (then: mode, sends_state, "
+                       "hello_every_ms, colour_led, hint; see README.md). Reason and error "
+                       "texts are for people: only their presence is normative, not their "
+                       "wording.",
         "cases": cases,
     }
 

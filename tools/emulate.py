@@ -114,6 +114,8 @@ class Emulator:
     writes, just after it went on the line (the frame as the firmware made it, before faults;
     benchmarks and traces).
     ``tick_ms``: how often each firmware is stepped (it wants 1-5 ms).
+    ``protocol``: the (major, minor) the controllers announce (default: the firmware's own,
+    1.1); e.g. (1, 0) to try a host against older controllers.
     """
 
     def __init__(self, n: int = 1, *, faults: str | Sequence[FaultSpec] | None = None,
@@ -122,7 +124,7 @@ class Emulator:
                  link_dir: str | Path | None = None, seed: int | None = None,
                  on_port: Callable[[int, int, str, str], None] | None = None,
                  on_frame: Callable[[int, bytes, float], None] | None = None,
-                 settle: bool = False) -> None:
+                 settle: bool = False, protocol: tuple[int, int] | None = None) -> None:
         if n < 1:
             raise ValueError("at least one controller")
         specs = parse_faults(faults, n) if isinstance(faults, str) or faults is None else list(faults)
@@ -146,7 +148,7 @@ class Emulator:
         for i in range(n):
             cid = ids[i] if ids is not None else emulator_controller_id(i)
             frame_hook = (lambda data, i=i: on_frame(i, data, time.monotonic())) if on_frame else None
-            vc = VirtualController(cid, positions=positions, faults=specs[i],
+            vc = VirtualController(cid, positions=positions, faults=specs[i], protocol=protocol,
                                    seed=None if seed is None else seed + i, settle=settle, on_frame=frame_hook)
             self.controllers.append(vc)
             self._ports.append(None)
@@ -368,6 +370,7 @@ class Emulator:
             out.append({"index": i, "controller": vc.controller_id, "port": self.ports[i], "mode": fw.mode,
                         "wheels": list(vc.wheels), "locked": vc.locked, "seat": vc.seat,
                         "lights": list(vc.lights[:3]), "colour": vc.lights[3],
+                        "stop_lights": list(vc.stop_lights), "refusing": vc.refusing,
                         "frames_sent": fw.frames_sent, "bad_frames_from_host": fw.bad_frames,
                         "frames_dropped": vc.faults.frames_dropped, "bits_flipped": vc.faults.bits_flipped,
                         "frames_duplicated": getattr(vc.faults, "frames_duplicated", 0),

@@ -28,7 +28,7 @@ from bitbox.transports import Transport, TransportError, Unplugged, open_url
 __all__ = ["monitor", "describe", "message_dict", "main"]
 
 _CAPS = ((fp.Capability.PATH_LIGHTS, "path-lights"), (fp.Capability.COLOUR_LED, "colour-led"),
-         (fp.Capability.LOCK_SWITCH, "lock"))
+         (fp.Capability.LOCK_SWITCH, "lock"), (fp.Capability.STOP_LIGHTS, "stop-lights"))
 
 
 def message_dict(message: Any) -> dict[str, Any]:

@@ -1864,8 +1864,13 @@ def _snap(world: _World, display: Any, langs: Sequence[Any]) -> tuple:
     table = s.table(0.0)
     frame = hashlib.sha256(pygame.image.tobytes(display.render_full(table), "RGB")).hexdigest()
     lines = tuple(L.event(e.kind, e.data) for L in langs for e in s.log)
+    # A Hint (protocol 1.1) goes to one controller only and may show that player their own
+    # hidden tokens: it is private, not compared (tests/table/test_private_hints.py checks that
+    # it reaches the chooser alone). Every other command is compared.
+    from outspeed.session import Hint
+    commands = tuple(c for c in world.commands if not isinstance(c, Hint))
     return (table, frame, lines, json.dumps(s.game.public_view(), sort_keys=True, default=str),
-            tuple(world.commands), tuple(world.printed))
+            commands, tuple(world.printed))
 
 
 def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_seed: int,

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence, TextIO
 
-from .referee import AssignSeat, Command, Identify, SetLights
+from .referee import AssignSeat, Command, Hint, Identify, RefuseChoice, SetLights
 from .seating import TableError
 
 
@@ -62,6 +62,8 @@ class CommandHub(Protocol):
     def assign_seat(self, seat: int, colour: Any = None) -> bool: ...
     def set_lights(self, seat: int, left: bool, centre: bool, right: bool, colour: Any = None) -> bool: ...
     def identify(self, seat: int, ms: int = 2000) -> bool: ...
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool: ...
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
 
 
 class Display(Protocol):
@@ -106,6 +108,10 @@ def apply_command(hub: CommandHub, c: Command) -> None:
             hub.set_lights(c.seat, c.left, c.centre, c.right, colour=c.colour)
         elif isinstance(c, Identify):
             hub.identify(c.seat, ms=c.ms)
+        elif isinstance(c, RefuseChoice):              # private: that controller only
+            hub.refuse_choice(c.seat, ms=c.ms, wheels=c.wheels)
+        elif isinstance(c, Hint):                      # private: that controller only
+            hub.hint(c.seat, c.left, c.centre, c.right)
     except KeyError:
         pass                                # that controller is not here (yet)
 

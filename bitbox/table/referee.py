@@ -2,7 +2,8 @@
 
 * :class:`Pace`: how long the table holds each kind of step (instant when headless);
 * the commands a referee gives the controllers (:class:`AssignSeat`, :class:`SetLights`,
-  :class:`Identify`), which the table loop (:mod:`bitbox.table.app`) turns into hub calls;
+  :class:`Identify`, and the private :class:`RefuseChoice` and :class:`Hint` that only one
+  controller sees), which the table loop (:mod:`bitbox.table.app`) turns into hub calls;
 * :class:`ControllerState`: what the referee knows of one player's controller (private).
 
 The rules of a referee loop every game follows: a choice counts when the lock is closed
@@ -65,7 +66,28 @@ class Identify:
     ms: int = 1500
 
 
-Command = AssignSeat | SetLights | Identify
+@dataclass(frozen=True)
+class RefuseChoice:
+    """Tell one controller, privately, that the choice it locked was refused (bits of
+    ``wheels``: 1 left, 2 centre, 4 right). Nothing public is said."""
+
+    seat: int
+    ms: int = 1500
+    wheels: int = 0b001
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The valid stops of each wheel for one controller's eyes only (bit p = position p;
+    0 = no hint). All zero clears it."""
+
+    seat: int
+    left: int = 0
+    centre: int = 0
+    right: int = 0
+
+
+Command = AssignSeat | SetLights | Identify | RefuseChoice | Hint
 
 
 @dataclass

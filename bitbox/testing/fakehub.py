@@ -24,6 +24,8 @@ class FakeSim:
         self.plugged = True
         self.lights: tuple | None = None
         self.identifying = 0
+        self.refusals = 0                       # private "your choice was refused" signals
+        self.hint = (0, 0, 0)                   # the private hint it shows
 
     def set(self, left: int | None = None, centre: int | None = None, right: int | None = None,
             locked: bool | None = None, **_: Any) -> None:
@@ -94,6 +96,16 @@ class FakeHub:
         self.sims[seat].identifying += 1
         return True
 
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool:
+        self.calls.append(("refuse_choice", seat, ms, wheels))
+        self.sims[seat].refusals += 1
+        return True
+
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        self.calls.append(("hint", seat, left, centre, right))
+        self.sims[seat].hint = (left, centre, right)
+        return True
+
     def close(self) -> None:
         pass
 
@@ -124,6 +136,8 @@ class HubLike(Protocol):
     def assign_seat(self, seat: int, colour: Any = None) -> bool: ...
     def set_lights(self, seat: int, left: bool, centre: bool, right: bool, colour: Any = None) -> bool: ...
     def identify(self, seat: int, ms: int = 2000) -> bool: ...
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool: ...
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
 
 
 class RecordingHub:
@@ -150,6 +164,14 @@ class RecordingHub:
     def identify(self, seat: int, ms: int = 2000) -> bool:
         self.commands.append(("identify", seat, ms))
         return self.hub.identify(seat, ms=ms)
+
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool:
+        self.commands.append(("refuse_choice", seat, ms, wheels))
+        return self.hub.refuse_choice(seat, ms=ms, wheels=wheels)
+
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        self.commands.append(("hint", seat, left, centre, right))
+        return self.hub.hint(seat, left, centre, right)
 
     def count(self, kind: str) -> int:
         return sum(1 for e in self.events if type(e).__name__ == kind)

@@ -49,8 +49,10 @@ class Debounced:
 class Controller:
     """The controller firmware. Call step() often (every 1-5 ms) or run_forever().
 
-    Public state (read it, don't write it): mode, seq, seat, path, colour, bad_frames,
-    unknown_messages, frames_sent, positions (the debounced wheel positions reported), locked.
+    Public state (read it, don't write it): mode, seq, seat, path, colour, hint (the valid
+    stops of each wheel from the host's last Hint, 0 = none), bad_frames, unknown_messages,
+    frames_sent, positions (the debounced wheel positions reported), locked, refusing (True
+    while a ChoiceRefused is shown).
     """
 
     def __init__(self, hal, controller_id, firmware_version=(1, 0, 0), positions=None,
@@ -65,6 +67,7 @@ class Controller:
         self.seat = 0
         self.path = OFF
         self.colour = BLACK
+        self.hint = (0, 0, 0)
         self.positions = [0, 0, 0]
         self.locked = False
         self.unknown_messages = 0
@@ -82,8 +85,12 @@ class Controller:
         self._refused_at = 0
         self._identify_start = 0
         self._identify_ms = 0
+        self._refusal_start = 0
+        self._refusal_ms = 0
+        self._refusal_wheels = 0
         self._shown_path = None
         self._shown_colour = None
+        self._shown_stops = None
 
     @property
     def bad_frames(self):
@@ -95,6 +102,12 @@ class Controller:
         """True while an Identify is blinking the lights."""
         return bool(self._identify_ms) and self.hal.ticks_diff(
             self.hal.ticks_ms(), self._identify_start) < self._identify_ms
+
+    @property
+    def refusing(self):
+        """True while a ChoiceRefused (1.1) is being shown."""
+        return bool(self._refusal_ms) and self.hal.ticks_diff(
+            self.hal.ticks_ms(), self._refusal_start) < self._refusal_ms
 
     # --- the loop ---------------------------------------------------------------------------------
 
@@ -124,10 +137,10 @@ class Controller:
             self._obey(body, now)
         changed = self._sample(now)
         if self.mode == RUNNING:
-            self._report_faults()
             if changed or self._state_due or \
                     hal.ticks_diff(now, self._last_state) >= wire.HEARTBEAT_MS:
                 self._send_state(now)
+            self._report_faults()  # after the State: a session's first frame is its State
         elif self.mode == AWAITING_WELCOME:
             if hal.ticks_diff(now, self._last_hello) >= wire.HELLO_RETRY_MS:
                 self._send_hello(now)
@@ -230,8 +243,12 @@ class Controller:
         self._state_due = False
 
     def _refuse(self, now):
-        self.mode = REFUSED
-        self._refused_at = now
+        """Enter REFUSED (SPEC.md 7.3): no State, red blink, Hello every REFUSED_RETRY_MS. The
+        blink starts (red) when the controller enters REFUSED; a further refusal while refused
+        does not restart it, but restarts the Hello timer."""
+        if self.mode != REFUSED:
+            self.mode = REFUSED
+            self._refused_at = now
         self._last_hello = now
 
     # --- host commands ----------------------------------------------------------------------------
@@ -248,11 +265,16 @@ class Controller:
         if kind == wire.T_PING:
             self._send(wire.pong_body(args[0]))
         elif kind == wire.T_HOST_HELLO:
-            self.mode = AWAITING_WELCOME
+            # Always answer with a Hello (it restarts the Hello timer). A host of another
+            # major is also told why, and the controller is then REFUSED (it cannot speak to
+            # that host; it retries slowly in case the host is replaced).
             self._send_hello(now)
             if args[0] != wire.PROTOCOL_MAJOR:
                 self._send(wire.error_body(wire.ERR_VERSION_MISMATCH,
                                            _mismatch(args[0], args[1])))
+                self._refuse(now)
+            else:
+                self.mode = AWAITING_WELCOME
         elif kind == wire.T_WELCOME:
             major, minor, accepted, _reason = args
             if not accepted:
@@ -265,6 +287,8 @@ class Controller:
                 self.seat = 0
                 self.path = OFF
                 self.colour = BLACK
+                self.hint = (0, 0, 0)
+                self._refusal_ms = 0
                 self._faulty = [False, False, False]
                 self._state_due = True
         elif kind == wire.T_REQUEST_STATE:
@@ -276,27 +300,56 @@ class Controller:
             self._identify_start = now
             self._identify_ms = args[0]
         elif self.mode != RUNNING:
-            pass  # seat and lights are obeyed only once welcomed
+            pass  # seat, lights, hints and refusals are obeyed only once welcomed
         elif kind == wire.T_ASSIGN_SEAT:
             self.seat = args[0]
             self.colour = args[1]
         elif kind == wire.T_SET_LIGHTS:
             self.path = (args[0], args[1], args[2])
             self.colour = args[3]
+        elif kind == wire.T_HINT:  # 1.1: valid stops, for this controller's eyes only
+            self.hint = (args[0], args[1], args[2])
+        elif kind == wire.T_CHOICE_REFUSED:  # 1.1: "your choice was refused", not "find me"
+            self._refusal_wheels = args[0] & 0x07
+            self._refusal_start = now
+            self._refusal_ms = args[1]
 
     # --- lights -----------------------------------------------------------------------------------
 
     def _show(self, now):
+        """Drive the lights (SPEC.md 8.4). Priority: Identify, then a refused choice, then
+        the mode's own lights."""
         diff = self.hal.ticks_diff
+        g = self.geometry
         if self._identify_ms and diff(now, self._identify_start) >= self._identify_ms:
             self._identify_ms = 0
+        if self._refusal_ms and diff(now, self._refusal_start) >= self._refusal_ms:
+            self._refusal_ms = 0
+        stops = (0, 0, 0)
         if self._identify_ms:
             on = (diff(now, self._identify_start) // wire.IDENTIFY_BLINK_MS) % 2 == 0
             path = ALL_ON if on else OFF
             colour = WHITE if on else BLACK
+            if on:
+                stops = ((1 << g[0]) - 1, (1 << g[1]) - 1, (1 << g[2]) - 1)
         elif self.mode == RUNNING:
             path = self.path
             colour = self.colour
+            hint = self.hint
+            if self.capabilities & wire.CAP_STOP_LIGHTS:
+                stops = (hint[0] & ((1 << g[0]) - 1), hint[1] & ((1 << g[1]) - 1),
+                         hint[2] & ((1 << g[2]) - 1))
+            elif hint[0] or hint[1] or hint[2]:
+                # No ring of stop lights: a hinted wheel's path light says whether the wheel
+                # rests on a valid stop now (on) or not (off).
+                p = self.positions
+                path = tuple(bool((hint[i] >> p[i]) & 1) if hint[i] else path[i]
+                             for i in range(3))
+            if self._refusal_ms:
+                on = (diff(now, self._refusal_start) // wire.IDENTIFY_BLINK_MS) % 2 == 0
+                colour = RED if on else BLACK
+                w = self._refusal_wheels
+                path = tuple(on if (w >> i) & 1 else path[i] for i in range(3))
         elif self.mode == REFUSED:
             on = (diff(now, self._refused_at) // wire.REFUSED_BLINK_MS) % 2 == 0
             path = OFF
@@ -314,6 +367,9 @@ class Controller:
         if colour != self._shown_colour:
             self.hal.set_colour(colour[0], colour[1], colour[2])
             self._shown_colour = colour
+        if stops != self._shown_stops and self.capabilities & wire.CAP_STOP_LIGHTS:
+            self.hal.set_stop_lights(stops[0], stops[1], stops[2])
+            self._shown_stops = stops
 
 
 def _mismatch(major, minor):

@@ -48,6 +48,10 @@ class HAL:
     def set_colour(self, red, green, blue):
         """Set the colour LED (each 0..255). No-op on a board without one."""
 
+    def set_stop_lights(self, left, centre, right):
+        """Light the stops of each wheel's ring (ints, bit p = the light at position p).
+        Called only on a board whose capabilities have CAP_STOP_LIGHTS (protocol 1.1)."""
+
     # --- link to the host -------------------------------------------------------------------------
 
     def serial_read(self):

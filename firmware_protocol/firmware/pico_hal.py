@@ -113,6 +113,8 @@ class PicoHAL(HAL):
         return bytes(data)
 
     def serial_write(self, data):
+        # Before a host opens the port (SPEC.md 2), MicroPython's USB CDC output on the RP2040
+        # is discarded rather than waited on, so the loop goes on saying Hello unheard.
         self._out.write(data)
 
     def ticks_ms(self):

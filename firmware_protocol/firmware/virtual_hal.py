@@ -84,7 +84,10 @@ class VirtualHAL(HAL):
         self.locked = False
         self.path_lights = (False, False, False)
         self.colour = (0, 0, 0)
-        #: Every change of an output: (ms, "path", (l, c, r)) or (ms, "colour", (r, g, b)).
+        #: The lit stops of each wheel's ring (bit p = position p), boards with CAP_STOP_LIGHTS.
+        self.stop_lights = (0, 0, 0)
+        #: Every change of an output: (ms, "path", (l, c, r)), (ms, "colour", (r, g, b)) or
+        #: (ms, "stops", (left, centre, right)).
         self.led_log: list[tuple[int, str, tuple]] = []
         self.clock = clock if clock is not None else FakeClock()
         if sleep is None:
@@ -133,6 +136,10 @@ class VirtualHAL(HAL):
     def set_colour(self, red: int, green: int, blue: int) -> None:
         self.colour = (red, green, blue)
         self.led_log.append((self.clock(), "colour", self.colour))
+
+    def set_stop_lights(self, left: int, centre: int, right: int) -> None:
+        self.stop_lights = (int(left), int(centre), int(right))
+        self.led_log.append((self.clock(), "stops", self.stop_lights))
 
     def serial_read(self) -> bytes:
         if self._read is not None:

@@ -9,7 +9,7 @@ same SPEC.md; the tests check that both produce identical bytes.
 import struct
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1  # 1.1: Hint and ChoiceRefused (SPEC.md 6.13, 6.14)
 
 # Timing, ms (SPEC.md, "Timing").
 HEARTBEAT_MS = 250
@@ -42,11 +42,14 @@ T_SET_LIGHTS = 0x84
 T_IDENTIFY = 0x85
 T_REQUEST_STATE = 0x86
 T_PING = 0x87
+T_HINT = 0x88  # since 1.1
+T_CHOICE_REFUSED = 0x89  # since 1.1
 
 # Hello.capabilities bits.
 CAP_PATH_LIGHTS = 0x01
 CAP_COLOUR_LED = 0x02
 CAP_LOCK_SWITCH = 0x04
+CAP_STOP_LIGHTS = 0x08  # since 1.1: a ring of lights around each wheel, one per stop
 
 # ErrorReport codes.
 ERR_VERSION_MISMATCH = 1
@@ -302,6 +305,10 @@ def parse_command(body):
             return t, ()
         if t == T_PING:
             return t, struct.unpack("<I", p[:4])
+        if t == T_HINT:
+            return t, struct.unpack("<HHH", p[:6])
+        if t == T_CHOICE_REFUSED:
+            return t, struct.unpack("<BH", p[:3])
     except (IndexError, ValueError):  # struct.error is a ValueError on MicroPython too
         return None
     except Exception:  # struct.error on CPython, UnicodeError

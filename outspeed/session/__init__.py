@@ -5,8 +5,8 @@ hot-seat (both act through simulated controllers), :mod:`.animate` for the step-
 public views of a resolution.
 """
 from .drivers import BotDriver, KeyboardDriver
-from .referee import (AssignSeat, ControllerState, Identify, Pace, Session, SeatPlan, SetLights, apply_input,
-                      state_hash)
+from .referee import (AssignSeat, ControllerState, Hint, Identify, Pace, RefuseChoice, Session, SeatPlan, SetLights,
+                      apply_input, state_hash)
 
-__all__ = ["AssignSeat", "BotDriver", "ControllerState", "Identify", "KeyboardDriver", "Pace", "SeatPlan",
-           "Session", "SetLights", "apply_input", "state_hash"]
+__all__ = ["AssignSeat", "BotDriver", "ControllerState", "Hint", "Identify", "KeyboardDriver", "Pace",
+           "RefuseChoice", "SeatPlan", "Session", "SetLights", "apply_input", "state_hash"]

@@ -13,12 +13,17 @@ A turn at the table (RULES.md "A turn"):
   wheel** to a token (or "none") and close the lock. The table sees only *that* a player
   plays a token; when everyone has declared, all are revealed and applied.
 * ``programming``: **right wheel** = path, **centre wheel** = X on a "choose X" path, then the
-  lock. A legal choice makes the player ready; an illegal one is refused privately (the
-  screen says only "must re-program", the controller blinks).
+  lock. A legal choice makes the player ready; an illegal one is refused privately: only
+  that player's controller is told (:class:`RefuseChoice`); the table and the log say
+  nothing, so nobody learns which or how many tries a player made.
 * resolution: when every active player is ready, everything is revealed at once and shown
   step by step; dice are each player's own roll.
 * ``draw`` (virtual tokens only): the player who gains a token picks one of the two drawn
   with the left wheel and the lock.
+
+A player choosing a token (bonus, draw) gets a private :class:`Hint`: the stops of the left
+wheel that are valid now (the tokens they may play, "none"; the two tokens drawn), shown on
+their own controller only (protocol 1.1; see docs/devices.md).
 
 A lock counts only if it was closed after the prompt began: a controller still locked from
 the previous phase must be opened first ("unlock first").
@@ -35,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.events import Back, Connected, Lost, Rejected, WheelsChanged
-from bitbox.table.referee import AssignSeat, Command, ControllerState, Identify, Pace, SetLights
+from bitbox.table.referee import AssignSeat, Command, ControllerState, Hint, Identify, Pace, RefuseChoice, SetLights
 from bitbox.table.seating import SeatPlan
 
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
@@ -98,6 +103,7 @@ class Session:
         self.milestones: list[tuple[str, int, TableView]] = []
         self._commands: list[Command] = []
         self._lights: dict[int, tuple] = {}
+        self._hints: dict[int, tuple[int, int, int]] = {}
         # bonus phase
         self.declared: dict[str, str | None] = {}
         self.auto_declared: set[str] = set()
@@ -139,6 +145,7 @@ class Session:
                 self._log("back", {"player": plan.player})
             self._commands.append(AssignSeat(plan.seat, colour_of(plan.player)))
             self._lights.pop(plan.seat, None)
+            self._hints.pop(plan.seat, None)
         elif isinstance(event, WheelsChanged):
             if not c.connected:
                 c.connected = True
@@ -292,19 +299,15 @@ class Session:
         elif self.stage == "bonus":
             if p in self.declared and p not in self.auto_declared:
                 status = "declared_token" if self.declared[p] is not None else "declared_none"
-            elif p in self.refused:
-                status = "refused_bonus"
             elif self.zones and p in self.pending_bonus():
                 status = "unlock" if c.stale else "to_act"
         elif self.stage == "programming":
             if p in self.ready:
                 status = "ready"
-            elif p in self.refused:
-                status = "refused"
             else:
                 status = "unlock" if c.stale else "to_act"
         elif self.stage == "draw" and self.game.state.draw_queue[:1] == [p]:
-            status = "refused_bonus" if p in self.refused else ("unlock" if c.stale else "drawing")
+            status = "unlock" if c.stale else "drawing"
         return PlayerStatus(player=p, kind=s.kind, connected=c.connected, lost=c.lost, locked=c.locked,
                             status=status, played=self.played.get(p))
 
@@ -424,9 +427,11 @@ class Session:
                     self._refuse(player, "must_redeclare")
 
     def _refuse(self, player: str, kind: str) -> None:
+        """A private refusal: only ``player``'s controller hears of it. No log line and no
+        public status, whatever ``kind`` (the table must not count a player's tries)."""
         self.refused.add(player)
-        self._log(kind, {"player": player})
-        self._commands.append(Identify(self.by_player[player].seat, 1500))
+        wheels = 0b110 if kind == "must_reprogram" else 0b001
+        self._commands.append(RefuseChoice(self.by_player[player].seat, 1500, wheels))
 
     def _progress(self, now: float | None = None) -> None:
         """Complete whatever can be completed (never while paused)."""
@@ -590,3 +595,26 @@ class Session:
             if self._lights.get(s.seat) != key:
                 self._lights[s.seat] = key
                 self._commands.append(SetLights(s.seat, *want, colour=colour_of(p)))
+            hint = self._hint(p) if self._is_active(p) else (0, 0, 0)
+            if self._hints.get(s.seat, (0, 0, 0)) != hint:
+                self._hints[s.seat] = hint
+                self._commands.append(Hint(s.seat, *hint))
+
+    def _hint(self, player: str) -> tuple[int, int, int]:
+        """The private hint for ``player``'s controller: the left-wheel stops whose meaning
+        would be accepted now when they choose a token (bonus: what the engine lets them
+        play, "none" included; draw: the two tokens drawn). Nothing otherwise."""
+        kind = self.awaiting(player)
+        if kind == "bonus":
+            legal = set(self.game.legal_bonus_plays(player))
+            ok = lambda m: (None if m == "none" else m) in legal  # noqa: E731
+        elif kind == "keep":
+            drawn = set(self.game.state.drawn)
+            ok = lambda m: m in drawn  # noqa: E731
+        else:
+            return (0, 0, 0)
+        mask = 0
+        for position, meaning in self.wheels.meanings("left").items():
+            if 0 <= position < 16 and ok(meaning):
+                mask |= 1 << position
+        return (mask, 0, 0)

@@ -270,7 +270,7 @@ def test_a_state_outside_the_controllers_own_wheels_counts_as_bad(hub):
     assert change.left == 3 and change.seq == 2
     assert hub.seats()[0].bad_frames == 1
     written = fp.Decoder().feed(to_controller.read(0))
-    assert written[0] == fp.HostHello() or fp.Welcome(1, 0, True, "") in written
+    assert written[0] == fp.HostHello() or fp.Welcome(*fp.PROTOCOL_VERSION, True, "") in written
     assert fp.AssignSeat(1, CFG.colour_for(0)) in written
 
 

@@ -37,6 +37,7 @@ class ScriptHAL(HAL):
         self.outgoing = bytearray()
         self.lights = None
         self.colour = None
+        self.leds = []
 
     def read_wheels(self):
         return self.wheels
@@ -46,9 +47,11 @@ class ScriptHAL(HAL):
 
     def set_path_lights(self, left, centre, right):
         self.lights = [left, centre, right]
+        self.leds.append([self.now, "path", self.lights])
 
     def set_colour(self, red, green, blue):
         self.colour = [red, green, blue]
+        self.leds.append([self.now, "colour", self.colour])
 
     def serial_read(self):
         data = bytes(self.incoming)
@@ -85,7 +88,8 @@ def main():
     print(json.dumps({
         "mode": controller.mode, "seq": controller.seq, "seat": controller.seat,
         "lights": hal.lights, "colour": hal.colour, "bad_frames": controller.bad_frames,
-        "unknown": controller.unknown_messages,
+        "unknown": controller.unknown_messages, "hint": list(controller.hint),
+        "leds": hal.leds,
     }))
 
 

@@ -309,6 +309,11 @@ def test_handshake_vectors_host_side() -> None:
         assert fp.Decoder().feed(bytes.fromhex(case["receives_serial"])) == [hello]
         reply = fp.host_welcome(hello)
         assert [tv.message_to_json(reply)] == case["replies"]
+        then = case["then"]
+        assert then["accepts_state"] == reply.accepted
+        assert then["link"] == ("active" if reply.accepted else "refused")
+        assert then["sends_private_hints"] == (
+            reply.accepted and fp.supports_private_hints((hello.protocol_major, hello.protocol_minor)))
         assert [fp.encode(reply).hex()] == case["replies_serial"]
 
 
@@ -318,7 +323,9 @@ def test_compatibility_rule() -> None:
     assert not fp.compatible((2, 0), (1, 0))
     refused = fp.host_welcome(fp.Hello(0, 4, 1, (1, 0, 0), (16, 16, 16), 7))
     assert not refused.accepted
-    assert "0.4" in refused.reason and "1.0" in refused.reason
+    assert "0.4" in refused.reason and "1.1" in refused.reason
+    assert fp.supports_private_hints((1, 1)) and fp.supports_private_hints((1, 7))
+    assert not fp.supports_private_hints((1, 0)) and not fp.supports_private_hints((2, 1))
     text = fp.version_mismatch_text((255, 255), (255, 255))
     assert len(text.encode()) <= fp.MAX_TEXT_BYTES
 

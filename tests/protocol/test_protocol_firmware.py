@@ -15,8 +15,8 @@ from firmware_protocol.firmware.controller import Controller
 from firmware_protocol.firmware.virtual_hal import FakeClock, VirtualHAL
 
 CONTROLLER_ID = 0x0123456789ABCDEF
-HELLO = fp.Hello(1, 0, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 7)
-WELCOME = fp.Welcome(1, 0, True, "")
+HELLO = fp.Hello(*fp.PROTOCOL_VERSION, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 7)
+WELCOME = fp.Welcome(*fp.PROTOCOL_VERSION, True, "")
 RED, BLACK, WHITE = (255, 0, 0), (0, 0, 0), (255, 255, 255)
 
 
@@ -103,6 +103,36 @@ def test_hello_repeats_until_welcomed_and_no_state_before() -> None:
     assert HELLO not in rig.take()
 
 
+def check_then(rig: Rig, then: dict, start: int, first_led: int) -> None:
+    """Check a controller against a handshake.json `then`, by running it on for a while:
+    its mode, whether it sends State, how often it says Hello, its colour LED and its hint."""
+    mode = {"running": ctl.RUNNING, "refused": ctl.REFUSED,
+            "awaiting-welcome": ctl.AWAITING_WELCOME}[then["mode"]]
+    assert rig.controller.mode == mode
+    if "hint" in then:
+        assert list(rig.controller.hint) == then["hint"]
+    rig.take()
+    rig.run(10_500)
+    window = [(t, m) for t, m in rig.log if t > start]
+    hellos = [t - start for t, m in window if isinstance(m, fp.Hello)]
+    assert bool(states([m for _, m in window])) == then["sends_state"]
+    every = then["hello_every_ms"]
+    if every is None:
+        assert hellos == []
+    else:
+        assert hellos and hellos[0] <= every and all(
+            b - a == every for a, b in zip(hellos, hellos[1:]))
+    colours = [(t - start, v) for t, what, v in rig.hal.led_log[first_led:] if what == "colour"]
+    shown = {
+        "off": lambda: all(v == BLACK for _, v in colours),
+        "refused-blink": lambda: colours[:3] == [(0, RED), (fp.REFUSED_BLINK_MS, BLACK),
+                                                 (2 * fp.REFUSED_BLINK_MS, RED)],
+        "choice-refused-blink": lambda: colours[:3] == [
+            (0, RED), (fp.IDENTIFY_BLINK_MS, BLACK), (2 * fp.IDENTIFY_BLINK_MS, RED)],
+    }[then["colour_led"]]
+    assert shown(), colours[:4]
+
+
 @pytest.mark.parametrize(
     "case",
     [c for c in tv.load("handshake.json")["cases"] if c["side"] == "controller"],
@@ -112,19 +142,21 @@ def test_handshake_vectors_controller_side(case: dict) -> None:
     rig = Rig()
     rig.step()
     assert rig.take() == [HELLO]
+    if case["given"] == "running":
+        rig.send(WELCOME)
+        rig.step()
+        assert rig.take() == [fp.State(0, 0, 0, False, 0)]
+    unknown = rig.controller.unknown_messages
+    start, first_led = rig.now, len(rig.hal.led_log)
     rig.hal.send_to_controller(bytes.fromhex(case["receives_serial"]))
     rig.step()
     replies = rig.take()
     assert [tv.message_to_json(m) for m in replies] == case["replies"]
     assert [fp.encode(m).hex() for m in replies] == case["replies_serial"]
-    mode = rig.controller.mode
-    then = case["then"]
-    if then.startswith("running"):
-        assert mode == ctl.RUNNING
-    elif then.startswith("refused"):
-        assert mode == ctl.REFUSED
-    elif then.startswith("awaiting"):
-        assert mode == ctl.AWAITING_WELCOME
+    assert rig.controller.bad_frames == 0
+    if fp.MESSAGE_CLASSES[case["receives"]["type"]].DIRECTION == fp.CONTROLLER_TO_HOST:
+        assert rig.controller.unknown_messages == unknown + 1
+    check_then(rig, case["then"], start, first_led)
 
 
 def test_version_mismatch_refuses_and_says_why() -> None:
@@ -135,7 +167,7 @@ def test_version_mismatch_refuses_and_says_why() -> None:
     rig.step()
     (error,) = rig.take()
     assert error.code == fp.ErrorCode.VERSION_MISMATCH
-    assert "2.0" in error.text and "1.0" in error.text
+    assert "2.0" in error.text and "1.1" in error.text
     assert rig.controller.mode == ctl.REFUSED
     rig.run(6000)
     sent = rig.take()
@@ -453,7 +485,7 @@ def test_identify_works_before_welcome() -> None:
 def test_board_without_leds_or_lock() -> None:
     rig = Rig(capabilities=0)
     rig.step()
-    assert rig.take() == [fp.Hello(1, 0, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 0)]
+    assert rig.take() == [fp.Hello(*fp.PROTOCOL_VERSION, CONTROLLER_ID, (1, 0, 0), (16, 16, 16), 0)]
     rig.send(WELCOME, fp.SetLights(True, True, True, WHITE), fp.Identify(1000))
     rig.hal.set_lock(True)
     rig.run(300)
@@ -511,3 +543,131 @@ def test_serial_through_os_file_descriptors() -> None:
 def test_virtual_hal_rejects_unknown_transport() -> None:
     with pytest.raises(ValueError):
         VirtualHAL(transport="bluetooth")
+
+
+# --- protocol 1.1: private hints and refused choices ----------------------------------------------
+
+STOPS = wire.CAP_PATH_LIGHTS | wire.CAP_COLOUR_LED | wire.CAP_LOCK_SWITCH | wire.CAP_STOP_LIGHTS
+
+
+def test_hint_lights_the_valid_stops_on_a_ring() -> None:
+    rig = Rig(capabilities=STOPS).welcomed()
+    rig.send(fp.Hint(0b1010_0000_0000_0001, 0, 0x0006))
+    rig.run(1)
+    assert rig.hal.stop_lights == (0b1010_0000_0000_0001, 0, 0x0006)
+    assert rig.take() == []                                # a hint is not answered
+    rig.send(fp.Hint(0, 0, 0))                             # cleared
+    rig.run(1)
+    assert rig.hal.stop_lights == (0, 0, 0)
+
+
+def test_hint_bits_beyond_the_wheel_are_not_shown() -> None:
+    rig = Rig(capabilities=STOPS, positions=(4, 16, 2)).welcomed()
+    rig.send(fp.Hint(0xFFFF, 0, 0xFFFF))
+    rig.run(1)
+    assert rig.hal.stop_lights == (0x000F, 0, 0x0003)
+
+
+def test_hint_without_a_ring_uses_the_wheels_path_light() -> None:
+    rig = Rig().welcomed()                                  # path lights, no stop lights
+    rig.send(fp.SetLights(False, True, False, (0, 0, 255)))
+    rig.send(fp.Hint(0b0100, 0, 0))                         # left wheel: only stop 2 is valid
+    rig.run(1)
+    assert rig.hal.path_lights == (False, True, False)      # the left wheel rests on 0: off
+    rig.hal.set_wheels(2, 0, 0)
+    rig.run(fp.DEBOUNCE_MS + 1)
+    assert rig.hal.path_lights == (True, True, False)       # on a valid stop: on
+    rig.send(fp.Hint(0, 0, 0))
+    rig.run(1)
+    assert rig.hal.path_lights == (False, True, False)      # back to what SetLights said
+
+
+def test_a_new_session_clears_the_hint() -> None:
+    rig = Rig(capabilities=STOPS).welcomed()
+    rig.send(fp.Hint(3, 0, 0))
+    rig.run(1)
+    rig.send(fp.HostHello(), WELCOME)
+    rig.run(1)
+    assert rig.controller.hint == (0, 0, 0) and rig.hal.stop_lights == (0, 0, 0)
+
+
+def test_hint_and_choice_refused_are_ignored_before_the_welcome() -> None:
+    rig = Rig(capabilities=STOPS)
+    rig.step()
+    rig.send(fp.Hint(3, 0, 0), fp.ChoiceRefused(1, 1000))
+    rig.run(200)
+    assert rig.controller.hint == (0, 0, 0) and not rig.controller.refusing
+    assert all(v == BLACK for _, what, v in rig.hal.led_log if what == "colour")
+
+
+def test_choice_refused_blinks_red_not_white_then_restores() -> None:
+    rig = Rig().welcomed()
+    rig.send(fp.SetLights(True, False, False, (0, 200, 0)))
+    rig.run(1)
+    mark, t0 = len(rig.hal.led_log), rig.now
+    rig.send(fp.ChoiceRefused(0b001, 600))
+    rig.run(700)
+    colours = [(t - t0 - 1, v) for t, what, v in rig.hal.led_log[mark:] if what == "colour"]
+    assert colours[:4] == [(0, RED), (125, BLACK), (250, RED), (375, BLACK)]
+    assert WHITE not in [v for _, v in colours]              # not an Identify
+    assert colours[-1] == (600, (0, 200, 0))                 # then the player's colour again
+    paths = [v for _, what, v in rig.hal.led_log[mark:] if what == "path"]
+    assert {p[1:] for p in paths} == {(False, False)}        # only the refused wheel's light blinks
+    assert rig.hal.path_lights == (True, False, False)
+    assert rig.take() and not rig.controller.refusing        # (heartbeats went on)
+
+
+def test_identify_still_means_find_me() -> None:
+    rig = Rig().welcomed()
+    rig.send(fp.Identify(300))
+    rig.run(10)
+    assert rig.hal.colour == WHITE and not rig.controller.refusing
+
+
+def test_refused_blink_starts_on_entering_refused_and_is_not_restarted() -> None:
+    rig = Rig()
+    rig.step()
+    rig.run(9)
+    rig.send(fp.Welcome(1, 1, False, "duplicate controller id"))
+    rig.run(1)                                               # refused at 10 ms: red at once
+    assert rig.hal.colour == RED
+    rig.run(300)
+    rig.send(fp.Welcome(1, 1, False, "duplicate controller id"))   # refused again at 311 ms
+    rig.run(300)
+    colours = [(t, v) for t, what, v in rig.hal.led_log if what == "colour" and t > 0]
+    assert colours == [(10, RED), (510, BLACK)]              # the blink kept its phase
+    rig.run(5000)
+    hellos = [t for t, m in rig.log if isinstance(m, fp.Hello)]
+    assert hellos == [0, 311 + fp.REFUSED_RETRY_MS]          # the timer restarts at a refusal
+
+
+def test_answering_a_host_hello_restarts_the_hello_timer() -> None:
+    rig = Rig()
+    rig.step()
+    rig.run(300)
+    rig.send(fp.HostHello())
+    rig.run(900)
+    hellos = [t for t, m in rig.log if isinstance(m, fp.Hello)]
+    assert hellos == [0, 301, 801]
+
+
+def test_a_wheel_fault_is_reported_only_once_running() -> None:
+    rig = Rig()
+    rig.hal.set_wheels(-1, 0, 0)
+    rig.step()
+    rig.run(300)
+    assert not [m for m in rig.take() if isinstance(m, fp.ErrorReport)]
+    rig.send(WELCOME)
+    rig.run(2)
+    sent = rig.take()
+    assert isinstance(sent[0], fp.State)                     # the session's first State first
+    assert [m.code for m in sent if isinstance(m, fp.ErrorReport)] == [fp.ErrorCode.WHEEL_FAULT]
+
+
+def test_messages_meant_for_the_host_are_unknown_not_bad() -> None:
+    rig = Rig().welcomed()
+    rig.send(fp.State(1, 2, 3, True, 4), fp.Hello(1, 1, 5, (1, 0, 0), (16, 16, 16), 7),
+             fp.Pong(3), fp.ErrorReport(3, "x"))
+    rig.run(1)
+    assert rig.controller.unknown_messages == 4 and rig.controller.bad_frames == 0
+    assert rig.controller.mode == ctl.RUNNING

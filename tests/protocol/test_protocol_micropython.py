@@ -117,6 +117,10 @@ def _scenario() -> list[dict]:
                              + fp.encode(fp.RequestState())).hex()},
         {"at": 200, "host": fp.encode(fp.Identify(300)).hex()},
         {"at": 400, "wheels": [15, 15, 0]},
+        # 1.1: a hint on the left wheel (stop 15 not valid: the left path light goes off, as
+        # this board has no ring of stop lights), then a refused choice (red for 100 ms)
+        {"at": 500, "host": fp.encode(fp.Hint(0b1000, 0, 0)).hex()},
+        {"at": 550, "host": fp.encode(fp.ChoiceRefused(0b001, 100)).hex()},
         {"at": 700, "host": (bytes(bad) + fp.encode(fp.Pong(3))
                              + fp.encode(fp.Welcome(2, 0, True, ""))).hex()},
     ]
@@ -139,7 +143,7 @@ def test_controller_runs_identically_under_micropython(tmp_path: Path) -> None:
     by_time = {}
     for ms, message in sent:
         by_time.setdefault(ms, []).append(message)
-    assert by_time[0] == [fp.Hello(1, 0, 0x0123456789ABCDEF, (1, 0, 0), (16, 16, 16), 7)]
+    assert by_time[0] == [fp.Hello(*fp.PROTOCOL_VERSION, 0x0123456789ABCDEF, (1, 0, 0), (16, 16, 16), 7)]
     assert by_time[10] == [fp.Pong(1)]
     assert by_time[20] == [fp.State(0, 0, 0, False, 0)]
     assert by_time[30 + fp.DEBOUNCE_MS] == [fp.State(3, 4, 5, False, 1)]
@@ -151,6 +155,52 @@ def test_controller_runs_identically_under_micropython(tmp_path: Path) -> None:
     assert not [ms for ms, m in sent if isinstance(m, fp.State) and ms > 700]
     assert final["mode"] == "refused" and final["seat"] == 2
     assert final["bad_frames"] == 2 and final["unknown"] == 1  # garbage + bad CRC; Pong
+    lights = {ms: v for ms, what, v in final["leds"] if what == "path"}
+    colours = {ms: v for ms, what, v in final["leds"] if what == "colour"}
+    assert lights[150] == [True, False, True]
+    assert lights[500] == [False, False, True]        # the hint: left wheel not on a valid stop
+    assert colours[550] == [255, 0, 0] and colours[650] == [9, 8, 7]   # the refusal, then back
+    assert lights[700] == [False, False, False]       # refused (a 2.0 Welcome): hint not shown
+
+
+@needs_micropython
+def test_handshake_vectors_under_micropython(tmp_path: Path) -> None:
+    """Every controller case of handshake.json, run by the firmware under MicroPython (and
+    CPython, identically): the replies byte for byte, and the `then` after."""
+    from firmware_protocol import testvectors as tv
+
+    cases = [c for c in tv.load("handshake.json")["cases"] if c["side"] == "controller"]
+    welcome = fp.encode(fp.Welcome(*fp.PROTOCOL_VERSION, True, "")).hex()
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([{"name": c["name"], "receives": c["receives_serial"],
+                                 "setup": welcome if c["given"] == "running" else ""}
+                                for c in cases]))
+    script = Path(__file__).with_name("mpy_handshake.py")
+    outputs = {}
+    for name, interpreter in (("micropython", MICROPYTHON), ("cpython", sys.executable)):
+        lines = _run(interpreter, str(script), str(PACKAGE_DIR), str(path)).splitlines()
+        outputs[name] = [json.loads(line) for line in lines]
+    assert outputs["micropython"] == outputs["cpython"]
+    red, black = [255, 0, 0], [0, 0, 0]
+    for case, got in zip(cases, outputs["micropython"], strict=True):
+        assert got["replies"] == "".join(case["replies_serial"]), case["name"]
+        then = case["then"]
+        assert got["mode"] == then["mode"], case["name"]
+        assert got["bad"] == 0
+        if "hint" in then:
+            assert got["hint"] == then["hint"]
+        assert (got["states"] > 0) == then["sends_state"], case["name"]
+        hellos, every = got["hellos"], then["hello_every_ms"]
+        if every is None:
+            assert hellos == []
+        else:
+            assert hellos[0] <= every and {b - a for a, b in zip(hellos, hellos[1:])} == {every}
+        colours = [c for _, c in got["colours"]]
+        if then["colour_led"] == "off":
+            assert all(c == black for c in colours), case["name"]
+        else:
+            half = fp.REFUSED_BLINK_MS if then["colour_led"] == "refused-blink" else fp.IDENTIFY_BLINK_MS
+            assert got["colours"][:3] == [[0, red], [half, black], [2 * half, red]], case["name"]
 
 
 # --- the board HAL and main.py against a fake `machine` -------------------------------------------
@@ -300,7 +350,7 @@ def test_main_py_runs_the_controller(board, monkeypatch) -> None:
     with pytest.raises(StopBoard):
         runpy.run_path(str(FIRMWARE_DIR / "main.py"), run_name="__main__")
     sent = fp.Decoder().feed(state["stdout"].buffer.getvalue())
-    assert sent[0] == fp.Hello(1, 0, 0xE66038B7137E2A2F, (1, 0, 0), (16, 16, 16), 7)
+    assert sent[0] == fp.Hello(*fp.PROTOCOL_VERSION, 0xE66038B7137E2A2F, (1, 0, 0), (16, 16, 16), 7)
     assert [m.seq for m in sent[1:]] == [0, 1, 2]  # welcomed, then a heartbeat each 250 ms
 
 

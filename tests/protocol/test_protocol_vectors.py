@@ -174,3 +174,5 @@ def test_hid_vector(vector: dict) -> None:
         assert decoder.unknown_messages == (expect["outcome"] == "unknown")
         if expect.get("reason") != "layout" and expect["outcome"] == "bad":
             assert wire.check_hid_report(report) is None
+        if expect["outcome"] == "bad":                   # the first failed check of SPEC 5
+            assert tv.hid_reason(report) == expect["reason"]

@@ -7,7 +7,7 @@ from bitbox.wheels import load_wheel_map
 from outspeed.content import load_content
 from outspeed.display.model import PLAYER_ORDER
 from outspeed.rules import Game
-from outspeed.session import AssignSeat, BotDriver, Identify, Pace, SeatPlan, Session, SetLights
+from outspeed.session import AssignSeat, BotDriver, Hint, Identify, Pace, RefuseChoice, SeatPlan, Session, SetLights
 
 from bitbox.testing import FakeHub
 
@@ -61,6 +61,10 @@ class Table:
                     self.hub.set_lights(c.seat, c.left, c.centre, c.right, c.colour)
                 elif isinstance(c, Identify):
                     self.hub.identify(c.seat, c.ms)
+                elif isinstance(c, RefuseChoice):
+                    self.hub.refuse_choice(c.seat, c.ms, c.wheels)
+                elif isinstance(c, Hint):
+                    self.hub.hint(c.seat, c.left, c.centre, c.right)
 
     def run(self, limit: int = 20000, dt: float = 0.0) -> None:
         for _ in range(limit):

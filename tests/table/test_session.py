@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from outspeed.rules import UNKNOWN
-from outspeed.session import Identify, Pace, SetLights
+from outspeed.session import Pace, RefuseChoice, SetLights
 
 from .helpers import WM, Table, new_game
 
@@ -36,14 +36,16 @@ def test_programming_ready_refused_and_reveal():
     unlit = [p for p in ("left", "center", "right") if p not in lit]
     t.program("red", lit[0])
     assert statuses(t)["red"] == "ready"
-    # an unreadable wheel (the rest stop) is refused privately, with a blink
+    # an unreadable wheel (the rest stop) is refused privately: only blue's controller is told
+    log_before = list(t.s.log)
     t.program("blue", None)
-    assert statuses(t)["blue"] == "refused"
-    assert t.s.log[-1].kind == "must_reprogram" and t.s.log[-1].data == {"player": "blue"}
-    assert Identify(1, 1500) in t.commands
+    assert statuses(t)["blue"] == "to_act"
+    assert t.s.log == log_before
+    assert RefuseChoice(1, 1500, 0b110) in t.commands
+    assert t.hub.sims[1].refusals == 1 and not any(s.refusals for s in t.hub.sims if s.seat != 1)
     if unlit:
         t.program("green", unlit[0])
-        assert statuses(t)["green"] == "refused"
+        assert statuses(t)["green"] == "to_act"
     # re-programming fixes it
     t.program("blue", lit[-1])
     t.program("green", lit[0])
@@ -121,11 +123,12 @@ def test_an_illegal_bonus_play_is_refused_privately():
     game.state.zone.update(red=6)          # not on the rearmost zone
     t = Table(game)
     t.pump()
+    log_before = list(t.s.log)
     t.declare("red", "electromagnet")
-    assert statuses(t)["red"] == "refused_bonus"
-    assert t.s.log[-1].kind == "must_redeclare"
+    assert statuses(t)["red"] == "to_act"  # nothing public: red's controller alone is told
+    assert t.s.log == log_before and t.hub.sims[0].refusals == 1
     t.declare("red", "nitro")              # not held (virtual tokens)
-    assert statuses(t)["red"] == "refused_bonus"
+    assert statuses(t)["red"] == "to_act" and t.hub.sims[0].refusals == 2
     t.declare("red", None)
     assert [e.kind for e in t.s.log if e.kind.startswith(("declared", "must"))][-1] == "declared_none"
     assert t.s.stage == "programming" and t.game.state.held["red"] == ["electromagnet"]
@@ -170,7 +173,7 @@ def test_bonus_draw_keep_with_the_left_wheel():
     other = next(tok for tok in ("nitro", "fuel_tank", "flamethrower", "force_field", "electromagnet", "ion_cannon")
                  if tok not in drawn)
     t.keep(player, other)
-    assert statuses(t)[player] == "refused_bonus"
+    assert statuses(t)[player] == "drawing"
     held_before = list(t.game.state.held[player])
     t.keep(player, drawn[1])
     assert sorted(t.game.state.held[player]) == sorted(held_before + [drawn[1]])
@@ -210,7 +213,7 @@ def test_garbage_from_the_hub_changes_nothing():
     t.s.handle(WheelsChanged(0, 1, 15, 15, 15, True, 0.0))          # positions that mean nothing
     t.pump()
     assert t.game.to_data() == before
-    assert statuses(t)["red"] == "refused"
+    assert statuses(t)["red"] == "to_act" and t.hub.sims[0].refusals == 1
 
 
 @pytest.mark.parametrize("players", [3, 6])
