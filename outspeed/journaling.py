@@ -1,10 +1,14 @@
-"""Outspeed's side of the console's journal (:mod:`bitbox.table.journal`): how a state is
-rebuilt from data, how a journaled input is applied, how a state is fingerprinted."""
+"""Outspeed's side of the console's journal (:mod:`bitbox.table.journal`) and replay
+(:mod:`bitbox.table.history`): how a state is rebuilt from data, how a journaled input is
+applied, how a state is fingerprinted, what the log says of an event, when a turn ends."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
+
+from bitbox.display.model import DieShown
 
 from .rules import Event, Game, Refused, RulesError
+from .session.log import log_data
 from .session.referee import apply_input, state_hash
 
 
@@ -34,6 +38,31 @@ class OutspeedJournalRules:
 
     def winners(self, game: Game) -> list[str]:
         return list(game.state.winners)
+
+    # ---- replay (bitbox.table.history.ReplayRules)
+    def turn(self, game: Game) -> int:
+        return int(game.state.turn)
+
+    def public_view(self, game: Game) -> Mapping[str, Any]:
+        return game.public_view()
+
+    def log_data(self, event: Event, before: Mapping[str, Any], after: Mapping[str, Any], game: Game) -> dict[str, Any]:
+        return log_data(event, before, after, game.state.token_mode)
+
+    def die(self, event: Event) -> DieShown | None:
+        if event.kind != "roll":
+            return None
+        return DieShown(event.data["player"], event.data["die"], int(event.data["value"]))
+
+    def end_of_turn_view(self, view: Mapping[str, Any], events: Sequence[Event], game: Game) -> Mapping[str, Any]:
+        """The view at the end of a turn, before the next tile: the last input's events applied."""
+        from .session.animate import apply_event
+        v = dict(view)
+        for e in events:
+            if e.kind == "tile_revealed":
+                break
+            v = apply_event(v, e, game.state.token_mode)
+        return v
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """Outspeed's own settings of a record: language, bots, token mode, first game."""

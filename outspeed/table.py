@@ -20,6 +20,8 @@ from typing import Any, Mapping, Sequence, TextIO
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
+from bitbox.table.history import ReplayFrame, print_history
+from bitbox.table.history import replay_frames as console_replay_frames
 from bitbox.table.journal import GameInfo, Journal, JournalError, check_result, default_journal_path, replay, verify
 from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
@@ -378,76 +380,13 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
     if not games:
         print(f"no games yet in {path}", file=out)
         return 0
-    print(f"{'id':>4}  {'date':<19}  {'turns':>5}  {'players':<44}  {'result':<36}  seed", file=out)
-    for g in games:
-        kinds = {s.get("player"): s.get("kind", "") for s in g.settings.get("seats", [])}
-        players = ", ".join(p + ("*" if kinds.get(p) == "bot" else "") for p in g.players)
-        if g.status == "finished":
-            result = ("winner: " + " and ".join(g.winners)) if g.winners else "no winner"
-        else:
-            result = "unfinished (outspeed play --resume)"
-        seed = str(g.seed) if g.seed_public else "(secret until the end)"
-        turns = str(g.turns)
-        print(f"{g.id:>4}  {g.created[:19].replace('T', ' '):<19}  {turns:>5}  {players:<44}  {result:<36}  {seed}",
-              file=out)
-    print("(* bot)", file=out)
+    print_history(games, out, "outspeed play --resume")
     return 0
 
 
-@dataclass
-class ReplayFrame:
-    turn: int
-    view: dict[str, Any]
-    log: list[LogEntry]
-    dice: list[Any]
-
-
 def replay_frames(journal: Journal, game_id: int) -> list[ReplayFrame]:
-    """One frame per turn: the public view at its end and the turn's public events. The game
-    is rebuilt from its inputs and refused when its stored result disagrees; its seed is
-    shown only once it has ended (or when it was chosen with --seed)."""
-    from .display.model import DieShown
-    info = journal.game(game_id)
-    game0 = journal.initial(game_id)
-    started = {"seed": game0.state.seed} if info.seed_public else {}
-    frames = [ReplayFrame(0, game0.public_view(), [LogEntry("started", started)], [])]
-    game = game0
-    log: list[LogEntry] = []
-    dice: list[Any] = []
-    view = game0.public_view()
-    turn = game0.state.turn
-    for rec, game, events in replay(journal, game_id):
-        after = game.public_view()
-        for e in events:
-            data = dict(e.data)
-            if e.kind in ("turn", "tile_revealed"):
-                tile = (after if e.kind == "tile_revealed" else view).get("tile")
-                if tile:
-                    data.update(number=tile.get("number"), finish=tile.get("finish"))
-            if e.kind == "draw":
-                data["mode"] = game.state.token_mode
-            if e.kind == "roll":
-                dice.append(DieShown(e.data["player"], e.data["die"], int(e.data["value"])))
-            log.append(LogEntry(e.kind, data))
-        if game.finished or game.state.turn != turn:
-            shown = after if game.finished else _end_of_turn_view(view, events, game)
-            frames.append(ReplayFrame(turn, shown, log, dice))
-            log, dice = [], []
-            turn = game.state.turn
-        view = after
-    check_result(journal, info, game)
-    return frames
-
-
-def _end_of_turn_view(view: Mapping[str, Any], events: list[Event], game: Game) -> dict[str, Any]:
-    """The view at the end of a turn, before the next tile: the last action's events applied."""
-    from .session.animate import apply_event
-    v = dict(view)
-    for e in events:
-        if e.kind == "tile_revealed":
-            break
-        v = apply_event(v, e, game.state.token_mode)
-    return v
+    """One frame per turn of an Outspeed game (see :func:`bitbox.table.history.replay_frames`)."""
+    return console_replay_frames(journal, game_id, JOURNAL_RULES)
 
 
 def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | None = None,

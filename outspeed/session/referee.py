@@ -46,6 +46,7 @@ from bitbox.table.seating import SeatPlan
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
 from ..rules import PATHS, TOKENS, Choice, Event, Game, Refused, RulesError
 from .animate import apply_event
+from .log import log_data
 
 @dataclass
 class _Step:
@@ -560,14 +561,7 @@ class Session:
     def _log_event(self, e: Event) -> None:
         if e.kind == "turn":                         # logged when the bonus phase began
             return
-        data = dict(e.data)
-        if e.kind in ("turn", "tile_revealed"):      # the tile's number, not its English label
-            tile = (self._after_view or {}).get("tile") if e.kind == "tile_revealed" else self.shown_view.get("tile")
-            if tile:
-                data.update(number=tile.get("number"), finish=tile.get("finish"))
-        if e.kind == "draw":
-            data["mode"] = self.game.state.token_mode
-        self._log(e.kind, data)
+        self._log(e.kind, log_data(e, self.shown_view, self._after_view or {}, self.game.state.token_mode))
 
     def log_message(self, kind: str, data: dict[str, Any]) -> None:
         """A public message from outside (the runner): "started", "resumed"..."""
