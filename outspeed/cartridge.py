@@ -279,6 +279,11 @@ class OutspeedCartridge:
         s.pile = pool
         return OutspeedGame(copy)
 
+    def play_main(self, argv: Sequence[str]) -> int:
+        """`bitbox play --game outspeed ARGS`: exactly `outspeed play ARGS`."""
+        from .cli import main
+        return main(["play", *argv])
+
     @property
     def journal(self) -> "OutspeedJournalRules":
         """How the console's journal records and rebuilds Outspeed's games."""
