@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", type=int, choices=range(0, 7), metavar="N", help="bots to fill seats without controllers")
     p.add_argument("--bot", help="which bots: random, greedy, lookahead or mixed (default: config/table.yaml)")
     p.add_argument("--keyboard", action="store_true", help="keyboard hot-seat players instead of controllers")
-    p.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
+    p.add_argument("--seed", type=int, help="the game's seed, for a reproducible game (default: a secret 128-bit one from the OS, "
+                        "shown by history once the game is over)")
     p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order")
     p.add_argument("--lang", choices=LANGUAGES, help="language of the screen (default: config/table.yaml)")
     p.add_argument("--tokens", choices=("physical", "virtual"), help="bonus tokens held on the table or by the bridge")

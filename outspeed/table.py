@@ -160,9 +160,10 @@ def _new_seed() -> int:
 
 
 def _tell(journal: Journal, out: TextIO) -> None:
-    """The journal's notices (e.g. a mode made private), one line each, on stderr."""
+    """The journal's notices (e.g. a mode made private), one line each, with the output (stderr
+    is for what went wrong)."""
     for line in journal.notices:
-        print(f"outspeed: {line}", file=sys.stderr)
+        print(f"note: {line}", file=out, flush=True)
 
 
 def check_snapshots(folder: str | Path | None, what: str = "--snapshots") -> Path | None:
@@ -189,26 +190,50 @@ class Terminated(KeyboardInterrupt):
     headless table never reads)."""
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)      # one clean stop; SIGKILL remains
-    raise Terminated()
+class _StopRequest:
+    """Ctrl-C (SIGINT) and SIGTERM during `outspeed play`. While the table loop runs, a signal
+    is a request the loop reads at its next frame: never an exception in the middle of the
+    hub's or the journal's work (a lock held, a thread half-joined); a second one, or one
+    outside the loop (setting up), raises as Ctrl-C always does."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.in_loop = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.in_loop and self.signum is None:
+            self.signum = signum
+            return
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def exit_code(self) -> int | None:
+        if self.signum is None:
+            return None
+        return 143 if self.signum == signal.SIGTERM else 130
 
 
-def _catch_sigterm() -> Any:
-    """Install the SIGTERM handler (main thread only) and keep SDL's own off; returns the
-    previous handler (None when it could not be installed)."""
+_STOP = _StopRequest()
+
+
+def _catch_signals() -> dict[int, Any]:
+    """Route SIGINT and SIGTERM to :data:`_STOP` (main thread only) and keep SDL's own signal
+    handlers off; returns the previous handlers (to restore)."""
     os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+    _STOP.signum, _STOP.in_loop = None, False
+    previous: dict[int, Any] = {}
     try:
-        return signal.signal(signal.SIGTERM, _on_sigterm)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, _STOP)
     except ValueError:                                  # not the main thread
-        return None
+        pass
+    return previous
 
 
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
     out = opts.out or sys.stdout
     from bitbox.config import ConfigError as DeviceConfigError
-    previous = _catch_sigterm()
+    previous = _catch_signals()
     try:
         return _play(opts, out)
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
@@ -221,8 +246,8 @@ def play(opts: PlayOptions) -> int:
         print("outspeed play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
         return 130
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _play(opts: PlayOptions, out: TextIO) -> int:
@@ -358,11 +383,21 @@ class TableLoop(ConsoleLoop):
         from .display.render import TableDisplay
         return TableDisplay(size=size, lang=self.lang, surface=surface)
 
+    def run(self) -> int:
+        _STOP.in_loop = True
+        try:
+            return super().run()
+        finally:
+            _STOP.in_loop = False
+
+    def stop_requested(self) -> int | None:
+        return _STOP.exit_code()               # Ctrl-C or SIGTERM: the journal has every input
+
 
 # ---------------------------------------------------------------------------- history and replay
 
 def history(journal_path: str | None, out: TextIO | None = None, table_config: str | None = None) -> int:
-    """`outspeed history`: every game, verified (replayed from its inputs: a game whose stored
+    """`outspeed history`: every game, replayed from its inputs (a finished game whose stored
     result disagrees refuses the journal); a game's seed is shown once it has ended."""
     out = out or sys.stdout
     try:

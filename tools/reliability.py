@@ -974,7 +974,7 @@ def crash_reference(workdir: Path, play: list[str]) -> dict[str, Any]:
     integrity, inputs, status, state = _journal_check(journal)
     _check(status == "finished", "the reference game did not finish")
     return {"inputs": inputs, "state": state, "last_line": r.stdout.strip().splitlines()[-1],
-            "duration": float(times["ended"]) - float(times["started"])}
+            "duration": float(times["ended"]) - float(times["started"]), "journal_bytes": journal.stat().st_size}
 
 
 def crash_points(n: int, seed: int, inputs: int, duration: float) -> list[str]:
@@ -1027,7 +1027,63 @@ def campaign_crash(workdir: Path, points: int, seed: int, jobs: int = 2, players
                 f"`kill-run` arms a SIGKILL: {hits} (see below); {players}-player headless game, seed {seed % 100000}",
                 f"{len(results)} kill points", outcome if not bad else "; ".join(r.spec + ": " + r.message for r in bad[:5]),
                 not bad, details)]
+    rows += [stopped_then_resumed(workdir / "sigterm", play, ref, "sigterm"),
+             stopped_then_resumed(workdir / "full-disk", play, ref, "full disk")]
     return rows
+
+
+def _resume_matches(workdir: Path, journal: Path, reference: dict[str, Any]) -> tuple[bool, int, str]:
+    """(the resumed game ends as the reference, inputs kept before, a message)."""
+    kept = len(_journal_inputs(journal))
+    r = subprocess.run([PY, "-m", "outspeed.cli", "play", "--resume", "--journal", str(journal), "--headless",
+                        "--snapshots", str(workdir / "s2"), "--size", "320x180"],
+                       cwd=workdir, env=_play_env(workdir), capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 or "Traceback" in r.stderr:
+        return False, kept, f"resume failed (exit {r.returncode}): {r.stderr[-300:]}"
+    _, inputs, status, state = _journal_check(journal)
+    same = (inputs == reference["inputs"] and status == "finished" and state == reference["state"]
+            and r.stdout.strip().splitlines()[-1] == reference["last_line"])
+    return same, kept, "" if same else "the resumed game differs from the uninterrupted one"
+
+
+def stopped_then_resumed(workdir: Path, play: list[str], reference: dict[str, Any], how: str) -> Row:
+    """Issue 13: ``sigterm``: `outspeed play` stopped by SIGTERM mid-game (exit 143, no
+    traceback); ``full disk``: no file may grow past the finished journal's size less 4 pages,
+    so a COMMIT fails (one line, exit 2, no traceback). Then `--resume` with room again."""
+    import resource
+    workdir.mkdir(parents=True, exist_ok=True)
+    journal = workdir / "journal.sqlite"
+    args = [PY, "-m", "outspeed.cli", *play, "--journal", str(journal), "--snapshots", str(workdir / "s1")]
+    if how == "sigterm":
+        proc = subprocess.Popen(args + ["--speed", "8"], cwd=workdir, env=_play_env(workdir), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            if journal.exists() and _game_status(journal) == "playing" and len(_journal_inputs(journal)) >= 5:
+                break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+        stopped = proc.returncode == 143 and "Traceback" not in err and err.strip() == ""
+        said = out.strip().splitlines()[-1] if out.strip() else ""
+    else:
+        limit = max(8 * 4096, reference["journal_bytes"] - 4 * 4096)
+        r = subprocess.run(args, cwd=workdir, env=_play_env(workdir), capture_output=True, text=True, timeout=120,
+                           preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+        lines = r.stderr.strip().splitlines()
+        stopped = r.returncode == 2 and len(lines) == 1 and str(journal) in lines[0] and "Traceback" not in r.stderr
+        said = lines[-1] if lines else ""
+    same, kept, message = _resume_matches(workdir, journal, reference)
+    ok = stopped and same and 0 < kept
+    what = ("`outspeed play` stopped by SIGTERM mid-game (headless, at speed 8 after 5 inputs)" if how == "sigterm"
+            else "a full disk: no file may grow past the finished journal's size less 4 pages (`RLIMIT_FSIZE`, "
+                 "as `ulimit -f`), so a COMMIT fails")
+    outcome = (f"{'exit 143, no traceback' if how == 'sigterm' else 'exit 2 with one line'} (\"{said[:140]}\"); "
+               f"{kept} of {len(reference['inputs'])} inputs kept; `--resume` ended exactly like the uninterrupted game"
+               if ok else f"stopped cleanly: {stopped} ({said[:200]}); {message}")
+    return Row("Game stopped by SIGTERM, then `outspeed play --resume`" if how == "sigterm"
+               else "Disk full while journaling, then `outspeed play --resume`", what, "1 game", outcome, ok,
+               {"kept": kept, "message": said})
 
 
 # ============================================================================= bad journal files
@@ -1067,6 +1123,13 @@ def _journal_cases(base: Path, rng: random.Random, corruptions: int) -> list[tup
             _sql(p, *statements)
         return make
 
+    def edit_finished(*statements: str) -> Callable[[Path], None]:
+        """The same game, finished (``base_journals`` writes it beside the unfinished copy)."""
+        def make(p: Path) -> None:
+            shutil.copy(base.with_name("finished.sqlite"), p)
+            _sql(p, *statements)
+        return make
+
     def foreign(p: Path) -> None:
         _sql(p, "CREATE TABLE recipes (name TEXT, minutes INTEGER)", "INSERT INTO recipes VALUES ('soup', 20)")
 
@@ -1098,6 +1161,18 @@ def _journal_cases(base: Path, rng: random.Random, corruptions: int) -> list[tup
         ("players that are not a list", edit("UPDATE games SET players = '7'")),
         ("a damaged initial state", edit("UPDATE games SET initial = '{\"players\": 3}'")),
         ("a seed that is not a number", edit("UPDATE games SET seed = 'abc'")),
+        # issue 13: a finished game's result edited (replayed and compared), and wrong values
+        ("a finished game's winners edited", edit_finished(
+            "UPDATE games SET winners = json_array(json_extract(players, '$[0]'), json_extract(players, '$[1]'), "
+            "json_extract(players, '$[2]'))")),
+        ("a finished game's final input deleted", edit_finished(
+            "DELETE FROM inputs WHERE seq = (SELECT MAX(seq) FROM inputs)")),
+        ("a finished game's final fingerprint edited", edit_finished("UPDATE games SET final = 'x'")),
+        ("winners as numbers", edit("UPDATE games SET winners = '[1, 2]'")),
+        ("an unknown language", edit("UPDATE games SET settings = json_set(settings, '$.lang', 'xx')")),
+        ("an unknown bot", edit("UPDATE games SET settings = json_set(settings, '$.bot', 'skynet')")),
+        ("a seat without its kind", edit("UPDATE games SET settings = json_remove(settings, '$.seats[0].kind')")),
+        ("deeply nested lists", edit(f"UPDATE games SET settings = '{'[' * 100_000}{']' * 100_000}'")),
         ("a folder where the file should be", directory),
         ("a garbage rollback journal beside it", hot_garbage),
     ]
@@ -2031,7 +2106,50 @@ def journal_privacy(workdir: Path) -> dict[str, Any]:
     return out
 
 
-def campaign_secrecy(workdir: Path, games: int, seed: int) -> list[Row]:
+def seed_secrecy(workdir: Path, games: int) -> Row:
+    """Issue 13: games played without --seed: each seed is a 128-bit draw from the OS, never in
+    the printed lines, nor in history or replay while the game is unfinished; shown after."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    seeds, problems = [], []
+    for k in range(games):
+        journal = workdir / f"game-{k}.sqlite"
+        r = subprocess.run([PY, "-m", "outspeed.cli", "play", "--headless", "--players", "3", "--size", "320x180",
+                            "--journal", str(journal), "--snapshots", str(workdir / "s")],
+                           cwd=workdir, env=_play_env(workdir), capture_output=True, text=True, timeout=120)
+        db = sqlite3.connect(journal)
+        seed = json.loads(db.execute("SELECT initial FROM games WHERE id = 1").fetchone()[0])["seed"]
+        db.close()
+        seeds.append(seed)
+
+        def shown(text: str) -> bool:
+            return str(seed) in text or hex(seed)[2:] in text.lower()
+        half = workdir / f"game-{k}-unfinished.sqlite"
+        shutil.copy(journal, half)
+        _sql(half, "DELETE FROM inputs WHERE seq >= 6", "UPDATE games SET status = 'playing', winners = NULL")
+        before = [subprocess.run([PY, "-m", "outspeed.cli", *cmd, "--journal", str(half)], cwd=workdir,
+                                 env=_play_env(workdir), capture_output=True, text=True, timeout=120)
+                  for cmd in (["history"], ["replay", "1", "--headless"])]
+        after = subprocess.run([PY, "-m", "outspeed.cli", "history", "--journal", str(journal)], cwd=workdir,
+                               env=_play_env(workdir), capture_output=True, text=True, timeout=120)
+        if r.returncode != 0 or shown(r.stdout + r.stderr):
+            problems.append(f"game {k}: shown while playing (exit {r.returncode})")
+        if any(b.returncode != 0 or shown(b.stdout + b.stderr) for b in before):
+            problems.append(f"game {k}: shown by history or replay before the end")
+        if after.returncode != 0 or str(seed) not in after.stdout:
+            problems.append(f"game {k}: not shown by history after the end")
+    bits = [s.bit_length() for s in seeds]
+    if len(set(seeds)) != len(seeds) or min(bits) <= 64:
+        problems.append(f"seeds: {len(set(seeds))} distinct, bit lengths {bits}")
+    return Row("The seed of a game played without --seed",
+               f"{games} headless games without --seed; the seed read back from the journal and searched (decimal "
+               f"and hexadecimal) in everything printed while playing, and in `history` and `replay` of the game "
+               f"cut back to 6 inputs (unfinished)", f"{games} games",
+               (f"{len(set(seeds))} distinct seeds of {min(bits)}-{max(bits)} bits (drawn from the OS, 128 bits); "
+                f"never shown before the end; shown by `history` once the game is over")
+               if not problems else "; ".join(problems[:4]), not problems, {"bits": bits})
+
+
+def campaign_secrecy(workdir: Path, games: int, seed: int, seed_games: int = 3) -> list[Row]:
     rng = random.Random(seed)
     results = []
     for g in range(games):
@@ -2065,7 +2183,8 @@ def campaign_secrecy(workdir: Path, games: int, seed: int) -> list[Row]:
                 "; ".join(f"{k}: folder {v['folder']}, file {v['file']}, side file {v['side file']}, old file "
                           f"{v['existing 0644 file, reopened']}" for k, v in priv.items()) +
                 ". Snapshots (PNG) are taken at the end of a turn, after its reveal; logs and printed lines "
-                "carry only the public view (checked above)", priv_ok, priv)]
+                "carry only the public view (checked above)", priv_ok, priv),
+            seed_secrecy(workdir / "seeds", seed_games)]
     return rows
 
 

@@ -139,6 +139,11 @@ class TableLoop:
     def make_display(self, size: tuple[int, int], surface: Any = None) -> Display:
         raise NotImplementedError("a game's table loop gives its display")
 
+    def stop_requested(self) -> int | None:
+        """The exit code to stop with now (e.g. a signal was received), or None to go on;
+        read at the top of every frame."""
+        return None
+
     def _apply_commands(self) -> None:
         for c in self.session.take_commands():
             apply_command(self.hub, c)
@@ -181,6 +186,9 @@ class TableLoop:
         running = True
         end_seen = False
         while running:
+            stop = self.stop_requested()
+            if stop is not None:
+                return stop
             now = time.monotonic()
             if screen is not None:
                 for ev in pygame.event.get():
