@@ -21,6 +21,11 @@ one queue, in the order they happened; ``poll`` drains it.
 - **Seats** are bound to controller ids (pinned ones from ``config/controllers.yaml`` first,
   else the lowest free seat) for the hub's lifetime: a controller that comes back, on any
   port, gets its seat, colour and lights back (:class:`~bitbox.events.Back`).
+- **Private to one controller** (protocol 1.1): :meth:`Hub.hint` (the valid stops of its
+  wheels) and :meth:`Hub.refuse_choice` ("your choice was refused") go to one seat's
+  controller only, and only to a controller whose Hello said 1.1 or later; a 1.0 one gets
+  no 1.1 message (a refusal reaches it as an Identify). Seats are 0-based here; the wire's
+  AssignSeat counts from 1.
 - **Loss.** A seat is :class:`~bitbox.events.Lost` when its device is unplugged (the reader
   sees the error) or sends no valid frame for ``lost_after_ms`` (heartbeat timeout, checked by
   the readers and by ``poll`` with the hub's clock). Frames coming again on the same link, or
