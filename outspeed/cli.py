@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--snapshots", metavar="DIR")
     p.set_defaults(func=_cmd_replay)
 
-    p = sub.add_parser("scenario", help="run rule scenarios (SCENARIOS.md)")
+    p = sub.add_parser("scenario", help="run rule scenarios (format: docs/scenarios.md)")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.set_defaults(func=_cmd_scenario)
 

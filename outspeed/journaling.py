@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from bitbox.display.model import DieShown
 
-from .rules import Event, Game, Refused, RulesError
+from .rules import Event, EventKind, Game, Refused, RulesError
 from .session.log import log_data
 from .session.referee import apply_input, state_hash
 
@@ -50,7 +50,7 @@ class OutspeedJournalRules:
         return log_data(event, before, after, game.state.token_mode)
 
     def die(self, event: Event) -> DieShown | None:
-        if event.kind != "roll":
+        if event.kind != EventKind.ROLL:
             return None
         return DieShown(event.data["player"], event.data["die"], int(event.data["value"]))
 
@@ -59,7 +59,7 @@ class OutspeedJournalRules:
         from .session.animate import apply_event
         v = dict(view)
         for e in events:
-            if e.kind == "tile_revealed":
+            if e.kind == EventKind.TILE_REVEALED:
                 break
             v = apply_event(v, e, game.state.token_mode)
         return v

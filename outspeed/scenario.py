@@ -1,4 +1,4 @@
-"""Rule scenarios (shared/SCENARIOS.md): a position, some turns, and what must come out.
+"""Rule scenarios (format: docs/scenarios.md): a position, some turns, and what must come out.
 
 ``outspeed scenario FILE...`` runs each file and prints one JSON line per file; exit 0 if
 every file met its ``expect``, 1 if any did not, 2 if a file could not be read or is not a

@@ -29,7 +29,7 @@ from bitbox.table.seating import plans as seat_plans
 from .content import ConfigError, load_yaml
 from .display.model import PLAYER_ORDER, LogEntry, TableView
 from .journaling import RULES as JOURNAL_RULES
-from .rules import Event, Game, RulesError
+from .rules import Event, EventKind, Game, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .words import LANGUAGES, Lang
 
@@ -145,7 +145,7 @@ class _Printer:
 
     def __call__(self, entry: LogEntry) -> None:
         line = self.lang.event(entry.kind, entry.data)
-        prefix = "" if entry.kind in ("turn", "game_over") else "  "
+        prefix = "" if entry.kind in (EventKind.TURN, EventKind.GAME_OVER) else "  "
         print(prefix + line, file=self.out, flush=True)
 
 
@@ -468,7 +468,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         display = TableDisplay(size=size or (1920, 1080), lang=L)
         for i, f in enumerate(frames):
             for e in f.log:
-                print(("" if e.kind == "turn" else "  ") + L.event(e.kind, e.data), file=out)
+                print(("" if e.kind == EventKind.TURN else "  ") + L.event(e.kind, e.data), file=out)
             if snapshot_dir is not None:
                 display.render(table(i), full=True)
                 name = snapshot_dir / f"replay-{game_id}-turn-{f.turn:02d}.png"

@@ -1,6 +1,7 @@
 """The table's words in English, Spanish, French and German, in the rulebooks' own terms.
 
-Terms come from the printed rulebooks (shared/seeds): French *rangée*, *plateau
+Terms come from the printed rulebooks (the French, Spanish and German editions; docs/rules.md
+states the rules in English): French *rangée*, *plateau
 Progression*, *tuile Course*, *Fioul*, *jeton Bonus*...; Spanish *zona*, *tramo de
 recorrido*, *loseta de pista*, *combustible*, *ficha de bonificación*...; German *Zone*,
 *Renntableau*, *Streckenkärtchen*, *Benzin*, *Bonusplättchen*...
@@ -14,6 +15,8 @@ raise: a log line must not crash the table.
 from __future__ import annotations
 
 from typing import Any, Mapping
+
+from .rules.events import EventKind
 
 LANGUAGES: tuple[str, ...] = ("en", "es", "fr", "de")
 LANGUAGE_NAMES = {"en": "English", "es": "Español", "fr": "Français", "de": "Deutsch"}
@@ -461,21 +464,21 @@ class Lang:
         t = self.t
         if "player" in d:
             d["player"] = self.player(d["player"])
-        if kind == "turn" or kind == "tile_revealed":
+        if kind == EventKind.TURN or kind == EventKind.TILE_REVEALED:
             tile = self.tile(d["number"], d.get("finish")) if "number" in d else d.get("tile", "?")
-            return t(f"ev.{kind}", turn=d.get("turn"), tile=tile, face=d.get("face"))
-        if kind == "bonus_played":
+            return t(f"ev.{kind}", turn=d.get(EventKind.TURN), tile=tile, face=d.get("face"))
+        if kind == EventKind.BONUS_PLAYED:
             return t("ev.bonus_played", player=d["player"], token=self.token(d.get("token")))
-        if kind == "nothing_ahead":
+        if kind == EventKind.NOTHING_AHEAD:
             return t("ev.nothing_ahead", player=d["player"], token=self.token(d.get("token")))
-        if kind == "moved":
+        if kind == EventKind.MOVED:
             a, b = d["from"], d["to"]
             line = t("ev.moved.forward" if b > a else "ev.moved.back", player=d["player"],
                      n=abs(b - a), **{"from": a, "to": b})
             if d.get("stopped"):
                 line = t("ev.moved.stopped", line=line)
             return line
-        if kind == "fuel":
+        if kind == EventKind.FUEL:
             delta = d["delta"]
             line = t("ev.fuel.gain" if delta > 0 else "ev.fuel.loss", player=d["player"],
                      n=abs(delta), total=d.get("total"))
@@ -483,29 +486,29 @@ class Lang:
             if why:
                 line = t("ev.fuel.why", line=line, why=self._cat.get(why, ""))
             return line
-        if kind == "eliminated":
+        if kind == EventKind.ELIMINATED:
             return t("ev.eliminated", player=d["player"], cause=self._cat.get(f"cause.{d.get('cause')}", ""))
-        if kind == "programmed":
+        if kind == EventKind.PROGRAMMED:
             key = "ev.programmed.x" if d.get("number") is not None else "ev.programmed"
             return t(key, player=d["player"], path=self.path(d.get("path")), number=d.get("number"))
-        if kind in ("lose_turn", "solo_alone", "solo_crowd"):
+        if kind in (EventKind.LOSE_TURN, EventKind.SOLO_ALONE, EventKind.SOLO_CROWD):
             return t(f"ev.{kind}", player=d.get("player"), path=self.path(d.get("path")),
                      count=d.get("count"), capacity=d.get("capacity"), players=self.players(d.get("players")))
-        if kind == "roll":
+        if kind == EventKind.ROLL:
             return t("ev.roll", player=d["player"], die=self.die(d.get("die")), value=_signed(d.get("value")))
-        if kind == "pay":
+        if kind == EventKind.PAY:
             parts = d.get("parts") or []
             if len(parts) > 1 or (parts and parts[0][0]):
                 return t("ev.pay.parts", player=d["player"], amount=d.get("amount"), total=d.get("total"),
                          parts=" + ".join(self._part(label, value) for label, value in parts))
             return t("ev.pay", player=d["player"], amount=d.get("amount"), total=d.get("total"))
-        if kind == "draw":
+        if kind == EventKind.DRAW:
             if d.get("mode") == "physical":
                 return t("ev.draw.physical", player=d["player"], n=d.get("drawn"))
             return t("ev.draw.two" if d.get("drawn") == 2 else "ev.draw.one", player=d["player"])
         if kind == "started" and "seed" not in d:       # a secret seed: not shown before the end
             return t("ev.started_secret")
-        if kind == "game_over":
+        if kind == EventKind.GAME_OVER:
             winners = d.get("winners") or []
             if not winners:
                 return t("ev.game_over.none")

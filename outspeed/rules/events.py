@@ -8,7 +8,39 @@ player drew) are never events; they are read from :meth:`Game.private_view`.
 """
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Callable
+
+class EventKind(StrEnum):
+    """The kinds of event, defined once: code matches ``event.kind`` against these members,
+    never against strings. A member is a ``str`` equal to its value (``EventKind.TURN ==
+    "turn"``), which is what journals, logs and ``to_data()`` hold, so those are unchanged."""
+
+    TURN = "turn"
+    BONUS_PLAYED = "bonus_played"
+    BONUS_NONE = "bonus_none"
+    MOVED = "moved"
+    FUEL = "fuel"
+    MARKER_PLACED = "marker_placed"
+    NO_MARKER_LEFT = "no_marker_left"
+    NOTHING_AHEAD = "nothing_ahead"
+    BOARD_LAID = "board_laid"
+    BOARD_REMOVED = "board_removed"
+    ELIMINATED = "eliminated"
+    PROGRAMMED = "programmed"
+    LOSE_TURN = "lose_turn"
+    SOLO_ALONE = "solo_alone"
+    SOLO_CROWD = "solo_crowd"
+    ROLL = "roll"
+    PAY = "pay"
+    DRAW = "draw"
+    DRAW_EMPTY = "draw_empty"
+    RESHUFFLE = "reshuffle"
+    FLIP = "flip"
+    MARKERS_REMOVED = "markers_removed"
+    TILE_REVEALED = "tile_revealed"
+    GAME_OVER = "game_over"
+
 
 TOKEN_NAMES = {
     "nitro": "nitro",
@@ -45,38 +77,38 @@ def _breakdown(parts: list[Any]) -> str:
     return " + ".join(out)
 
 
-_TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "turn": lambda d: f"Turn {d['turn']}: {d['tile']} ({d['face']} face)",
-    "bonus_played": lambda d: f"{d['player']} plays {TOKEN_NAMES[d['token']]}",
-    "bonus_none": lambda d: "no bonus token played",
-    "moved": lambda d: (f"{d['player']} moves {'forward' if d['to'] > d['from'] else 'back'} "
+_TEMPLATES: dict[EventKind, Callable[[dict[str, Any]], str]] = {
+    EventKind.TURN: lambda d: f"Turn {d['turn']}: {d['tile']} ({d['face']} face)",
+    EventKind.BONUS_PLAYED: lambda d: f"{d['player']} plays {TOKEN_NAMES[d['token']]}",
+    EventKind.BONUS_NONE: lambda d: "no bonus token played",
+    EventKind.MOVED: lambda d: (f"{d['player']} moves {'forward' if d['to'] > d['from'] else 'back'} "
                         f"{abs(d['to'] - d['from'])} (zone {d['from']} → {d['to']})"
                         + (f", stopped by a force field" if d.get("stopped") else "")
                         + (f" [{d['why']}]" if d.get("why") else "")),
-    "fuel": lambda d: (f"{d['player']} {'gains' if d['delta'] > 0 else 'loses'} {abs(d['delta'])} fuel"
+    EventKind.FUEL: lambda d: (f"{d['player']} {'gains' if d['delta'] > 0 else 'loses'} {abs(d['delta'])} fuel"
                        + (f" [{d['why']}]" if d.get("why") else "") + f" → {d['total']}"),
-    "marker_placed": lambda d: f"{d['player']} places a force field on zone {d['zone']}",
-    "no_marker_left": lambda d: f"{d['player']}'s force field has no marker left",
-    "nothing_ahead": lambda d: f"{d['player']}'s {TOKEN_NAMES[d['token']]} finds no ship ahead",
-    "board_laid": lambda d: f"a third board is laid: the track now ends at zone {d['front']}",
-    "board_removed": lambda d: f"the rearmost board (zones {d['first']}–{d['last']}) is removed",
-    "eliminated": lambda d: f"{d['player']} is eliminated: {CAUSES[d['cause']]}",
-    "programmed": lambda d: f"{d['player']} takes the {d['path']} path" + (f" with X = {d['number']}" if d.get("number") is not None else ""),
-    "lose_turn": lambda d: f"{d['path']} path overcrowded ({d['count']} > {d['capacity']}): {', '.join(d['players'])} lose their turn",
-    "solo_alone": lambda d: f"{d['player']} is alone on the {d['path']} path: gains without paying",
-    "solo_crowd": lambda d: f"{d['count']} players on the {d['path']} path: they pay and gain nothing",
-    "roll": lambda d: f"{d['player']} rolls the {d['die']} die: {d['value']}",
-    "pay": lambda d: (f"{d['player']} pays {d['amount']} fuel" if d.get("paid", d["amount"]) == d["amount"]
+    EventKind.MARKER_PLACED: lambda d: f"{d['player']} places a force field on zone {d['zone']}",
+    EventKind.NO_MARKER_LEFT: lambda d: f"{d['player']}'s force field has no marker left",
+    EventKind.NOTHING_AHEAD: lambda d: f"{d['player']}'s {TOKEN_NAMES[d['token']]} finds no ship ahead",
+    EventKind.BOARD_LAID: lambda d: f"a third board is laid: the track now ends at zone {d['front']}",
+    EventKind.BOARD_REMOVED: lambda d: f"the rearmost board (zones {d['first']}–{d['last']}) is removed",
+    EventKind.ELIMINATED: lambda d: f"{d['player']} is eliminated: {CAUSES[d['cause']]}",
+    EventKind.PROGRAMMED: lambda d: f"{d['player']} takes the {d['path']} path" + (f" with X = {d['number']}" if d.get("number") is not None else ""),
+    EventKind.LOSE_TURN: lambda d: f"{d['path']} path overcrowded ({d['count']} > {d['capacity']}): {', '.join(d['players'])} lose their turn",
+    EventKind.SOLO_ALONE: lambda d: f"{d['player']} is alone on the {d['path']} path: gains without paying",
+    EventKind.SOLO_CROWD: lambda d: f"{d['count']} players on the {d['path']} path: they pay and gain nothing",
+    EventKind.ROLL: lambda d: f"{d['player']} rolls the {d['die']} die: {d['value']}",
+    EventKind.PAY: lambda d: (f"{d['player']} pays {d['amount']} fuel" if d.get("paid", d["amount"]) == d["amount"]
                       else f"{d['player']} owes {d['amount']} fuel, pays all {d['paid']}")
                      + (f" ({_breakdown(d['parts'])})" if len(d['parts']) > 1 or (d['parts'] and d['parts'][0][0]) else "")
                      + f" → {d['total']}",
-    "draw": lambda d: f"{d['player']} draws {d['drawn']} bonus token{'s' if d['drawn'] != 1 else ''}" + (" and keeps one" if d['drawn'] == 2 else ""),
-    "draw_empty": lambda d: f"{d['player']} gains a bonus token but none is left",
-    "reshuffle": lambda d: f"the {d['count']} discarded tokens are shuffled into a new pile",
-    "flip": lambda d: f"{d['remaining']} players remain: the remaining tiles turn to their 3-4 face",
-    "markers_removed": lambda d: f"{d['count']} force-field marker{'s' if d['count'] != 1 else ''} removed from zone {d['zone']}",
-    "tile_revealed": lambda d: f"the next tile is revealed: {d['tile']}",
-    "game_over": lambda d: (f"game over: {' and '.join(d['winners'])} {'win' if len(d['winners']) > 1 else 'wins'}"
+    EventKind.DRAW: lambda d: f"{d['player']} draws {d['drawn']} bonus token{'s' if d['drawn'] != 1 else ''}" + (" and keeps one" if d['drawn'] == 2 else ""),
+    EventKind.DRAW_EMPTY: lambda d: f"{d['player']} gains a bonus token but none is left",
+    EventKind.RESHUFFLE: lambda d: f"the {d['count']} discarded tokens are shuffled into a new pile",
+    EventKind.FLIP: lambda d: f"{d['remaining']} players remain: the remaining tiles turn to their 3-4 face",
+    EventKind.MARKERS_REMOVED: lambda d: f"{d['count']} force-field marker{'s' if d['count'] != 1 else ''} removed from zone {d['zone']}",
+    EventKind.TILE_REVEALED: lambda d: f"the next tile is revealed: {d['tile']}",
+    EventKind.GAME_OVER: lambda d: (f"game over: {' and '.join(d['winners'])} {'win' if len(d['winners']) > 1 else 'wins'}"
                             if d["winners"] else "game over: every ship is eliminated, no winner")
                            + (f" ({d['why']})" if d.get("why") else ""),
 }
@@ -85,12 +117,12 @@ _TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
 _NO_DATA: Any = object()
 
 # The public values an event sets that its data already holds (see Event.public).
-_PUBLIC_FROM_DATA: dict[str, Callable[[dict[str, Any]], tuple[tuple[tuple[Any, ...], Any], ...]]] = {
-    "moved": lambda d: ((("players", d["player"], "zone"), d["to"]),),
-    "fuel": lambda d: ((("players", d["player"], "fuel"), d["total"]),),
-    "pay": lambda d: ((("players", d["player"], "fuel"), d["total"]),),
-    "programmed": lambda d: ((("revealed", d["player"]), [d["path"], d["number"]]),),
-    "game_over": lambda d: ((("finished",), True), (("winners",), list(d["winners"]))),
+_PUBLIC_FROM_DATA: dict[EventKind, Callable[[dict[str, Any]], tuple[tuple[tuple[Any, ...], Any], ...]]] = {
+    EventKind.MOVED: lambda d: ((("players", d["player"], "zone"), d["to"]),),
+    EventKind.FUEL: lambda d: ((("players", d["player"], "fuel"), d["total"]),),
+    EventKind.PAY: lambda d: ((("players", d["player"], "fuel"), d["total"]),),
+    EventKind.PROGRAMMED: lambda d: ((("revealed", d["player"]), [d["path"], d["number"]]),),
+    EventKind.GAME_OVER: lambda d: ((("finished",), True), (("winners",), list(d["winners"]))),
 }
 
 
@@ -108,12 +140,12 @@ class Event:
     __slots__ = ("_shape", "_values", "_data", "_pub")
     __match_args__ = ("kind", "data")
 
-    def __init__(self, kind: str, data: dict[str, Any] = _NO_DATA) -> None:
-        self._shape = (kind, ())
+    def __init__(self, kind: EventKind | str, data: dict[str, Any] = _NO_DATA) -> None:
+        self._shape = (EventKind(kind), ())
         self._data = {} if data is _NO_DATA else data
 
     @classmethod
-    def _of(cls, shape: tuple[str, tuple[str, ...]], values: tuple[Any, ...]) -> "Event":
+    def _of(cls, shape: tuple[EventKind, tuple[str, ...]], values: tuple[Any, ...]) -> "Event":
         """The event ``shape[0]`` with data ``dict(zip(shape[1], values))``, zipped when first
         read (``_data`` stays unset until then: one store less per event)."""
         e = _new_event(cls)
@@ -122,7 +154,7 @@ class Event:
         return e
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> EventKind:
         return self._shape[0]
 
     @property
@@ -166,7 +198,7 @@ class Event:
         return self.text()
 
     def __repr__(self) -> str:
-        return f"Event(kind={self.kind!r}, data={self.data!r})"
+        return f"Event(kind={str(self.kind)!r}, data={self.data!r})"
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -177,7 +209,7 @@ class Event:
         return hash((self.kind, self.data))     # unhashable (a dict), as the dataclass was
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self._shape[0], **self.data}
+        return {"kind": str(self._shape[0]), **self.data}
 
 
 _new_event = object.__new__

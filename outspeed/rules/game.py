@@ -3,9 +3,9 @@
 Pure and deterministic: no I/O, no global state. All chance (tile order, dice, the bonus
 pile) comes from one seeded :class:`random.Random` held in the state, so a game is fully
 reproducible from its seed and its inputs, and a test can force any roll
-(:attr:`GameState.forced_dice`). Rulings of shared/RULES.md are cited as R-n.
+(:attr:`GameState.forced_dice`). The rules and their rulings are in docs/rules.md, cited as R-n.
 
-A turn runs four phases (RULES.md "A turn"):
+A turn runs four phases (docs/rules.md "A turn"):
 
 * ``bonus``: :meth:`Game.play_bonus` takes every player's token play (or none) at once and
   applies them zone by zone, front to back (R-2, R-3);
@@ -17,7 +17,8 @@ A turn runs four phases (RULES.md "A turn"):
 
 Illegal inputs raise :class:`Refused` with a code per player and change nothing.
 
-Choices for cases RULES.md leaves open (each is also written where it is applied):
+Choices for cases the rules leave open (docs/rules.md lists them too; each is also written
+where it is applied):
 
 * O-1 tokens held by an eliminated player are discarded; an eliminated player's fuel is 0.
 * O-2 force-field markers on a removed board go back to the supply.
@@ -60,7 +61,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
-from .events import Event
+from .events import Event, EventKind as K, _new_event
 from .tiles import PATHS, Amount, Path, Tile, parse_tile
 
 TOKENS: tuple[str, ...] = ("electromagnet", "ion_cannon", "flamethrower", "force_field", "nitro", "fuel_tank")
@@ -77,21 +78,56 @@ START_ZONE = 3
 START_FUEL = 12
 MAX_BOARDS = 3
 
-# Events are made as Event._of((kind, keys), values): the data dict is built only if read
-# (see outspeed.rules.events). The (kind, keys) shape is a literal tuple at each call,
-# which Python stores as a constant, so each event's shape is written where it is emitted.
+# Events are made as Event._of(shape, values), shape = (kind, keys): the data dict is built
+# only if read (see outspeed.rules.events). The shapes are the constants below.
 _event = Event._of
 
+# The shape of each event the engine emits: its kind (an EventKind) and the keys of its
+# data, one module constant each, so an emission builds no tuple for it.
+_E_TURN = (K.TURN, ("turn", "tile", "face"))
+_E_BONUS_NONE = (K.BONUS_NONE, ())
+_E_BONUS_PLAYED = (K.BONUS_PLAYED, ("player", "token"))
+_E_NOTHING_AHEAD = (K.NOTHING_AHEAD, ("player", "token"))
+_E_FUEL = (K.FUEL, ("player", "delta", "why", "total"))
+_E_MARKER_PLACED = (K.MARKER_PLACED, ("player", "zone"))
+_E_NO_MARKER_LEFT = (K.NO_MARKER_LEFT, ("player",))
+_E_BOARD_LAID = (K.BOARD_LAID, ("front",))
+_E_MOVED = (K.MOVED, ("player", "from", "to", "why"))
+_E_MOVED_2 = (K.MOVED, ("player", "from", "to", "stopped", "why"))
+_E_BOARD_REMOVED = (K.BOARD_REMOVED, ("first", "last"))
+_E_ELIMINATED = (K.ELIMINATED, ("player", "cause"))
+_E_FLIP = (K.FLIP, ("remaining",))
+_E_GAME_OVER = (K.GAME_OVER, ("winners", "why"))
+_E_PROGRAMMED = (K.PROGRAMMED, ("player", "path", "number"))
+_E_ROLL = (K.ROLL, ("player", "die", "value"))
+_E_LOSE_TURN = (K.LOSE_TURN, ("path", "count", "capacity", "players"))
+_E_SOLO_ALONE = (K.SOLO_ALONE, ("player", "path"))
+_E_SOLO_CROWD = (K.SOLO_CROWD, ("path", "count"))
+_E_PAY = (K.PAY, ("player", "amount", "paid", "parts", "total"))
+_E_FUEL_2 = (K.FUEL, ("player", "delta", "total"))
+_E_DRAW = (K.DRAW, ("player", "drawn"))
+_E_RESHUFFLE = (K.RESHUFFLE, ("count",))
+_E_DRAW_EMPTY = (K.DRAW_EMPTY, ("player",))
+_E_MARKERS_REMOVED = (K.MARKERS_REMOVED, ("zone", "count"))
+_E_TILE_REVEALED = (K.TILE_REVEALED, ("tile",))
 
-def _sets(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> Event:
-    """Add to ``e`` public values it sets (``Event.public``) that its data does not hold, as
-    ``(path, value)`` pairs: captured when the engine applies it, so that a display folding
-    the events over the public view never re-derives a rule (one source for the view)."""
-    try:
-        e._pub += pairs                                     # type: ignore[attr-defined]
-    except AttributeError:
-        e._pub = pairs                                      # type: ignore[attr-defined]
+
+def _evp(shape: tuple[Any, tuple[str, ...]], values: tuple[Any, ...],
+         *public: tuple[tuple[Any, ...], Any]) -> Event:
+    """``_event(shape, values)`` that also carries ``public``: the public values it sets that
+    its data does not hold (``Event.public``), as ``(path, value)`` pairs captured when the
+    engine applies it, so that a display folding the events over the public view never
+    re-derives a rule (one source for the view). :func:`_sets_more` adds to an event's."""
+    e = _new_event(Event)
+    e._shape = shape                                        # as Event._of, one call for both
+    e._values = values
+    e._pub = public                                         # type: ignore[attr-defined]
     return e
+
+
+def _sets_more(e: Event, *pairs: tuple[tuple[Any, ...], Any]) -> None:
+    e._pub = getattr(e, "_pub", ()) + pairs                 # type: ignore[attr-defined]
+
 
 REFUSAL_CODES = ("not_held", "not_rearmost", "finish_tile", "no_marker", "unlit_path",
                  "unaffordable", "choose_out_of_range", "eliminated", "missing_choice")
@@ -241,7 +277,7 @@ class Game:
             first_game: bool = False, dice: Mapping[str, Sequence[int]] | None = None,
             token_counts: Mapping[str, int] | None = None, markers: int = DEFAULT_MARKERS,
             token_mode: str = "virtual") -> "Game":
-        """Set up a game (RULES.md "Setup"): tiles shuffled on the face for the player
+        """Set up a game (docs/rules.md "Setup"): tiles shuffled on the face for the player
         count with one finish tile at random, unseen, at the bottom; or tiles 1–13 in order
         for a first game; ships on zone 3, 12 fuel each, the bonus tokens shuffled."""
         players = tuple(players)
@@ -613,7 +649,7 @@ class Game:
 
     # ------------------------------------------------------------------ bonus phase
     def play_bonus(self, plays: Mapping[str, str | None]) -> list[Event]:
-        """Reveal and apply every bonus token played this turn (RULES.md phase 1)."""
+        """Reveal and apply every bonus token played this turn (docs/rules.md phase 1)."""
         s = self.state
         if s.phase != "bonus":
             self._require("bonus")                                      # raises
@@ -636,9 +672,9 @@ class Game:
             if codes:
                 raise Refused(codes, "bonus")
 
-        events: list[Event] = [_event(("turn", ("turn", "tile", "face")), (s.turn, s.tile._label, s.face))]
+        events: list[Event] = [_event(_E_TURN, (s.turn, s.tile._label, s.face))]
         if not any_played:                                              # the usual turn
-            events.append(_event(("bonus_none", ()), ()))
+            events.append(_event(_E_BONUS_NONE, ()))
             s.phase = "programming"
             return events
         played: dict[str, str] = {}                                     # in seat order
@@ -649,7 +685,7 @@ class Game:
                 played[p] = t
                 held = s.held[p]
                 held.remove(t if t in held else UNKNOWN)
-                events.append(_sets(_event(("bonus_played", ("player", "token")), (p, t)),
+                events.append(_evp(_E_BONUS_PLAYED, (p, t),
                                     (("players", p, "tokens"), len(held))))
                 group = by_zone.get(zone[p])
                 if group is None:
@@ -657,7 +693,7 @@ class Game:
                 else:
                     group.append(p)
         if not played:
-            events.append(_event(("bonus_none", ()), ()))
+            events.append(_event(_E_BONUS_NONE, ()))
 
         if played:
             laid_before = s.boards
@@ -667,7 +703,7 @@ class Game:
                 active = s.active
                 self._apply_group([p for p in by_zone[z] if p in active], played, events)
             s.discards.extend(played.values())
-            _sets(events[-1], (("discards",), len(s.discards)))
+            _sets_more(events[-1], (("discards",), len(s.discards)))
 
             if not s.finished and s.boards > laid_before:                  # R-9, O-3
                 self._remove_rear_board(events)
@@ -700,7 +736,7 @@ class Game:
                     occupied = sorted(set(pos.values()))
                 ahead = [z for z in occupied if z > mine]
                 if not ahead:
-                    events.append(_event(("nothing_ahead", ("player", "token")), (p, token)))
+                    events.append(_event(_E_NOTHING_AHEAD, (p, token)))
                 elif token == "flamethrower":
                     for q in s.active:
                         if pos[q] == ahead[0]:
@@ -722,7 +758,7 @@ class Game:
                 gain = fuel_gain.get(p)
                 if gain:
                     s.fuel[p] += gain
-                    events.append(_event(("fuel", ("player", "delta", "why", "total")),
+                    events.append(_event(_E_FUEL,
                                          (p, gain, "fuel tank", s.fuel[p])))
         out: list[tuple[str, str]] = []
         if fuel_loss:
@@ -731,7 +767,7 @@ class Game:
                 if loss and p in s.active:
                     lost = min(loss, s.fuel[p])
                     s.fuel[p] -= lost
-                    events.append(_event(("fuel", ("player", "delta", "why", "total")),
+                    events.append(_event(_E_FUEL,
                                          (p, -lost, "ion cannon", s.fuel[p])))
                     if s.fuel[p] == 0:
                         out.append((p, "fuel"))
@@ -746,11 +782,11 @@ class Game:
         for p, zone in new_markers:                                     # O-6
             if len(s.markers) < s.marker_total:
                 s.markers.append(zone)
-                events.append(_sets(_event(("marker_placed", ("player", "zone")), (p, zone)),
+                events.append(_evp(_E_MARKER_PLACED, (p, zone),
                                     (("force_fields",), sorted(s.markers)),
                                     (("markers_left",), s.marker_total - len(s.markers))))
             else:
-                events.append(_event(("no_marker_left", ("player",)), (p,)))
+                events.append(_event(_E_NO_MARKER_LEFT, (p,)))
         if out:
             self._eliminate(out, events)
 
@@ -775,7 +811,7 @@ class Game:
                         break
             if target > s.rear + BOARD * s.boards - 1:                    # past s.front
                 s.boards = MAX_BOARDS
-                events.append(_sets(_event(("board_laid", ("front",)), (s.front,)), (("track", "boards"), s.boards)))
+                events.append(_evp(_E_BOARD_LAID, (s.front,), (("track", "boards"), s.boards)))
         else:
             if markers:
                 for z in range(start - 1, target - 1, -1):
@@ -783,13 +819,13 @@ class Game:
                         target, stopped = z, True
                         break
             if target < s.rear:
-                events.append(_event(("moved", ("player", "from", "to", "why")), (p, start, target, why)))
+                events.append(_event(_E_MOVED, (p, start, target, why)))
                 return None
         if target == start:
             return target                                               # held at the front (R-10)
         s.entered.add(target)                                           # O-4
         s.zone[p] = target
-        events.append(_event(("moved", ("player", "from", "to", "stopped", "why")), (p, start, target, stopped, why)))
+        events.append(_event(_E_MOVED_2, (p, start, target, stopped, why)))
         return target
 
     def _remove_rear_board(self, events: list[Event]) -> None:
@@ -798,7 +834,7 @@ class Game:
         s.rear += BOARD
         s.boards -= 1
         s.markers = [z for z in s.markers if z >= s.rear]               # O-2
-        events.append(_sets(_event(("board_removed", ("first", "last")), (first, last)),
+        events.append(_evp(_E_BOARD_REMOVED, (first, last),
                             (("track", "rear"), s.rear), (("track", "boards"), s.boards),
                             (("force_fields",), sorted(s.markers)),
                             (("markers_left",), s.marker_total - len(s.markers))))
@@ -817,14 +853,14 @@ class Game:
             s.discards.extend(s.held[p])                                # O-1
             s.held[p] = []
             del s.zone[p]
-            events.append(_sets(_event(("eliminated", ("player", "cause")), (p, cause)),
+            events.append(_evp(_E_ELIMINATED, (p, cause),
                                 (("players", p, "active"), False), (("players", p, "zone"), None),
                                 (("players", p, "fuel"), 0), (("players", p, "tokens"), 0),
                                 (("discards",), len(s.discards)),
                                 (("eliminated",), [list(e) for e in s.eliminated])))
         if len(s.players) >= 5 and len(s.active) <= 4 and s.next_face != "3-4":   # R-13
             s.next_face = "3-4"
-            events.append(_sets(_event(("flip", ("remaining",)), (len(s.active),)), (("next_face",), s.next_face)))
+            events.append(_evp(_E_FLIP, (len(s.active),), (("next_face",), s.next_face)))
         if len(s.active) <= 1:
             self._finish(list(s.active), events, "last ship" if s.active else "")
 
@@ -835,11 +871,11 @@ class Game:
         s.winners = winners
         s.draw_queue.clear()
         s.drawn.clear()
-        events.append(_event(("game_over", ("winners", "why")), (winners, why)))
+        events.append(_event(_E_GAME_OVER, (winners, why)))
 
     # ------------------------------------------------------------------ programming and resolution
     def program(self, choices: Mapping[str, Choice | str | tuple]) -> list[Event]:
-        """Reveal every active player's choice and resolve the tile (RULES.md phases 2-3)."""
+        """Reveal every active player's choice and resolve the tile (docs/rules.md phases 2-3)."""
         s = self.state
         if s.phase != "programming":
             self._require("programming")                                # raises
@@ -873,7 +909,7 @@ class Game:
                         break
                     ordered[p] = c
                     revealed[p] = [key, None]
-                    append(_event(("programmed", ("player", "path", "number")), (p, key, None)))
+                    append(_event(_E_PROGRAMMED, (p, key, None)))
                     on = groups.get(key)
                     if on is None:
                         groups[key] = [p]
@@ -905,7 +941,7 @@ class Game:
         s = self.state
         forced = s.forced_dice.get(p)
         value = forced.pop(0) if forced else _choice(s.rng, s.dice[die])
-        events.append(_event(("roll", ("player", "die", "value")), (p, die, value)))
+        events.append(_event(_E_ROLL, (p, die, value)))
         return value
 
     def _bill(self, p: str, path: Path, number: int | None, groups: Mapping[str, list[str]],
@@ -969,7 +1005,7 @@ class Game:
                 revealed[p] = [key, number]
                 if number is not None and not paths[key].choose:
                     number = None                                       # shown only on an X path
-                events.append(_event(("programmed", ("player", "path", "number")), (p, key, number)))
+                events.append(_event(_E_PROGRAMMED, (p, key, number)))
                 on = groups.get(key)
                 if on is None:
                     groups[key] = [p]
@@ -986,16 +1022,16 @@ class Game:
             if not on:
                 continue
             if path.capacity is not None and len(on) > path.capacity:     # capacity, O-5
-                append(_event(("lose_turn", ("path", "count", "capacity", "players")),
+                append(_event(_E_LOSE_TURN,
                               (key, len(on), path.capacity, on)))
                 no_pay.append(key)
                 no_gain.append(key)
             elif path.solo:                                             # tile 11
                 if len(on) == 1:
-                    append(_event(("solo_alone", ("player", "path")), (on[0], key)))
+                    append(_event(_E_SOLO_ALONE, (on[0], key)))
                     no_pay.append(key)
                 else:
-                    append(_event(("solo_crowd", ("path", "count")), (key, len(on))))
+                    append(_event(_E_SOLO_CROWD, (key, len(on))))
                     no_gain.append(key)
         paying: Iterable[tuple[str, Choice]] = choices.items()
         gaining: Iterable[tuple[str, Choice]] = paying
@@ -1029,7 +1065,7 @@ class Game:
             have = fuel[p]
             paid = total if total < have else have                      # min(total, have)
             fuel[p] = left = have - paid
-            append(_event(("pay", ("player", "amount", "paid", "parts", "total")), (p, total, paid, parts, left)))
+            append(_event(_E_PAY, (p, total, paid, parts, left)))
             if total > paid:
                 out.append((p, "overpaid"))
             elif left == 0 and not finish:
@@ -1059,7 +1095,7 @@ class Game:
                 move, fuel_gains, bonus = fixed
                 for v in fuel_gains:
                     fuel[p] += v
-                    append(_event(("fuel", ("player", "delta", "total")), (p, v, fuel[p])))
+                    append(_event(_E_FUEL_2, (p, v, fuel[p])))
                 if bonus:
                     draws[p] = bonus
                     before[p] = zone[p]
@@ -1072,7 +1108,7 @@ class Game:
                     elif kind == "fuel":
                         if v:
                             fuel[p] += v
-                            append(_event(("fuel", ("player", "delta", "total")), (p, v, fuel[p])))
+                            append(_event(_E_FUEL_2, (p, v, fuel[p])))
                     else:
                         draws[p] = draws.get(p, 0) + v
                         before[p] = zone[p]
@@ -1083,7 +1119,7 @@ class Game:
                         and (not markers or markers.isdisjoint(range(start + 1, target + 1)))):  # nor stops it
                     entered(target)                                     # O-4
                     zone[p] = target
-                    moved.append(_event(("moved", ("player", "from", "to", "stopped", "why")),
+                    moved.append(_event(_E_MOVED_2,
                                         (p, start, target, False, "")))
                 else:
                     if self._move(p, move, markers, moved, "") is None:    # never backwards here
@@ -1103,7 +1139,7 @@ class Game:
         if s.token_mode == "physical":
             for p in drawers:
                 s.held[p].extend([UNKNOWN] * draws[p])
-                append(_sets(_event(("draw", ("player", "drawn")), (p, draws[p])),
+                append(_evp(_E_DRAW, (p, draws[p]),
                              (("players", p, "tokens"), len(s.held[p]))))
             return self._end_resolution(events)
         if not drawers and not s.draw_queue:
@@ -1118,7 +1154,7 @@ class Game:
             s.pile = s.discards
             s.discards = []
             _shuffle(s.rng, s.pile)
-            events.append(_sets(_event(("reshuffle", ("count",)), (len(s.pile),)),
+            events.append(_evp(_E_RESHUFFLE, (len(s.pile),),
                                 (("pile_size",), len(s.pile)), (("discards",), 0)))
         return s.pile.pop(0) if s.pile else None
 
@@ -1136,15 +1172,15 @@ class Game:
             if len(drawn) == 2:
                 s.drawn = drawn
                 s.phase = "draw"
-                events.append(_sets(_event(("draw", ("player", "drawn")), (p, 2)), (("pile_size",), len(s.pile))))
+                events.append(_evp(_E_DRAW, (p, 2), (("pile_size",), len(s.pile))))
                 return events
             s.draw_queue.pop(0)
             if drawn:
                 s.held[p].append(drawn[0])
-                events.append(_sets(_event(("draw", ("player", "drawn")), (p, 1)),
+                events.append(_evp(_E_DRAW, (p, 1),
                                     (("players", p, "tokens"), len(s.held[p])), (("pile_size",), len(s.pile))))
             else:
-                events.append(_event(("draw_empty", ("player",)), (p,)))
+                events.append(_event(_E_DRAW_EMPTY, (p,)))
         return self._end_resolution(events)
 
     def keep(self, player: str, token: str | None = None) -> list[Event]:
@@ -1189,7 +1225,7 @@ class Game:
             n = s.markers.count(zone)
             if n:
                 s.markers = [z for z in s.markers if z != zone]
-                events.append(_sets(_event(("markers_removed", ("zone", "count")), (zone, n)),
+                events.append(_evp(_E_MARKERS_REMOVED, (zone, n),
                                     (("force_fields",), sorted(s.markers)),
                                     (("markers_left",), s.marker_total - len(s.markers))))
         s.entered = set()
@@ -1202,7 +1238,7 @@ class Game:
         if s.stack:
             s.tile = s.stack.pop(0)
             s.face = s.next_face
-            events.append(_sets(_event(("tile_revealed", ("tile",)), (s.tile._label,)),   # label()
+            events.append(_evp(_E_TILE_REVEALED, (s.tile._label,),   # label()
                                 (("turn",), s.turn), (("tile",), s.tile), (("face",), s.face),
                                 (("next_face",), s.next_face), (("tiles_left",), len(s.stack)),
                                 (("revealed",), {})))

@@ -1,4 +1,4 @@
-"""Tiles as values: paths, effects and amounts, parsed from the tile format of SCENARIOS.md.
+"""Tiles as values: paths, effects and amounts, parsed from the tile format of docs/scenarios.md.
 
 A tile has a "3-4" face and a "5-6" face; a face has up to three lit paths (left ●,
 centre ▲, right ●); a path has an optional condition (capacity, solo rule, a centre-wheel

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..rules import Event
+from ..rules import Event, EventKind
 
 
 def log_data(e: Event, before: Mapping[str, Any], after: Mapping[str, Any], token_mode: str) -> dict[str, Any]:
     """The data of ``e``'s log line; ``before``/``after``: the public views around the input
     that gave ``e`` (a revealed tile is in ``after``, the current one in ``before``)."""
     data = dict(e.data)
-    if e.kind in ("turn", "tile_revealed"):
-        tile = (after if e.kind == "tile_revealed" else before).get("tile")
+    if e.kind in (EventKind.TURN, EventKind.TILE_REVEALED):
+        tile = (after if e.kind == EventKind.TILE_REVEALED else before).get("tile")
         if tile:
             data.update(number=tile.get("number"), finish=tile.get("finish"))
-    if e.kind == "draw":
+    if e.kind == EventKind.DRAW:
         data["mode"] = token_mode
     return data

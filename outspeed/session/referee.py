@@ -7,7 +7,7 @@ step by step, and says what the controllers should do (:meth:`Session.take_comma
 colours, path lights, blink). :meth:`Session.table` is everything the display may draw:
 the public view and public facts only.
 
-A turn at the table (RULES.md "A turn"):
+A turn at the table (docs/rules.md "A turn"):
 
 * ``bonus``: zone by zone from the front, the players of the prompted zone set the **left
   wheel** to a token (or "none") and close the lock. The table sees only *that* a player
@@ -44,7 +44,7 @@ from bitbox.table.referee import AssignSeat, Command, ControllerState, Hint, Ide
 from bitbox.table.seating import SeatPlan
 
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
-from ..rules import PATHS, TOKENS, Choice, Event, Game, Refused, RulesError
+from ..rules import PATHS, TOKENS, Choice, Event, EventKind, Game, Refused, RulesError
 from .animate import apply_event
 from .log import log_data
 
@@ -493,11 +493,12 @@ class Session:
 
     def _group(self, events: list[Event]) -> Iterable[_Step]:
         p = self.pace
-        durations = {"roll": p.roll, "programmed": p.reveal, "bonus_played": p.reveal, "tile_revealed": p.turn,
-                     "turn": 0.0, "bonus_none": 0.0, "game_over": p.turn}
+        durations = {EventKind.ROLL: p.roll, EventKind.PROGRAMMED: p.reveal, EventKind.BONUS_PLAYED: p.reveal,
+                     EventKind.TILE_REVEALED: p.turn, EventKind.TURN: 0.0, EventKind.BONUS_NONE: 0.0,
+                     EventKind.GAME_OVER: p.turn}
         group: list[Event] = []
         for e in events:
-            if group and (e.kind != group[-1].kind or e.kind in ("turn", "tile_revealed", "game_over")):
+            if group and (e.kind != group[-1].kind or e.kind in (EventKind.TURN, EventKind.TILE_REVEALED, EventKind.GAME_OVER)):
                 yield _Step(group, durations.get(group[-1].kind, p.step))
                 group = []
             group.append(e)
@@ -516,29 +517,29 @@ class Session:
             self._end_showing()
             return True
         step = self._steps.popleft()
-        if any(e.kind == "tile_revealed" for e in step.events):
+        if any(e.kind == EventKind.TILE_REVEALED for e in step.events):
             self.milestones.append(("turn_end", self._turn_before, self.table(now)))
         self._step_started = now
         self._step_until = now + step.duration
         self._rolling = []
         moving = []
         for e in step.events:
-            if e.kind == "turn":
+            if e.kind == EventKind.TURN:
                 self.dice, self._rolling = [], []
-            if e.kind == "roll":
+            if e.kind == EventKind.ROLL:
                 self._rolling.append(len(self.dice))
                 self.dice.append(DieShown(e.data["player"], e.data["die"], int(e.data["value"])))
-            if e.kind == "bonus_played":
+            if e.kind == EventKind.BONUS_PLAYED:
                 self.played[e.data["player"]] = e.data["token"]
-            if e.kind == "moved":
+            if e.kind == EventKind.MOVED:
                 moving.append(e.data["player"])
             self.shown_view = apply_event(self.shown_view, e, self.game.state.token_mode)
-            if e.kind == "roll" and step.duration > 0:
+            if e.kind == EventKind.ROLL and step.duration > 0:
                 self._deferred.append(e)
             else:
                 self._log_event(e)
         self.moving = tuple(moving)
-        if step.final or any(e.kind == "tile_revealed" for e in step.events):
+        if step.final or any(e.kind == EventKind.TILE_REVEALED for e in step.events):
             self.shown_view = dict(self._after_view or self.game.public_view())
         return True
 
@@ -559,7 +560,7 @@ class Session:
             self.on_event(entry)
 
     def _log_event(self, e: Event) -> None:
-        if e.kind == "turn":                         # logged when the bonus phase began
+        if e.kind == EventKind.TURN:                 # logged when the bonus phase began
             return
         self._log(e.kind, log_data(e, self.shown_view, self._after_view or {}, self.game.state.token_mode))
 

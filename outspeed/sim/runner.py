@@ -20,7 +20,7 @@ from typing import Any, Iterator, TextIO
 from bitbox.colours import SEAT_COLOURS
 
 from ..bots import BOTS, make_bot, play_game
-from ..rules import Game
+from ..rules import EventKind, Game
 from ..rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 COLOURS = SEAT_COLOURS
@@ -83,11 +83,11 @@ def play_one(config: SimConfig, content, index: int) -> dict[str, Any]:
 
     def record(events) -> None:
         for e in events:
-            if e.kind == "turn":
+            if e.kind == EventKind.TURN:
                 turns.append([s.tile.number, e.data["face"], []])
-            elif e.kind == "programmed":
+            elif e.kind == EventKind.PROGRAMMED:
                 turns[-1][2].append([seat_of[e.data["player"]], e.data["path"]])
-            elif e.kind == "game_over":
+            elif e.kind == EventKind.GAME_OVER:
                 end[0] = "last ship" if e.data.get("why") == "last ship" else "finish" if e.data["winners"] else "nobody"
 
     play_game(game, bots, record)

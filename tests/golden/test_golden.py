@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from outspeed.rules import Choice, Game, parse_tile
+from outspeed.rules import Choice, EventKind, Game, parse_tile
 
 from .record import FILE, canonical
 
@@ -30,8 +30,8 @@ def test_the_recording_covers_the_cases_it_is_for():
     assert sorted({len(g["setup"]["players"]) for g in games}) == [3, 4, 5, 6]
     assert {g["setup"]["token_mode"] for g in games} == {"virtual", "physical"}
     kinds = {json.loads(e)["kind"] for g in games for st in g["steps"] for e in st["events"]}
-    for kind in ("eliminated", "board_laid", "board_removed", "marker_placed", "markers_removed",
-                 "draw", "flip", "game_over"):
+    for kind in (EventKind.ELIMINATED, EventKind.BOARD_LAID, EventKind.BOARD_REMOVED, EventKind.MARKER_PLACED,
+                 EventKind.MARKERS_REMOVED, EventKind.DRAW, EventKind.FLIP, EventKind.GAME_OVER):
         assert kind in kinds
     assert any(c[1] is not None for g in games for st in g["steps"]
                if st["input"] and "program" in st["input"] for c in st["input"]["program"].values())

@@ -1,4 +1,4 @@
-"""The codec benchmark script runs and reports its figures (no timed assertions: DESIGN.md)."""
+"""The codec benchmark script runs and reports its figures (no timed assertions: docs/design.md)."""
 
 from __future__ import annotations
 

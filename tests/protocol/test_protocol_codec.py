@@ -334,7 +334,7 @@ def test_compatibility_rule() -> None:
 
 
 def test_protocol_imports_nothing_of_the_rest() -> None:
-    """DESIGN.md: firmware_protocol imports nothing of bitbox or outspeed."""
+    """docs/design.md: firmware_protocol imports nothing of bitbox or outspeed."""
     import ast
     from pathlib import Path
 

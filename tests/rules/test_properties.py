@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from outspeed.rules import Game, UNKNOWN
+from outspeed.rules import UNKNOWN, EventKind, Game
 
 from .helpers import bots_for, new_game, step
 
@@ -57,7 +57,7 @@ def test_random_games_keep_the_invariants_and_end(content, params):
     game, events = play_checked(content, seed, players, first_game)
     s = game.state
     assert s.finished and s.phase == "finished"
-    assert events[-1].kind == "game_over"
+    assert events[-1].kind == EventKind.GAME_OVER
     if len(s.active) >= 2:
         # Ended by the finish tile: 13 turns, and the winners are the best ranked.
         assert s.tile.finish and s.turn == 13

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from outspeed.bots import RandomBot
-from outspeed.rules import Game
+from outspeed.rules import EventKind, Game
 from outspeed.session.animate import apply_event
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
@@ -58,5 +58,5 @@ def test_the_fold_meets_the_cases_that_went_wrong(content):
     kinds: set[str] = set()
     for seed in range(40):
         kinds |= play_folding(content, seed, 3 + seed % 4, "virtual" if seed % 3 else "physical")
-    assert {"draw", "board_removed", "marker_placed", "markers_removed", "eliminated",
-            "tile_revealed", "game_over"} <= kinds
+    assert {EventKind.DRAW, EventKind.BOARD_REMOVED, EventKind.MARKER_PLACED, EventKind.MARKERS_REMOVED,
+            EventKind.ELIMINATED, EventKind.TILE_REVEALED, EventKind.GAME_OVER} <= kinds

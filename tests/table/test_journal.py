@@ -7,6 +7,7 @@ import pytest
 
 from bitbox.table.journal import GameRecord, Journal, JournalError, rebuild, replay
 from outspeed.journaling import RULES
+from outspeed.rules import EventKind
 from outspeed.session import state_hash
 from outspeed.table import replay_frames
 
@@ -140,4 +141,4 @@ def test_replay_frames_turn_by_turn(tmp_path):
     assert frames[0].turn == 0
     assert [f.turn for f in frames[1:]] == list(range(1, t.game.state.turn + 1))
     assert frames[-1].view["winners"] == t.game.state.winners
-    assert all(any(e.kind == "turn" for e in f.log) for f in frames[1:])
+    assert all(any(e.kind == EventKind.TURN for e in f.log) for f in frames[1:])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from outspeed.rules import UNKNOWN
+from outspeed.rules import UNKNOWN, EventKind
 from outspeed.session import Pace, RefuseChoice, SetLights
 
 from .helpers import WM, Table, new_game
@@ -53,7 +53,7 @@ def test_programming_ready_refused_and_reveal():
     assert t.s.table().view["revealed"] == {}
     t.program("yellow", lit[0])
     assert t.game.state.turn == 2
-    revealed = [e for e in t.s.log if e.kind == "programmed"]
+    revealed = [e for e in t.s.log if e.kind == EventKind.PROGRAMMED]
     assert {e.data["player"]: e.data["path"] for e in revealed} == {
         "red": lit[0], "blue": lit[-1], "green": lit[0], "yellow": lit[0]}
 
@@ -111,7 +111,7 @@ def test_bonus_zone_by_zone_from_the_front_and_only_that_a_token_is_played():
     # red declared; blue's zone came and the lock blue closed earlier (after the phase began)
     # counted at once: every token is revealed and applied, programming begins
     assert t.s.stage == "programming"
-    played = [e for e in t.s.log if e.kind == "bonus_played"]
+    played = [e for e in t.s.log if e.kind == EventKind.BONUS_PLAYED]
     assert {e.data["player"]: e.data["token"] for e in played} == {"red": "nitro", "blue": "fuel_tank"}
     declared = [e for e in t.s.log if e.kind.startswith("declared")]
     assert [e.data for e in declared] == [{"player": "red"}, {"player": "blue"}]
@@ -224,7 +224,7 @@ def test_a_full_game_with_bots_through_the_controllers(players):
     g = t.game
     assert g.finished and t.s.finished
     assert t.s.table().prompt == ("prompt.finished", {})
-    assert any(e.kind == "game_over" for e in t.s.log)
+    assert any(e.kind == EventKind.GAME_OVER for e in t.s.log)
 
 
 def test_paced_showing_takes_time_and_rolls_dice():
@@ -240,11 +240,11 @@ def test_paced_showing_takes_time_and_rolls_dice():
         if rolling:
             saw_rolling = True
             # a roll is told in the log only once the die has landed
-            last_turn = max(i for i, e in enumerate(t.s.log) if e.kind == "turn")
-            told = [e for e in t.s.log[last_turn:] if e.kind == "roll"]
+            last_turn = max(i for i, e in enumerate(t.s.log) if e.kind == EventKind.TURN)
+            told = [e for e in t.s.log[last_turn:] if e.kind == EventKind.ROLL]
             assert len(told) == len(table.dice) - len(rolling)
         if t.game.state.turn >= 4:
             break
     assert "showing" in stages
     assert t.game.state.turn >= 4
-    assert saw_rolling or not any(e.kind == "roll" for e in t.s.log)
+    assert saw_rolling or not any(e.kind == EventKind.ROLL for e in t.s.log)
