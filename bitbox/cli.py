@@ -5,6 +5,7 @@
     bitbox emulate -n N          N emulated controllers on pseudo-terminals
     bitbox udev-rules            the Linux udev rules for our USB ids
     bitbox games                 the games installed (cartridges), with their player counts
+    bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
     bitbox play --game NAME ...  play a game at the table (the options are the game's own:
                                  `bitbox play --game outspeed` is `outspeed play`)
 
@@ -38,9 +39,50 @@ def _parser() -> argparse.ArgumentParser:
                                    "name, title, player counts and options.")
     p.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
     p.set_defaults(run=_games)
+    p = sub.add_parser("simulate", help="play many games of a cartridge with bots",
+                       description="Play N games of GAME with bots (any installed cartridge) and report win rates "
+                                   "by seat and by bot. The same --seed gives the same report whatever --workers.")
+    p.add_argument("game", help="the game's name (see `bitbox games`)")
+    p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    p.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's fewest)")
+    p.add_argument("--bots", default="random", metavar="NAMES", help="comma-separated bot names cycled over the seats")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, metavar="W", help="worker processes (default 1)")
+    p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_simulate)
     sub.add_parser("play", help="play a game at the table: bitbox play --game NAME [its options]",
                    description="Play a game at the table; see `bitbox play --game NAME --help`.")
     return parser
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .games import GameError, find
+    from .simulation.games import Run, simulate
+    from .simulation.progress import Progress
+    try:
+        cartridge = find(args.game)
+        if args.workers < 1:
+            raise ValueError(f"--workers must be 1 or more, not {args.workers}")
+        run = Run(args.game, args.games, args.players or cartridge.min_players,
+                  tuple(b.strip() for b in args.bots.split(",") if b.strip()), args.seed, not args.fixed_seats)
+        run.check()
+    except (GameError, ValueError) as exc:
+        print(f"bitbox simulate: {exc}", file=sys.stderr)
+        return 2
+    from .simulation.pool import usable_cores
+    workers = args.workers
+    if workers > usable_cores():
+        workers = usable_cores()
+        print(f"bitbox simulate: --workers {args.workers} is more than the {workers} core(s) here: using {workers}",
+              file=sys.stderr)
+    try:
+        summary = simulate(run, workers, None if args.quiet else Progress(run.games))
+    except KeyboardInterrupt:               # Ctrl-C: the pool's workers are ended with it
+        print("\nbitbox simulate: interrupted", file=sys.stderr)
+        return 130
+    print(summary.report(cartridge.title))
+    return 0
 
 
 def _games(args: argparse.Namespace) -> int:

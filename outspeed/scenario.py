@@ -2,16 +2,19 @@
 
 ``outspeed scenario FILE...`` runs each file and prints one JSON line per file; exit 0 if
 every file met its ``expect``, 1 if any did not, 2 if a file could not be read or is not a
-valid scenario (the message names the file and the field).
+valid scenario (the message names the file and the field). The runner's skeleton (the JSON
+lines, the exit codes, :class:`ScenarioError`, the field readers) is the console's
+(:mod:`bitbox.games.scenarios`); this module is Outspeed's format.
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+
+from bitbox.games.scenarios import ScenarioError, listing, mapping, run_files, whole_number
 
 from .content import ConfigError, Content, load_content, load_yaml
 from .rules import FACES, PATHS, REFUSAL_CODES, TOKENS, Choice, Game, GameState, Refused, RulesError, Tile, TileError, parse_tile
@@ -22,15 +25,6 @@ TOP_KEYS = {"name", "players", "tile", "face", "stack", "track", "ships", "fuel"
 TURN_KEYS = {"bonus", "program", "choose", "dice", "keep"}
 EXPECT_KEYS = {"ships", "fuel", "eliminated", "held_count", "force_fields", "track", "finished",
                "winner", "refused"}
-
-
-class ScenarioError(ValueError):
-    """Not a valid scenario; ``field`` names the offending field."""
-
-    def __init__(self, field: str, message: str, file: str | None = None) -> None:
-        self.field, self.message, self.file = field, message, file
-        text = f"field {field}: {message}" if field else message
-        super().__init__(f"{file}: {text}" if file else text)
 
 
 @dataclass
@@ -51,33 +45,7 @@ class Scenario:
 
 # ---------------------------------------------------------------------------- parsing
 
-SANE = 10**9   # bounds on every number a scenario gives, so a wrong file cannot hang the runner
-
-
-def _int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ScenarioError(where, f"expected a whole number, got {str(value)[:60]!r}")
-    low = -SANE if low is None else low
-    high = SANE if high is None else high
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ScenarioError(where, f"{str(value)[:60]} is out of range (from {low} to {high})")
-    return value
-
-
-def _map(value: Any, where: str) -> Mapping[Any, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ScenarioError(where, f"expected a mapping, got {value!r}")
-    return value
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ScenarioError(where, f"expected a list, got {value!r}")
-    return value
+_int, _map, _list = whole_number, mapping, listing
 
 
 def _token(value: Any, where: str) -> str:
@@ -343,26 +311,11 @@ def run_file(path: str | Path, content: Content | None = None) -> dict[str, Any]
 
 
 def main(files: Sequence[str], out=None, err=None) -> int:
-    out = out or sys.stdout
     err = err or sys.stderr
     try:
         content = load_content()
     except ConfigError as exc:
         print(f"outspeed scenario: {exc}", file=err)
         return 2
-    status = 0
-    for f in files:
-        try:
-            result = run_file(f, content)
-        except (ScenarioError, ConfigError) as exc:
-            msg = str(exc)
-            if not msg.startswith(str(f)):
-                msg = f"{f}: {msg}"
-            print(json.dumps({"file": str(f), "ok": False, "error": msg}), file=out)
-            print(f"outspeed scenario: {msg}", file=err)
-            status = 2
-            continue
-        print(json.dumps(result, ensure_ascii=False), file=out)
-        if not result["ok"] and status == 0:
-            status = 1
-    return status
+    return run_files(files, lambda f: run_file(f, content), prog="outspeed scenario",
+                     invalid=(ScenarioError, ConfigError), out=out, err=err)

@@ -67,12 +67,17 @@ class Chance:
     @classmethod
     def from_data(cls, data: Mapping[str, JSON]) -> "Chance":
         chance = cls()
+        rng, forced = data.get("rng"), data.get("forced") or {}
+        if not (isinstance(rng, Sequence) and not isinstance(rng, str) and len(rng) == 3
+                and isinstance(rng[1], Sequence) and isinstance(forced, Mapping)):
+            raise GameError(f"not a saved random state: {str(data)[:80]}")
         try:
-            version, internal, gauss = data["rng"]  # type: ignore[misc]
-            chance.rng.setstate((version, tuple(internal), gauss))  # type: ignore[arg-type]
-            forced = data.get("forced") or {}
-            assert isinstance(forced, Mapping)
-            chance.forced = {str(k): list(v) for k, v in forced.items()}  # type: ignore[arg-type]
-        except (KeyError, TypeError, ValueError, AssertionError) as exc:
+            chance.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
+        except (TypeError, ValueError) as exc:
             raise GameError(f"not a saved random state: {exc}") from None
+        for source, values in forced.items():
+            if not isinstance(values, Sequence) or isinstance(values, str) or not all(
+                    isinstance(v, (int, str)) and not isinstance(v, bool) for v in values):
+                raise GameError(f"not a saved random state: forced outcomes of {source} are {values!r}")
+            chance.forced[str(source)] = [v for v in values if isinstance(v, (int, str))]
         return chance

@@ -192,8 +192,8 @@ def check_random_play(cartridge: Cartridge, players: int, seed: int,
             if _dump(game.to_data(), where) != before:
                 raise ConformanceError(f"{where}: {what} was refused but changed the state")
         _dump(dict(game.public_view()), f"{where}: the public view")
-        for p in game.players:
-            _dump(dict(game.private_view(p)), f"{where}: {p}'s private view")
+        for player in game.players:
+            _dump(dict(game.private_view(player)), f"{where}: {player}'s private view")
 
     game, _ = play_random(cartridge, players, seed, options, step)
     return game

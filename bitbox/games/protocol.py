@@ -106,9 +106,14 @@ class Prompt:
 
     ``kind`` names the question in the game's terms (Outspeed: ``"bonus"``, ``"program"``,
     ``"keep"``); the game's controls and words decide how to ask it. ``options`` are every
-    legal answer, in a stable order (bots and the conformance test pick among them; a host
-    may show them); never empty. ``context`` is what the player needs to answer that is not
-    in their private view (may be empty). Private to ``player`` (see the module docstring).
+    legal answer, listed in full, in a stable order, without repeats (bots and the
+    conformance test pick among them; a host may show them); never empty. A game whose
+    answers form families (Last One Alive's re-roll of any set of dice in the tray) lists
+    every member. A prompt with a single option may be answered by the host without asking
+    when that reveals nothing (Outspeed: a player holding no token plays none). ``context``
+    is what the player needs to answer that is not in their private view (Outspeed's draw:
+    the two tokens drawn, in order; may be empty). Private to ``player`` (see the module
+    docstring).
     """
 
     player: Player

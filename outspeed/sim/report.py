@@ -1,30 +1,15 @@
-"""The terminal report of a simulation: plain-text tables."""
+"""The terminal report of an Outspeed simulation (the tables are bitbox.sim.report's)."""
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
+
+from bitbox.simulation.report import num, pct, run_line, table
 
 from .runner import COLOURS, SimConfig
 from .stats import CAUSES, Stats
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], right: Iterable[int] = ()) -> str:
-    """A plain-text table; columns listed in ``right`` are right-aligned."""
-    rows = [[str(c) for c in r] for r in rows]
-    right = set(right)
-    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
-
-    def fmt(cells: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-    return "\n".join([fmt(headers), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows])
-
-
-def _pct(x: float | None, digits: int = 1) -> str:
-    return "-" if x is None else f"{100 * x:.{digits}f}%"
-
-
-def _num(x: float | None, digits: int = 1) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
+_pct, _num = pct, num
 
 
 def _signed_pp(x: float | None) -> str:
@@ -42,8 +27,7 @@ def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int,
     out.append(f"Outspeed simulation: {stats.games} games, {config.players} players, bots "
                f"{','.join(config.bots)} ({seating}), seed {config.seed}"
                + (", first game (tiles 1-13 in order)" if config.first_game else ""))
-    rate = stats.games / seconds if seconds > 0 else 0.0
-    out.append(f"played in {seconds:.1f} s ({rate:,.0f} games/s) on {workers} worker{'s' if workers != 1 else ''}")
+    out.append(run_line(stats.games, seconds, workers))
 
     out.append("\nWin rate by seat")
     out.append(table(["seat", "colour", "games", "wins", "win %", "±95%", "survived", "avg zone", "avg place"],

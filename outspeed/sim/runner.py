@@ -1,29 +1,27 @@
-"""Play many games with bots: seeds, one game's record, and the parallel runner.
+"""Play many games of Outspeed with bots: one game's record, on the console's simulation
+harness (:mod:`bitbox.simulation`: seeds, worker pool, progress).
 
 Determinism: game ``i`` of a run seeded ``S`` is seeded from ``(S, i)`` and the bot in seat
-``k`` of that game from ``(game seed, k)`` (:func:`game_seed`, :func:`bot_seed`); records
-come back in game-index order whatever the number of worker processes, and are aggregated
-in that order, so a run's report is the same for any ``--workers``.
+``k`` of that game from ``(game seed, k)`` (:func:`game_seed`, :func:`bot_seed`, namespace
+``outspeed-simulate``); records come back in game-index order whatever the number of worker
+processes, and are aggregated in that order, so a run's report is the same for any ``--workers``.
 """
 from __future__ import annotations
 
-import hashlib
-import multiprocessing
-import contextlib
-import os
-import signal
-import sys
-import time
 from dataclasses import dataclass
-from typing import Any, Iterator, TextIO
+from typing import Any, Iterator
 
 from bitbox.colours import SEAT_COLOURS
+from bitbox.simulation import seeds
+from bitbox.simulation.pool import default_workers, run_indexed, usable_cores
+from bitbox.simulation.progress import Progress
 
 from ..bots import BOTS, make_bot, play_game
 from ..rules import EventKind, Game
 from ..rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 COLOURS = SEAT_COLOURS
+NAMESPACE = "outspeed-simulate"
 
 
 @dataclass(frozen=True)
@@ -55,17 +53,12 @@ class SimConfig:
         return [self.bots[(k + shift) % len(self.bots)] for k in range(self.players)]
 
 
-def _derive(*parts: Any) -> int:
-    digest = hashlib.sha256("/".join(map(str, ("outspeed-simulate",) + parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
 def game_seed(seed: int, index: int) -> int:
-    return _derive(seed, index)
+    return seeds.game_seed(NAMESPACE, seed, index)
 
 
 def bot_seed(seed_of_game: int, seat: int) -> int:
-    return _derive(seed_of_game, "seat", seat)
+    return seeds.bot_seed(NAMESPACE, seed_of_game, seat)
 
 
 def play_one(config: SimConfig, content, index: int) -> dict[str, Any]:
@@ -114,117 +107,32 @@ def play_one(config: SimConfig, content, index: int) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- parallel
 
-_worker: dict[str, Any] = {}
+class Job:
+    """:func:`play_one` for a run, as the harness's picklable job: the contents go to the
+    worker processes by name (each loads config/ once), not by value."""
 
+    def __init__(self, config: SimConfig, content: Any = None) -> None:
+        self.config = config
+        self.content = content
 
-def _init_worker(config: SimConfig) -> None:
-    # Ctrl-C reaches every process of the terminal's group: the main process alone stops the
-    # run (and ends the workers); a worker with a KeyboardInterrupt would print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from ..content import load_content
-    _worker["config"] = config
-    _worker["content"] = load_content()
+    def __getstate__(self) -> SimConfig:
+        return self.config
 
+    def __setstate__(self, config: SimConfig) -> None:
+        self.config, self.content = config, None
 
-def _play_range(bounds: tuple[int, int]) -> list[dict[str, Any]]:
-    config, content = _worker["config"], _worker["content"]
-    return [play_one(config, content, i) for i in range(*bounds)]
+    def __call__(self, index: int) -> dict[str, Any]:
+        if self.content is None:
+            from ..content import load_content
+            self.content = load_content()
+        return play_one(self.config, self.content, index)
 
 
 def run_games(config: SimConfig, workers: int = 1, content=None,
               progress: "Progress | None" = None) -> Iterator[dict[str, Any]]:
     """Yield every game's record, in game-index order, played on ``workers`` processes."""
-    if workers <= 1 or config.games < 2:
-        if content is None:
-            from ..content import load_content
-            content = load_content()
-        for i in range(config.games):
-            yield play_one(config, content, i)
-            if progress:
-                progress.update(1)
-        return
-    chunk = max(1, min(100, config.games // (workers * 20)))
-    bounds = [(a, min(a + chunk, config.games)) for a in range(0, config.games, chunk)]
-    ctx = multiprocessing.get_context("spawn")
-    with _sigint_ignored():                 # workers start with Ctrl-C ignored, even while importing
-        pool = ctx.Pool(min(workers, len(bounds)), initializer=_init_worker, initargs=(config,))
-    with pool:
-        for records in pool.imap(_play_range, bounds):
-            yield from records
-            if progress:
-                progress.update(len(records))
+    return run_indexed(Job(config, content), config.games, workers, progress)
 
 
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore SIGINT while worker processes are started (they inherit it), then restore it."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:                      # not the main thread: nothing to do
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where known)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
-class Progress:
-    """A text progress bar on a stream (stderr): redrawn in place on a terminal, a line per
-    10 % otherwise."""
-
-    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30, label: str = "games") -> None:
-        self.total = total
-        self.stream = stream or sys.stderr
-        self.width = width
-        self.label = label
-        self.done = 0
-        self.start = time.perf_counter()
-        self._last = 0.0
-        self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self._decile = -1
-
-    def update(self, n: int) -> None:
-        self.done += n
-        now = time.perf_counter()
-        if self._tty:
-            if now - self._last >= 0.1 or self.done >= self.total:
-                self._last = now
-                self.stream.write("\r" + self.line(now))
-                self.stream.flush()
-        else:
-            decile = self.done * 10 // self.total
-            if decile > self._decile:
-                self._decile = decile
-                self.stream.write(self.line(now) + "\n")
-                self.stream.flush()
-
-    def line(self, now: float | None = None) -> str:
-        elapsed = (now or time.perf_counter()) - self.start
-        frac = self.done / self.total if self.total else 1.0
-        filled = int(frac * self.width)
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate > 0 else 0.0
-        bar = "#" * filled + "-" * (self.width - filled)
-        return f"[{bar}] {frac:4.0%} {self.done}/{self.total} {self.label}  {rate:,.0f}/s  eta {eta:.0f}s "
-
-    def close(self) -> None:
-        if self._tty:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def default_workers() -> int:
-    return max(1, os.cpu_count() or 1)
-
-
-__all__ = ["COLOURS", "Progress", "SimConfig", "bot_seed", "default_workers", "game_seed", "play_one", "run_games",
-           "usable_cores"]
+__all__ = ["COLOURS", "Job", "Progress", "SimConfig", "bot_seed", "default_workers", "game_seed", "play_one",
+           "run_games", "usable_cores"]

@@ -20,9 +20,10 @@ of worker processes). Definitions:
 """
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from typing import Any, Iterable, Mapping
+
+from bitbox.simulation.report import win_ci95
 
 CAUSES = ("fuel", "overpaid", "board", "pushed")
 PATHS = ("left", "center", "right")
@@ -54,10 +55,9 @@ class _Tally:
     def row(self) -> dict[str, Any]:
         g = max(self.games, 1)
         rate = self.wins / g
-        var = max(self.wins_sq / g - rate * rate, 0.0)
         return {
             "games": self.games, "wins": round(self.wins, 3), "win_rate": rate,
-            "win_ci95": 1.96 * math.sqrt(var / g),
+            "win_ci95": win_ci95(self.wins, self.wins_sq, self.games),
             "survived": self.zone_n / g, "avg_zone": self.zone_sum / self.zone_n if self.zone_n else None,
             "avg_place": self.place_sum / g, "eliminated": {c: self.elim[c] for c in CAUSES},
         }

@@ -1,0 +1,156 @@
+"""Any registered cartridge played many times by bots: win rates by seat and by bot.
+
+``bitbox simulate GAME`` runs it; a game with statistics of its own builds them on the same
+harness (``outspeed simulate``). Game ``i`` of a run is seeded from ``(run seed, i)`` and each
+seat's bot from ``(game seed, seat)`` in the namespace ``bitbox-simulate/GAME``.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..bots import bot_names, make_bot, play
+from ..games import JSON, Cartridge, GameError, check_options, check_players, find
+from ..games.conformance import player_names
+from . import seeds
+from .pool import run_indexed
+from .progress import Progress
+from .report import num, pct, run_line, table, win_ci95
+
+
+@dataclass(frozen=True)
+class Run:
+    """What to simulate: ``games`` games of the cartridge ``game`` for ``players`` players,
+    ``bots`` cycled over the seats (one seat further each game when ``rotate``)."""
+
+    game: str
+    games: int
+    players: int
+    bots: tuple[str, ...] = ("random",)
+    seed: int = 0
+    rotate: bool = True
+    options: Mapping[str, JSON] = field(default_factory=dict)
+
+    def check(self) -> Cartridge:
+        """The cartridge, with every field checked (GameError/ValueError with one line)."""
+        cartridge = find(self.game)
+        if self.games < 1:
+            raise ValueError(f"the number of games must be 1 or more, not {self.games}")
+        check_players(cartridge, player_names(cartridge, self.players))
+        check_options(cartridge, self.options)
+        if not self.bots:
+            raise ValueError("name at least one bot")
+        known = bot_names(cartridge)
+        for b in self.bots:
+            if b not in known:
+                raise ValueError(f"unknown bot {b!r} for {cartridge.name} (known: {', '.join(known)})")
+        return cartridge
+
+    def seat_bots(self, index: int) -> list[str]:
+        shift = index if self.rotate else 0
+        return [self.bots[(k + shift) % len(self.bots)] for k in range(self.players)]
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game: its index and seed, the bot in each seat, each seat's share of the win (1/k
+    for each of k winners), and how many applies it took."""
+
+    index: int
+    seed: int
+    bots: tuple[str, ...]
+    wins: tuple[float, ...]
+    steps: int
+
+
+class Job:
+    """One game of a :class:`Run` by index (picklable: the cartridge is found again by name
+    in each worker process)."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self._cartridge: Cartridge | None = None
+
+    def __getstate__(self) -> Run:
+        return self.run
+
+    def __setstate__(self, run: Run) -> None:
+        self.run, self._cartridge = run, None
+
+    def __call__(self, index: int) -> Record:
+        if self._cartridge is None:
+            self._cartridge = find(self.run.game)
+        c, run = self._cartridge, self.run
+        namespace = f"bitbox-simulate/{c.name}"
+        gseed = seeds.game_seed(namespace, run.seed, index)
+        names = player_names(c, run.players)
+        kinds = run.seat_bots(index)
+        bots = {p: make_bot(c, kinds[k], seeds.bot_seed(namespace, gseed, k)) for k, p in enumerate(names)}
+        steps = [0]
+
+        def count(_: object) -> None:
+            steps[0] += 1
+
+        game = play(c.new(names, gseed, run.options), bots, count)
+        winners = set(game.winners)
+        share = 1 / len(winners) if winners else 0.0
+        return Record(index, gseed, tuple(kinds), tuple(share if p in winners else 0.0 for p in names), steps[0])
+
+
+@dataclass
+class Summary:
+    run: Run
+    games: int = 0
+    seconds: float = 0.0
+    workers: int = 1
+    steps: int = 0
+    seat: list[list[float]] = field(default_factory=list)           # per seat: games, wins, wins²
+    bot: dict[str, list[float]] = field(default_factory=dict)       # per bot: the same
+
+    def add(self, r: Record) -> None:
+        if not self.seat:
+            self.seat = [[0, 0.0, 0.0] for _ in r.wins]
+        self.games += 1
+        self.steps += r.steps
+        for k, (name, w) in enumerate(zip(r.bots, r.wins)):
+            for t in (self.seat[k], self.bot.setdefault(name, [0, 0.0, 0.0])):
+                t[0] += 1
+                t[1] += w
+                t[2] += w * w
+
+    def report(self, title: str) -> str:
+        run = self.run
+        out = [f"{title} simulation: {self.games} games, {run.players} players, bots {','.join(run.bots)} "
+               f"({'rotated over the seats game by game' if run.rotate else 'fixed seats'}), seed {run.seed}",
+               run_line(self.games, self.seconds, self.workers),
+               f"{self.steps / max(self.games, 1):.1f} prompts answered per game on average", "", "Win rate by seat"]
+        rows: Sequence[Sequence[object]] = [
+            [k + 1, int(g), num(w), pct(w / max(g, 1)), pct(win_ci95(w, w2, int(g)))]
+            for k, (g, w, w2) in enumerate(self.seat)]
+        out.append(table(["seat", "games", "wins", "win %", "±95%"], rows, right=range(1, 5)))
+        out += ["", "Win rate by bot"]
+        rows = [[name, int(g), num(w), pct(w / max(g, 1)), pct(win_ci95(w, w2, int(g)))]
+                for name, (g, w, w2) in self.bot.items()]
+        out.append(table(["bot", "seats", "wins", "win %", "±95%"], rows, right=range(1, 5)))
+        return "\n".join(out)
+
+
+def records(run: Run, workers: int = 1, progress: Progress | None = None) -> Iterator[Record]:
+    """Every game's record, in game-index order, on ``workers`` processes."""
+    run.check()
+    return run_indexed(Job(run), run.games, workers, progress)
+
+
+def simulate(run: Run, workers: int = 1, progress: Progress | None = None) -> Summary:
+    start = time.perf_counter()
+    summary = Summary(run, workers=workers)
+    for r in records(run, workers, progress):
+        summary.add(r)
+    summary.seconds = time.perf_counter() - start
+    if progress is not None:
+        progress.close()
+    return summary
+
+
+__all__ = ["GameError", "Job", "Record", "Run", "Summary", "records", "simulate"]
