@@ -43,6 +43,7 @@ from bitbox.table.referee import (AssignSeat, Command, ControllerState, Hint, Id
                                   SetLights)
 from bitbox.table.seating import SeatPlan
 
+from ..controls import UNREADABLE, Controls
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
 from ..rules import PATHS, TOKENS, Choice, Event, EventKind, Game, Refused, RulesError
 from .animate import apply_event
@@ -92,6 +93,7 @@ class Session(Referee):
         self.game: Game = game
         self.milestones: list[tuple[str, int, TableView]] = []
         self.wheels = wheel_map
+        self.controls = Controls(wheel_map)
         # bonus phase
         self.declared: dict[str, str | None] = {}
         self.auto_declared: set[str] = set()
@@ -289,9 +291,8 @@ class Session(Referee):
         c = self.ctl[player]
         if self.stage == "bonus":
             if player in self.pending_bonus() and c.locked and not c.stale:
-                meaning = self.wheels.meaning("left", c.wheels[0])
-                token = None if meaning == "none" else meaning
-                code = "unreadable" if token is not None and token not in TOKENS else None
+                token = self.controls.token(c.wheels)
+                code = "unreadable" if token is UNREADABLE else None
                 if code is None:
                     code = self.game.bonus_refusal(player, token)
                 if code is None:
@@ -304,16 +305,11 @@ class Session(Referee):
             if not c.locked or c.stale:
                 self.ready.pop(player, None)
                 return
-            path = self.wheels.meaning("right", c.wheels[2])
+            read = self.controls.choice(c.wheels, self.game.current_paths)
             code: str | None = "unreadable"
             choice = None
-            if path in PATHS:
-                lit = self.game.current_paths.get(path)
-                number = None
-                if lit is not None and lit.choose is not None:
-                    n = self.wheels.meaning("centre", c.wheels[1])
-                    number = n if isinstance(n, int) and not isinstance(n, bool) else -1
-                choice = Choice(path, number)
+            if read is not UNREADABLE:
+                choice = read
                 code = self.game.programming_refusal(player, choice)
             if code is None and choice is not None:
                 self.ready[player] = choice
@@ -325,7 +321,7 @@ class Session(Referee):
         elif self.stage == "draw":
             s = self.game.state
             if s.draw_queue[:1] == [player] and c.locked and not c.stale:
-                token = self.wheels.meaning("left", c.wheels[0])
+                token = self.controls.kept(c.wheels)
                 if token in self.game.keep_options(player):
                     self.refused.discard(player)
                     self._submit("keep", {"player": player, "token": token})
@@ -440,12 +436,7 @@ class Session(Referee):
         """Path lights: the tile's lit paths for a player who must program; the left light for
         a player who must declare or keep a token; dark otherwise."""
         kind = self.awaiting(player)
-        if kind == "program":
-            lit = tuple(self.game.current_paths) if self.stage == "programming" else ()
-            return ("left" in lit, "center" in lit, "right" in lit)
-        if kind in ("bonus", "keep"):
-            return (True, False, False)
-        return (False, False, False)
+        return self.controls.lights(kind, tuple(self.game.current_paths) if self.stage == "programming" else ())
 
     def _hint(self, player: str) -> tuple[int, int, int]:
         """The private hint for ``player``'s controller: the left-wheel stops whose meaning
@@ -460,11 +451,7 @@ class Session(Referee):
             ok = lambda m: m in drawn  # noqa: E731
         else:
             return (0, 0, 0)
-        mask = 0
-        for position, meaning in self.wheels.meanings("left").items():
-            if 0 <= position < 16 and ok(meaning):
-                mask |= 1 << position
-        return (mask, 0, 0)
+        return self.controls.left_hint(ok)
 
 
 __all__ = ["AssignSeat", "Command", "ControllerState", "Hint", "Identify", "Pace", "RefuseChoice", "SeatPlan",
