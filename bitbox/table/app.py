@@ -2,9 +2,10 @@
 events, update, dirty-rect draw, tick).
 
 :class:`TableLoop` runs a referee (anything with the :class:`TableReferee` shape, e.g. a
-:class:`~bitbox.table.referee.Referee`) between a hub and a display: hub events → referee → drivers (bots, keyboard) → commands to the
-controllers → draw → tick, until the game ends (headless) or the window is closed. A game
-gives it its display (:meth:`TableLoop.make_display`) and its window caption.
+:class:`~bitbox.table.referee.Referee`) between a hub and a display: hub events → referee →
+drivers (bots, keyboard) → commands to the controllers → draw → tick, until the game ends
+(headless) or the window is closed. A game gives it its display
+(:meth:`TableLoop.make_display`) and its window caption.
 """
 from __future__ import annotations
 
