@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import math
 import os
 import select
 import sys
@@ -49,7 +50,7 @@ MAX_ID = 2**64 - 1
 
 def _bounded(value: float, lo: float, hi: float, what: str) -> float:
     """``value`` if finite and within lo..hi, else ValueError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or not lo <= value <= hi:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or not lo <= value <= hi:
         raise ValueError(f"{what}: expected {lo:g}..{hi:g}, got {value!r}")
     return value
 

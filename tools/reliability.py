@@ -751,7 +751,7 @@ def campaign_rogues(workdir: Path, *, seed: int, speed: float = 8.0, players: in
         telling = [l for l in named if any(w in l for w in ("bad frames", "frames/s", "refused", "protocol",
                                                             "reports error"))]
         log_line = (telling or named or ["-"])[0].split(": ", 1)[-1]
-        rows.append(Row(f"Rogue device: {kind}", ROGUE_WHAT[kind] + f"; plugged into the hub after input 2",
+        rows.append(Row(f"Rogue device: {kind}", ROGUE_WHAT[kind] + "; plugged into the hub after input 2",
                         count, f"contained; named in the log: \"{log_line[:150]}\"; {outcome_game}",
                         not problems and not problems_all,
                         {"named": named[:5], "problems": problems + problems_all,
@@ -2047,11 +2047,11 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
     if stage == "programming":
         order = shape.sample(list(worlds[0].session.game.state.active), k=len(worlds[0].session.game.state.active))
         for n, p in enumerate(order):
-            def legal(k: int, w: _World) -> list[Choice]:
+            def legal(k: int, w: _World, p: str = p) -> list[Choice]:
                 g = w.session.game
                 return [Choice(path, num) for path in g.legal_paths(p) for num in (g.legal_numbers(p, path) or [None])]
 
-            def illegal(k: int, w: _World) -> list[tuple]:
+            def illegal(k: int, w: _World, p: str = p) -> list[tuple]:
                 g = w.session.game
                 out = [(0, None)]                                       # the rest stop: unreadable
                 for path in PATHS:
@@ -2060,7 +2060,7 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
                         out.append((w.wm.position_for("right", path), 99))
                 return out
 
-            def choose(k: int, w: _World) -> None:
+            def choose(k: int, w: _World, p: str = p) -> None:
                 c = hidden_rng[k].choice(legal(k, w))
                 wheels = {"right": w.wm.position_for("right", c.path)}
                 if c.number is not None:
@@ -2068,13 +2068,13 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
                 lock(w, p, **wheels)
 
             if shape.random() < 0.3:                                    # a refused try first
-                def refused(k: int, w: _World) -> None:
+                def refused(k: int, w: _World, p: str = p) -> None:
                     right, num = hidden_rng[k].choice(illegal(k, w))
                     lock(w, p, right=right, **({"centre": 6} if num == 99 and shape_seed % 2 else {}))
                 if not act(refused):
                     break
             if shape.random() < 0.3:                                    # wheels turned, not locked
-                if not act(lambda k, w: hand(w, p).set(right=hidden_rng[k].randrange(4), locked=False)):
+                if not act(lambda k, w, p=p: hand(w, p).set(right=hidden_rng[k].randrange(4), locked=False)):
                     break
             if not act(choose):
                 break
@@ -2091,10 +2091,10 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
             tokens = [[t for t in w.session.game.legal_bonus_plays(p) if t is not None] for w in worlds]
             bad = [[t for t in TOKENS if w.session.game.bonus_refusal(p, t)] for w in worlds]
             if all(bad) and shape.random() < 0.3:
-                if not act(lambda k, w: lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(bad[k])))):
+                if not act(lambda k, w, p=p, bad=bad: lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(bad[k])))):
                     break
             plays = all(tokens) and shape.random() < 0.6
-            if not act(lambda k, w: lock(w, p, left=w.wm.position_for(
+            if not act(lambda k, w, p=p, tokens=tokens, plays=plays: lock(w, p, left=w.wm.position_for(
                     "left", hidden_rng[k].choice(tokens[k]) if plays else "none"))):
                 break
     elif stage == "draw":
@@ -2166,7 +2166,7 @@ def seed_secrecy(workdir: Path, games: int) -> Row:
         db.close()
         seeds.append(seed)
 
-        def shown(text: str) -> bool:
+        def shown(text: str, seed: int = seed) -> bool:
             return str(seed) in text or hex(seed)[2:] in text.lower()
         half = workdir / f"game-{k}-unfinished.sqlite"
         shutil.copy(journal, half)
@@ -2219,7 +2219,7 @@ def campaign_secrecy(workdir: Path, games: int, seed: int, seed_games: int = 3) 
                 f"after every hand on a wheel: the rendered frame, the log in 4 languages, the printed lines, "
                 f"the public view and every command to a controller",
                 f"{snaps} snapshots, {2 * snaps} frames",
-                (f"identical in both worlds until the reveal: 0 differences"
+                ("identical in both worlds until the reveal: 0 differences"
                  if not bad else f"{len(bad)} differences: " + "; ".join(f"{r['difference']} ({r})" for r in bad[:3])),
                 not bad and len(used) >= max(1, games // 2), {"games": results}),
             Row("Secrets on disk", "the journal (it holds the pile, the held tokens and each choice as it is locked "

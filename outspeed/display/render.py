@@ -21,8 +21,7 @@ from typing import Any, Mapping
 
 import pygame
 
-from bitbox.display.shell import (ACCENT, BAD, BG, DIM, FAINT, FONT_BOLD, FONT_DIR, FONT_REGULAR, GOOD, PANEL,
-                                  PANEL_2, TEXT, Fonts, Shell)
+from bitbox.display.shell import (ACCENT, BAD, DIM, FAINT, GOOD, PANEL_2, TEXT, Shell)
 
 from . import shapes
 from ..words import Lang
@@ -241,7 +240,6 @@ class TableDisplay(Shell):
         L, v = self.lang, t.view
         self._panel(surf, rect)
         tile = v.get("tile")
-        head = pygame.Rect(rect.x, rect.y, rect.w, self.px(74))
         # the stack of tiles left
         left = v.get("tiles_left")
         if left is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pygame
-from pygame import gfxdraw
 
 from bitbox.display.pieces import (DIE_COLOURS, PIP_LAYOUT, Colour, _darker, _disc, _lighter, _poly, draw_die,
                                    draw_padlock, pip_centres)

@@ -83,7 +83,7 @@ _TEMPLATES: dict[EventKind, Callable[[dict[str, Any]], str]] = {
     EventKind.BONUS_NONE: lambda d: "no bonus token played",
     EventKind.MOVED: lambda d: (f"{d['player']} moves {'forward' if d['to'] > d['from'] else 'back'} "
                         f"{abs(d['to'] - d['from'])} (zone {d['from']} → {d['to']})"
-                        + (f", stopped by a force field" if d.get("stopped") else "")
+                        + (", stopped by a force field" if d.get("stopped") else "")
                         + (f" [{d['why']}]" if d.get("why") else "")),
     EventKind.FUEL: lambda d: (f"{d['player']} {'gains' if d['delta'] > 0 else 'loses'} {abs(d['delta'])} fuel"
                        + (f" [{d['why']}]" if d.get("why") else "") + f" → {d['total']}"),

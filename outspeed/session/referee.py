@@ -45,7 +45,7 @@ from bitbox.table.seating import SeatPlan
 
 from ..controls import UNREADABLE, Controls
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
-from ..rules import PATHS, TOKENS, Choice, Event, EventKind, Game, Refused, RulesError
+from ..rules import Choice, Event, EventKind, Game, Refused, RulesError
 from .animate import apply_event
 from .log import log_data
 
