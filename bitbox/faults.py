@@ -204,8 +204,8 @@ class FaultInjector:
             return frame
         data = bytearray(frame)
         bit = self._next_error_bit
-        while bit < nbits:
-            data[bit >> 3] ^= 1 << (bit & 7)
+        while bit < nbits:                      # so finite: an int (it is inf without errors)
+            data[int(bit) >> 3] ^= 1 << (int(bit) & 7)
             self.bits_flipped += 1
             bit += 1 + self._skip()
         self._next_error_bit = bit - nbits

@@ -134,7 +134,7 @@ class Shell:
         return max(1, round(n * self.u))
 
     # ------------------------------------------------------------------ text
-    def text(self, s: str, size: float, colour=TEXT, bold: bool = False, max_width: int | None = None) -> pygame.Surface:
+    def text(self, s: str, size: float, colour: pieces.Colour = TEXT, bold: bool = False, max_width: int | None = None) -> pygame.Surface:
         """Rendered text (cached); shrunk, then cut with an ellipsis, to fit ``max_width``."""
         size_px = self.px(size)
         key = (s, size_px, colour, bold, max_width)
@@ -246,7 +246,7 @@ class Shell:
         return None if t.banner is None else self._k(t.banner)
 
     # ------------------------------------------------------------------ panels
-    def _panel(self, surf: pygame.Surface, rect: pygame.Rect, colour=PANEL) -> None:
+    def _panel(self, surf: pygame.Surface, rect: pygame.Rect, colour: pieces.Colour = PANEL) -> None:
         pygame.draw.rect(surf, colour, rect, border_radius=self.px(14))
 
     def _title(self, surf: pygame.Surface, rect: pygame.Rect, text: str) -> None:
