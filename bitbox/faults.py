@@ -100,7 +100,7 @@ def _parse_item(text: str, spec: FaultSpec) -> FaultSpec:
                          f"disconnect@T[+D] or reset@T, optionally prefixed by a controller index (2:babble)")
 
 
-def parse_faults(spec: str, controllers: int) -> list[FaultSpec]:
+def parse_faults(spec: str | None, controllers: int) -> list[FaultSpec]:
     """The faults of each of ``controllers`` controllers, from a SPEC string (see module doc)."""
     out = [FaultSpec() for _ in range(controllers)]
     for raw in (spec or "").split(","):

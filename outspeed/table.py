@@ -380,6 +380,7 @@ class TableLoop(ConsoleLoop):
 
     caption = "Outspeed — 8Bitbox"
     command = "outspeed play"
+    lang: Lang                                  # Outspeed's catalogue (see play_table)
 
     def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
         from .display.render import TableDisplay

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import json
 import math
 import os
@@ -275,8 +276,8 @@ class Emulator:
             self._thread.start()
             for i, spec in enumerate(self.specs):
                 for event in spec.events:
-                    action = ((lambda i=i, d=event.duration: self.disconnect(i, d)) if event.kind == "disconnect"
-                              else (lambda i=i: self.reset(i)))
+                    action = (functools.partial(self.disconnect, i, event.duration) if event.kind == "disconnect"
+                              else functools.partial(self.reset, i))
                     timer = threading.Timer(event.at, action)
                     timer.daemon = True
                     self._timers.append(timer)

@@ -58,6 +58,7 @@ def draw_ship(surf: pygame.Surface, shape: str, centre: tuple[float, float], r: 
         _disc(surf, cx, cy, r, colour, OUTLINE, w)
     else:
         big = shape_points(shape, cx, cy, r + w * 0.9)
+        assert big is not None                  # the same shape as pts, larger
         _poly(surf, big, OUTLINE, None, 0)
         _poly(surf, pts, colour, None, 0)
     # a small highlight off-centre (keeps the centre pixel the pure colour)

@@ -198,7 +198,7 @@ class Event:
         ``public_view()`` (all but ``phase`` and ``drawing``, which say whose input is
         awaited and which no event announces). The engine captures them as it applies each
         event; a display reads them and never recomputes a rule."""
-        out = []
+        out: list[tuple[tuple[Any, ...], Any]] = []
         shape = self._shape
         derive = _PUBLIC_FROM_DATA.get(shape[0])
         if derive is not None:
@@ -229,7 +229,7 @@ class Event:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.kind, self.data) == (other.kind, other.data)  # type: ignore[attr-defined]
+        return (self.kind, self.data) == (other.kind, other.data)
 
     def __hash__(self) -> int:
         return hash((self.kind, self.data))     # unhashable (a dict), as the dataclass was

@@ -234,8 +234,8 @@ class _Options(dict):
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Options, (dict(self),))
 
-    __setitem__ = __delitem__ = __ior__ = _read_only                                 # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _read_only                         # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
 
 
 class _Lit:

@@ -292,7 +292,7 @@ class Session(Referee):
         if self.stage == "bonus":
             if player in self.pending_bonus() and c.locked and not c.stale:
                 token = self.controls.token(c.wheels)
-                code = "unreadable" if token is UNREADABLE else None
+                code: str | None = "unreadable" if token is UNREADABLE else None
                 if code is None:
                     code = self.game.bonus_refusal(player, token)
                 if code is None:
@@ -306,7 +306,7 @@ class Session(Referee):
                 self.ready.pop(player, None)
                 return
             read = self.controls.choice(c.wheels, self.game.current_paths)
-            code: str | None = "unreadable"
+            code = "unreadable"
             choice = None
             if read is not UNREADABLE:
                 choice = read

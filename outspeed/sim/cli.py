@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Literal
 
 from ..bots import BOTS
 from ..rules.game import MAX_PLAYERS, MIN_PLAYERS
@@ -69,7 +70,7 @@ class _sigterm_interrupts:
         except ValueError:                  # not the main thread
             self.previous = None
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
         return False
