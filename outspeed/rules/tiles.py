@@ -39,9 +39,9 @@ class Amount:
 
     kind: str
     value: int = 0
-    die: str | None = None
+    die: str = ""                 # kind "die" only
     times: int = 1
-    path: str | None = None
+    path: str = ""                # kind "count" only
 
     def to_data(self) -> Any:
         if self.kind == "fixed":
