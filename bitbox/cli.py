@@ -7,6 +7,8 @@
     bitbox games                 the games installed (cartridges), with their player counts
     bitbox games --check NAME    the conformance checks every game must pass, on NAME
     bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
+    bitbox play --game NAME ...  play a game at the table (the options are the game's own:
+                                 `bitbox play --game outspeed` is `outspeed play`)
 
 The subcommands live in ``tools/`` (installed as ``bitbox_tools``); docs/devices.md has the
 details and examples.
@@ -52,6 +54,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_simulate)
+    sub.add_parser("play", help="play a game at the table: bitbox play --game NAME [its options]",
+                   description="Play a game at the table; see `bitbox play --game NAME --help`.")
     return parser
 
 
@@ -108,6 +112,38 @@ def _games(args: argparse.Namespace) -> int:
     return status
 
 
+def play(argv: Sequence[str]) -> int:
+    """``bitbox play [--game NAME] [the game's play options]``: the game found by name in the
+    registry plays at the table (its cartridge's ``play_main``). Without ``--game``, the one
+    game installed (a choice to make when there are several)."""
+    from .games import GameError, find, names
+    parser = argparse.ArgumentParser(prog="bitbox play", add_help=False,
+                                     description="Play a game at the table; the other options are the game's own.")
+    parser.add_argument("--game", metavar="NAME", help="which game (see `bitbox games`)")
+    args, rest = parser.parse_known_args(argv)
+    name = args.game
+    if name is None:
+        installed = names()
+        if len(installed) != 1:
+            if "-h" in rest or "--help" in rest:
+                parser.print_help()
+                return 0
+            print(f"bitbox play: choose a game with --game NAME (installed: {', '.join(installed) or 'none'})",
+                  file=sys.stderr)
+            return 2
+        name = installed[0]
+    try:
+        cartridge = find(name)
+    except GameError as exc:
+        print(f"bitbox play: {exc}", file=sys.stderr)
+        return 2
+    play_main = getattr(cartridge, "play_main", None)
+    if play_main is None:
+        print(f"bitbox play: the game {name!r} has no table to play it at", file=sys.stderr)
+        return 2
+    return int(play_main(list(rest)) or 0)
+
+
 def _check_game(name: str) -> int:
     from .games import GameError, find
     from .games.conformance import check_all
@@ -137,6 +173,9 @@ def _udev_rules(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["play"]:                 # the game parses its own options
+        return play(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

@@ -43,6 +43,7 @@ from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
     from .bots import Bot as OutspeedBot
+    from .journaling import OutspeedJournalRules
     from .content import Content
 
 NAME = "outspeed"
@@ -277,6 +278,17 @@ class OutspeedCartridge:
         s.drawn = [pool.pop() for _ in s.drawn]
         s.pile = pool
         return OutspeedGame(copy)
+
+    def play_main(self, argv: Sequence[str]) -> int:
+        """`bitbox play --game outspeed ARGS`: exactly `outspeed play ARGS`."""
+        from .cli import main
+        return main(["play", *argv])
+
+    @property
+    def journal(self) -> "OutspeedJournalRules":
+        """How the console's journal records and rebuilds Outspeed's games."""
+        from .journaling import RULES
+        return RULES
 
     def action_to_data(self, action: Action) -> JSON:
         if isinstance(action, Choice):

@@ -116,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="outspeed", description="Outspeed on the 8Bitbox bridge")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    from .display.i18n import LANGUAGES
+    from .words import LANGUAGES
     p = sub.add_parser("play", help="play a game at the table (a bot demo when no controller is found)",
                        description="Play Outspeed with the controllers found (or configured); with none, a demo "
                                    "on simulated controllers driven by bots. See docs/table.md.")

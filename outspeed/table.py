@@ -15,14 +15,24 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, TextIO
+
+from bitbox.table.app import TableLoop as ConsoleLoop
+from bitbox.table.app import display_available
+from bitbox.table.app import init_pygame as _init_pygame
+from bitbox.table.journal import GameInfo, Journal, JournalError, check_result, default_journal_path, replay, verify
+from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
+from bitbox.table.seating import plans as seat_plans
 
 from .content import ConfigError, load_yaml
-from .display.i18n import LANGUAGES, Lang
-from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .display.model import PLAYER_ORDER, LogEntry, TableView
-from .journal import GameInfo, Journal, JournalError, check_result, default_journal_path, replay, verify
+from .journaling import RULES as JOURNAL_RULES
 from .rules import Event, EventKind, Game, RulesError
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS
+from .words import LANGUAGES, Lang
+
+if TYPE_CHECKING:
+    from bitbox.table.history import ReplayFrame
 
 TOKEN_MODES = ("physical", "virtual")
 MIXED = ("lookahead", "greedy", "random")       # the demo's bots, seat after seat
@@ -122,35 +132,12 @@ class PlayOptions:
     out: TextIO | None = None
 
 
-class TableError(Exception):
-    """A problem the table explains in one line (no traceback)."""
+SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, demo_players=4)
 
 
-def display_available() -> bool:
-    """Whether a window can be opened (False: run headless)."""
-    driver = os.environ.get("SDL_VIDEODRIVER", "")
-    if driver in ("dummy", "offscreen"):
-        return False
-    if sys.platform.startswith("linux") and not driver and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        return False
-    try:
-        import pygame
-        pygame.display.init()
-        ok = pygame.display.get_init()
-        pygame.display.quit()
-        return bool(ok)
-    except Exception:  # noqa: BLE001 - any failure means: no display
-        return False
-
-
-def _init_pygame(headless: bool) -> Any:
-    if headless:
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-    pygame.display.init()
-    pygame.font.init()
-    return pygame
+def _seat_request(opts: PlayOptions, cfg: TableConfig) -> SeatRequest:
+    return SeatRequest(players=opts.players, bots=opts.bots, keyboard=opts.keyboard, urls=tuple(opts.controllers),
+                       wait=cfg.wait_for_controllers)
 
 
 # ---------------------------------------------------------------------------- play
@@ -271,7 +258,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
 
     from .bots import make_bot
     from .content import load_content
-    from .session import BotDriver, KeyboardDriver, Pace, SeatPlan, Session
+    from .session import BotDriver, KeyboardDriver, Pace, Session
 
     cfg = load_table_config(opts.table_config)
     lang = Lang(opts.lang or cfg.language)
@@ -294,7 +281,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     controllers = load_controllers_config()     # a mistake in it: one clear line, exit 2
     snapshots = check_snapshots(opts.snapshots or cfg.snapshots if headless or opts.snapshots else None)
     journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()
-    journal = Journal(journal_path)
+    journal = Journal(journal_path, JOURNAL_RULES)
     _tell(journal, out)
     try:
         hub = Hub(config=controllers)
@@ -307,7 +294,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             resumed = journal.last_unfinished()
             if resumed is None:
                 raise TableError(f"no unfinished game to resume in {journal_path} (see `outspeed history`)")
-            from .journal import rebuild
+            from bitbox.table.journal import rebuild
             game, n_inputs = rebuild(journal, resumed.id)
             settings = resumed.settings
             bot_name = settings.get("bot", bot_name)
@@ -316,15 +303,15 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             wanted = [dict(s) for s in settings.get("seats", [])]
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
-            seats, sims, pending = _connect(hub, opts, cfg, wanted, out)
+            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), wanted, out)
             record_id = resumed.id
-            from .journal import GameRecord
+            from bitbox.table.journal import GameRecord
             record = GameRecord(journal, record_id, n_inputs)
             seed_note = f" (seed {resumed.seed})" if resumed.seed_public else ""
             print(f"Resuming game {record_id}{seed_note} at turn {game.state.turn}, "
                   f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
         else:
-            seats, sims, pending = _connect(hub, opts, cfg, None, out)
+            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out)
             names = [s["player"] for s in seats]
             kinds = {s["kind"] for s in seats}
             mode = opts.tokens or cfg.tokens
@@ -343,7 +330,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
             print(f"Outspeed game {record.id}: {who}; {seed_note}; {mode} bonus tokens; journal {journal_path}",
                   file=out, flush=True)
-        plans = [SeatPlan(s["player"], s["seat"], s["kind"], s.get("controller_id")) for s in seats]
+        plans = seat_plans(seats)
         printer = _Printer(lang, out)
         session = Session(game, plans, wheel_map=wheel_map, journal=record, pace=pace,
                           inputs_applied=n_inputs, on_event=printer)
@@ -389,234 +376,25 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
         journal.close()
 
 
-def _connect(hub: Any, opts: PlayOptions, cfg: TableConfig, wanted: list[dict] | None,
-             out: TextIO) -> tuple[list[dict], dict[str, Any], list[Any]]:
-    """Find the controllers, add simulated ones for bots and keyboard players, and give
-    every player a seat. ``wanted``: the seats of a resumed game (bound by controller id)."""
-    from bitbox.events import Connected
-    from bitbox.transports import OpenError
+class TableLoop(ConsoleLoop):
+    """The console's table loop (:class:`bitbox.table.app.TableLoop`) with Outspeed's display."""
 
-    for url in opts.controllers:
-        try:
-            hub.add_url(url)
-        except (OpenError, OSError, ValueError) as exc:
-            raise TableError(f"cannot open controller {url}: {exc}") from None
-    try:
-        hub.scan()
-    except Exception as exc:  # noqa: BLE001 - discovery problems must not stop a demo
-        print(f"(controller discovery failed: {exc})", file=out)
-    hub.start()
-    connected: dict[int, Any] = {}              # seat -> ControllerInfo
-    real_links = [l for l in hub.links() if l.kind != "sim"]
-    wait = cfg.wait_for_controllers if real_links else 0.0
-    deadline = time.monotonic() + wait
-    want_real = None if wanted is None else sum(1 for s in wanted if s["kind"] == "controller")
-    pending: list[Any] = []
-    while time.monotonic() < deadline:
-        for e in hub.poll(timeout=0.05):
-            if isinstance(e, Connected):
-                connected[e.seat] = e.info
-            pending.append(e)
-        if want_real is not None and len(connected) >= want_real:
-            break
-    real_seats = sorted(connected)
-    if wanted is None:
-        n_real = len(real_seats)
-        if opts.keyboard:
-            total = opts.players or max(3, n_real + (opts.bots or 0))
-            n_bots = opts.bots or 0
-            n_kb = total - n_real - n_bots
-            if n_kb < 1:
-                raise TableError(f"--keyboard with {total} players leaves no seat for the keyboard")
-        elif n_real:
-            total = opts.players or max(3, n_real + (opts.bots or 0))
-            n_bots = max(0, total - n_real) if opts.bots is None else opts.bots
-            n_kb = 0
-            if n_real + n_bots < 3:
-                n_bots = 3 - n_real
-                print(f"{n_real} controller(s) found: bots fill the table to 3 players", file=out)
-        else:
-            total = opts.players or 4
-            n_bots, n_kb = total, 0
-            print(f"no controllers found: a demo game, {total} bots on simulated controllers", file=out, flush=True)
-        total = n_real + n_bots + n_kb
-        if not MIN_PLAYERS <= total <= MAX_PLAYERS:
-            raise TableError(f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players: {n_real} controller(s) + {n_bots} bot(s) "
-                             f"+ {n_kb} keyboard player(s) make {total}")
-        kinds = ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
-        wanted_kinds = kinds
-    else:
-        wanted_kinds = [s["kind"] for s in wanted]
-    n_sims = sum(1 for k in wanted_kinds if k != "controller")
-    sims = hub.add_sim(n_sims) if n_sims else []
-    sim_ids = {s.controller_id: s for s in sims}
-    deadline = time.monotonic() + 5.0
-    while sum(1 for i in connected.values() if i.controller_id in sim_ids) < n_sims and time.monotonic() < deadline:
-        for e in hub.poll(timeout=0.05):
-            if isinstance(e, Connected):
-                connected[e.seat] = e.info
-            pending.append(e)
-    sim_seats = sorted(seat for seat, info in connected.items() if info.controller_id in sim_ids)
-    if len(sim_seats) < n_sims:
-        raise TableError("the simulated controllers did not answer")
-    seats: list[dict] = []
-    sim_of: dict[str, Any] = {}
-    if wanted is None:
-        order = [(seat, "controller") for seat in real_seats[:n_real]]
-        virtual = [k for k in wanted_kinds if k != "controller"]
-        order += list(zip(sim_seats, virtual))
-        order.sort()
-        for i, (seat, kind) in enumerate(order):
-            info = connected[seat]
-            player = PLAYER_ORDER[i]
-            seats.append({"player": player, "seat": seat, "kind": kind, "controller_id": info.controller_id})
-            if kind != "controller":
-                sim_of[player] = sim_ids[info.controller_id]
-    else:
-        by_id = {info.controller_id: seat for seat, info in connected.items()}
-        free_sims = list(sim_seats)
-        unknown_seat = 10_000
-        for s in wanted:
-            if s["kind"] == "controller":
-                seat = by_id.get(s.get("controller_id"))
-                if seat is None:                    # not here yet: the session waits for it
-                    seat, unknown_seat = unknown_seat, unknown_seat + 1
-                seats.append({**s, "seat": seat})
-            else:
-                seat = free_sims.pop(0)
-                seats.append({**s, "seat": seat, "controller_id": connected[seat].controller_id})
-                sim_of[s["player"]] = sim_ids[connected[seat].controller_id]
-    return seats, sim_of, pending
+    caption = "Outspeed — 8Bitbox"
+    command = "outspeed play"
 
-
-class TableLoop:
-    """events → session → drivers → controllers → draw → tick, until the game ends (headless)
-    or the window is closed."""
-
-    def __init__(self, session: Any, hub: Any, drivers: Sequence[Any], keyboard: Any, lang: Lang, *,
-                 headless: bool, out: TextIO, snapshots: Path | None, size: tuple[int, int],
-                 fullscreen: bool = False, max_seconds: float | None = None, fps: int = 30) -> None:
-        self.session, self.hub, self.drivers, self.keyboard = session, hub, list(drivers), keyboard
-        self.lang, self.headless, self.out = lang, headless, out
-        self.snapshots, self.size, self.fullscreen = snapshots, size, fullscreen
-        self.max_seconds, self.fps = max_seconds, fps
-        self.frames = 0
-
-    def _apply_commands(self) -> None:
-        from .session import AssignSeat, Hint, Identify, RefuseChoice, SetLights
-        for c in self.session.take_commands():
-            try:
-                if isinstance(c, AssignSeat):
-                    self.hub.assign_seat(c.seat, colour=c.colour)
-                elif isinstance(c, SetLights):
-                    self.hub.set_lights(c.seat, c.left, c.centre, c.right, colour=c.colour)
-                elif isinstance(c, Identify):
-                    self.hub.identify(c.seat, ms=c.ms)
-                elif isinstance(c, RefuseChoice):          # private: that controller only
-                    self.hub.refuse_choice(c.seat, ms=c.ms, wheels=c.wheels)
-                elif isinstance(c, Hint):                  # private: that controller only
-                    self.hub.hint(c.seat, c.left, c.centre, c.right)
-            except KeyError:
-                pass                                # that controller is not here (yet)
-
-    def _snapshot(self, display: Any, name: str, table: TableView | None = None) -> None:
-        if self.snapshots is None:
-            return
-        import pygame
-        display.render(table if table is not None else self._table(), full=True)
-        try:
-            self.snapshots.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(display.surface, str(self.snapshots / name))
-        except (OSError, pygame.error) as exc:          # e.g. a full disk: the journal has the game
-            raise TableError(f"cannot write the snapshot {self.snapshots / name} ({exc}); "
-                             f"the game continues with --resume") from None
-
-    def _table(self) -> TableView:
-        t = self.session.table()
-        if self.keyboard is not None:
-            pad = self.keyboard.pad(self.session, self.lang)
-            if pad is not None:
-                from dataclasses import replace
-                t = replace(t, pad=pad)
-        return t
+    def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
+        from .display.render import TableDisplay
+        return TableDisplay(size=size, lang=self.lang, surface=surface)
 
     def run(self) -> int:
         _STOP.in_loop = True
         try:
-            return self._run()
+            return super().run()
         finally:
             _STOP.in_loop = False
 
-    def _run(self) -> int:
-        pygame = _init_pygame(self.headless)
-        from .display.render import TableDisplay
-        s = self.session
-        started = time.monotonic()
-        if self.headless:
-            display = TableDisplay(size=self.size, lang=self.lang)
-            screen = None
-        else:
-            flags = pygame.RESIZABLE | (pygame.FULLSCREEN if self.fullscreen else 0)
-            size = (0, 0) if self.fullscreen else self.size
-            screen = pygame.display.set_mode(size, flags)
-            pygame.display.set_caption("Outspeed — 8Bitbox")
-            display = TableDisplay(size=screen.get_size(), lang=self.lang, surface=screen)
-            ticker = pygame.time.Clock()
-        running = True
-        end_seen = False
-        while running:
-            stop = _STOP.exit_code()               # Ctrl-C or SIGTERM: the journal has every input
-            if stop is not None:
-                return stop
-            now = time.monotonic()
-            if screen is not None:
-                for ev in pygame.event.get():
-                    if ev.type == pygame.QUIT:
-                        running = False
-                    elif ev.type == pygame.KEYDOWN:
-                        if ev.key == pygame.K_ESCAPE and (self.keyboard is None or s.finished):
-                            running = False
-                        elif ev.key in (pygame.K_F11,) or (ev.key == pygame.K_f and self.keyboard is None):
-                            pygame.display.toggle_fullscreen()
-                        elif self.keyboard is not None:
-                            name = {pygame.K_LEFT: "left", pygame.K_RIGHT: "right", pygame.K_UP: "up",
-                                    pygame.K_DOWN: "down", pygame.K_RETURN: "enter", pygame.K_KP_ENTER: "enter",
-                                    pygame.K_SPACE: "enter", pygame.K_BACKSPACE: "backspace",
-                                    pygame.K_TAB: "tab"}.get(ev.key)
-                            if name:
-                                self.keyboard.key(s, name)
-                if not running:
-                    break
-            busy = s.stage == "showing" and s.pace.is_instant
-            events = self.hub.poll(timeout=0.0 if (screen is not None or busy) else 0.004)
-            for e in events:
-                s.handle(e)
-            s.update(now)
-            for d in self.drivers:
-                d.update(s, now)
-            self._apply_commands()
-            for kind, n, table in s.take_milestones():
-                if kind == "turn_end":
-                    self._snapshot(display, f"turn-{n:02d}.png", table)
-            if s.finished and not end_seen:
-                end_seen = True
-                if screen is None:
-                    running = False
-            if screen is not None:
-                current = pygame.display.get_surface()
-                dirty = display.render(self._table(), surface=current)
-                if dirty:
-                    if len(dirty) >= 6:
-                        pygame.display.flip()
-                    else:
-                        pygame.display.update(dirty)
-                ticker.tick(self.fps)
-            self.frames += 1
-            if self.max_seconds is not None and time.monotonic() - started > self.max_seconds:
-                print(f"outspeed play: gave up after {self.max_seconds:g} s (turn {s.game.state.turn}, "
-                      f"stage {s.stage})", file=sys.stderr)
-                return 3
-        return 0
+    def stop_requested(self) -> int | None:
+        return _STOP.exit_code()               # Ctrl-C or SIGTERM: the journal has every input
 
 
 # ---------------------------------------------------------------------------- history and replay
@@ -631,7 +409,7 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
         if not path.exists() and not path.is_symlink():
             print(f"no games yet ({path} does not exist)", file=out)
             return 0
-        with Journal(path, create=False) as j:
+        with Journal(path, JOURNAL_RULES, create=False) as j:
             _tell(j, out)
             games = [verify(j, g.id) for g in j.games()]
     except (ConfigError, JournalError) as exc:
@@ -640,76 +418,15 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
     if not games:
         print(f"no games yet in {path}", file=out)
         return 0
-    print(f"{'id':>4}  {'date':<19}  {'turns':>5}  {'players':<44}  {'result':<36}  seed", file=out)
-    for g in games:
-        kinds = {s.get("player"): s.get("kind", "") for s in g.settings.get("seats", [])}
-        players = ", ".join(p + ("*" if kinds.get(p) == "bot" else "") for p in g.players)
-        if g.status == "finished":
-            result = ("winner: " + " and ".join(g.winners)) if g.winners else "no winner"
-        else:
-            result = "unfinished (outspeed play --resume)"
-        seed = str(g.seed) if g.seed_public else "(secret until the end)"
-        turns = str(g.turns)
-        print(f"{g.id:>4}  {g.created[:19].replace('T', ' '):<19}  {turns:>5}  {players:<44}  {result:<36}  {seed}",
-              file=out)
-    print("(* bot)", file=out)
+    from bitbox.table.history import print_history
+    print_history(games, out, "outspeed play --resume")
     return 0
 
 
-@dataclass
-class ReplayFrame:
-    turn: int
-    view: dict[str, Any]
-    log: list[LogEntry]
-    dice: list[Any]
-
-
-def replay_frames(journal: Journal, game_id: int) -> list[ReplayFrame]:
-    """One frame per turn: the public view at its end and the turn's public events. The game
-    is rebuilt from its inputs and refused when its stored result disagrees; its seed is
-    shown only once it has ended (or when it was chosen with --seed)."""
-    from .display.model import DieShown
-    info = journal.game(game_id)
-    game0 = journal.initial(game_id)
-    started = {"seed": game0.state.seed} if info.seed_public else {}
-    frames = [ReplayFrame(0, game0.public_view(), [LogEntry("started", started)], [])]
-    game = game0
-    log: list[LogEntry] = []
-    dice: list[Any] = []
-    view = game0.public_view()
-    turn = game0.state.turn
-    for rec, game, events in replay(journal, game_id):
-        after = game.public_view()
-        for e in events:
-            data = dict(e.data)
-            if e.kind in (EventKind.TURN, EventKind.TILE_REVEALED):
-                tile = (after if e.kind == EventKind.TILE_REVEALED else view).get("tile")
-                if tile:
-                    data.update(number=tile.get("number"), finish=tile.get("finish"))
-            if e.kind == EventKind.DRAW:
-                data["mode"] = game.state.token_mode
-            if e.kind == EventKind.ROLL:
-                dice.append(DieShown(e.data["player"], e.data["die"], int(e.data["value"])))
-            log.append(LogEntry(e.kind, data))
-        if game.finished or game.state.turn != turn:
-            shown = after if game.finished else _end_of_turn_view(view, events, game)
-            frames.append(ReplayFrame(turn, shown, log, dice))
-            log, dice = [], []
-            turn = game.state.turn
-        view = after
-    check_result(journal, info, game)
-    return frames
-
-
-def _end_of_turn_view(view: Mapping[str, Any], events: list[Event], game: Game) -> dict[str, Any]:
-    """The view at the end of a turn, before the next tile: the last action's events applied."""
-    from .session.animate import apply_event
-    v = dict(view)
-    for e in events:
-        if e.kind == EventKind.TILE_REVEALED:
-            break
-        v = apply_event(v, e, game.state.token_mode)
-    return v
+def replay_frames(journal: Journal, game_id: int) -> list["ReplayFrame"]:
+    """One frame per turn of an Outspeed game (see :func:`bitbox.table.history.replay_frames`)."""
+    from bitbox.table.history import replay_frames as console_replay_frames
+    return console_replay_frames(journal, game_id, JOURNAL_RULES)
 
 
 def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | None = None,
@@ -724,7 +441,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         if not path.exists() and not path.is_symlink():
             raise JournalError(f"{path}: no journal here (no game has been played with it)")
         snapshot_dir = check_snapshots(snapshots) if snapshots else None
-        with Journal(path, create=False) as j:
+        with Journal(path, JOURNAL_RULES, create=False) as j:
             _tell(j, out)
             if game_id is None:
                 games = [g for g in j.games() if g.status == "finished"]

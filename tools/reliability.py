@@ -57,6 +57,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bitbox.testing import EventHand, RecordingHub
+
 __all__ = ["Row", "CAMPAIGNS", "FULL", "QUICK", "run_campaigns", "write_report", "main"]
 
 REPO = Path(__file__).resolve().parent.parent
@@ -224,43 +226,6 @@ class Hand:
             self.emu.command(f"{self.index} " + " ".join(words))
 
 
-class RecordingHub:
-    """The table loop's hub, with every event and every command to a controller recorded."""
-
-    def __init__(self, hub: Any) -> None:
-        self.hub = hub
-        self.events: list[Any] = []
-        self.commands: list[tuple] = []
-
-    def poll(self, timeout: float = 0.0) -> list[Any]:
-        got = self.hub.poll(timeout)
-        self.events.extend(got)
-        return got
-
-    def assign_seat(self, seat: int, colour: Any = None) -> bool:
-        self.commands.append(("assign_seat", seat, colour))
-        return self.hub.assign_seat(seat, colour=colour)
-
-    def set_lights(self, seat: int, left: bool, centre: bool, right: bool, colour: Any = None) -> bool:
-        self.commands.append(("set_lights", seat, left, centre, right, colour))
-        return self.hub.set_lights(seat, left, centre, right, colour=colour)
-
-    def identify(self, seat: int, ms: int = 2000) -> bool:
-        self.commands.append(("identify", seat, ms))
-        return self.hub.identify(seat, ms=ms)
-
-    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool:
-        self.commands.append(("refuse_choice", seat, ms, wheels))
-        return self.hub.refuse_choice(seat, ms=ms, wheels=wheels)
-
-    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
-        self.commands.append(("hint", seat, left, centre, right))
-        return self.hub.hint(seat, left, centre, right)
-
-    def count(self, kind: str) -> int:
-        return sum(1 for e in self.events if type(e).__name__ == kind)
-
-
 class Chaos:
     """A table-loop driver that breaks the line while the game runs: random disconnects
     (spread over the game by its progress), and controller resets mid-turn."""
@@ -361,14 +326,16 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
     """One whole game, bots turning the wheels of emulated controllers (another process),
     through pseudo-terminals, pyserial, the hub, the referee session and the table loop."""
     from bitbox.controllers import ControllersConfig
-    from bitbox.events import Connected, WheelsChanged
+    from bitbox.events import WheelsChanged
     from bitbox.hub import Hub
+    from bitbox.table.seating import bind, wait_for
     from outspeed.bots import make_bot
     from outspeed.display import Lang
     from outspeed.display.model import PLAYER_ORDER
-    from outspeed.journal import Journal
+    from bitbox.table.journal import Journal
+    from outspeed.journaling import RULES
     from outspeed.rules import Game
-    from outspeed.session import BotDriver, Pace, SeatPlan, Session
+    from outspeed.session import BotDriver, Pace, Session
     from outspeed.table import TableLoop
 
     content, wm = _content()
@@ -384,20 +351,18 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
                 rogue_proc = RogueProcess(workdir, rogues, clone_id=emu.ids[min(2, players - 1)])
             hub.start()
             rec = RecordingHub(hub)
-            seats: dict[int, int] = {}
-            deadline = time.monotonic() + 15
-            while len([c for c in seats.values() if c in emu.ids]) < players and time.monotonic() < deadline:
-                for e in rec.poll(0.05):
-                    if isinstance(e, Connected):
-                        seats[e.seat] = e.info.controller_id
-            _check(len([c for c in seats.values() if c in emu.ids]) == players,
-                   f"only {len(seats)} controllers connected: {hub.links()}")
-            seat_of = {cid: seat for seat, cid in seats.items()}
+            connected: dict[int, Any] = {}
+
+            def ours(c: dict[int, Any]) -> int:
+                return len([i for i in c.values() if i.controller_id in emu.ids])
+
+            wait_for(rec, 15, connected, [], lambda c: ours(c) >= players)
+            _check(ours(connected) == players, f"only {len(connected)} controllers connected: {hub.links()}")
             names = list(PLAYER_ORDER[:players])
             game = Game.new(names, content.tiles, seed=seed, dice=content.dice, token_counts=content.token_counts,
                             markers=content.markers, token_mode=token_mode)
-            plans = [SeatPlan(p, seat_of[emu.ids[i]], "controller", emu.ids[i]) for i, p in enumerate(names)]
-            journal = Journal(workdir / f"{name}-journal.sqlite")
+            plans = bind(names, emu.ids[:players], connected)
+            journal = Journal(workdir / f"{name}-journal.sqlite", RULES)
             record = journal.new_game(game, {"seats": []})
             lang = Lang("en")
             lines: list[str] = []
@@ -820,7 +785,7 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
     """``kill-run``: ``outspeed play`` with a SIGKILL armed at the point ``spec``
     (``none``, ``time:S``, ``journal:K:M``, ``commit:K``, ``apply:K``, ``resolution:K:J``,
     ``finish``; K counts inputs from 0). A line saying where it died is appended to ``note``."""
-    from outspeed import journal as J
+    from bitbox.table import journal as J
     from outspeed.cli import main as outspeed_main
     from outspeed.session import referee as R
 
@@ -935,14 +900,15 @@ def _journal_inputs(path: Path) -> list[tuple]:
 
 def _journal_check(path: Path) -> tuple[str, list[tuple], str, dict[str, Any] | None]:
     """(integrity, inputs, status, state rebuilt from the journal) of game 1, read-only."""
-    from outspeed.journal import Journal, rebuild
+    from bitbox.table.journal import Journal, rebuild
+    from outspeed.journaling import RULES
     db = sqlite3.connect(path)
     try:
         integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
         status = db.execute("SELECT status FROM games WHERE id = 1").fetchone()[0]
     finally:
         db.close()
-    with Journal(path) as j:
+    with Journal(path, RULES) as j:
         game, _ = rebuild(j, 1)
         state = game.to_data()
     return integrity, _journal_inputs(path), status, state
@@ -1876,7 +1842,8 @@ def bound_session(tries: int) -> dict[str, Any]:
     journal stay bounded (a refused choice is never journaled)."""
     from bitbox.events import Connected, ControllerInfo, WheelsChanged
     from outspeed.display.model import PLAYER_ORDER
-    from outspeed.journal import Journal
+    from bitbox.table.journal import Journal
+    from outspeed.journaling import RULES
     from outspeed.rules import Game
     from outspeed.session import Pace, SeatPlan, Session
     content, wm = _content()
@@ -1884,7 +1851,7 @@ def bound_session(tries: int) -> dict[str, Any]:
     game = Game.new(names, content.tiles, seed=1, dice=content.dice, token_counts=content.token_counts,
                     markers=content.markers, token_mode="virtual")
     with tempfile.TemporaryDirectory() as tmp:
-        journal = Journal(Path(tmp) / "j.sqlite")
+        journal = Journal(Path(tmp) / "j.sqlite", RULES)
         record = journal.new_game(game, {})
         s = Session(game, [SeatPlan(p, i) for i, p in enumerate(names)], wheel_map=wm, journal=record,
                     pace=Pace.instant())
@@ -1957,25 +1924,6 @@ def campaign_bounds(garbage_mb: int, firmware_mb: int, flood_s: float) -> list[R
 
 # ============================================================================= secrecy
 
-class _EventHand:
-    """A controller for a referee session without a hub: each ``set`` is a WheelsChanged."""
-
-    def __init__(self, queue: list, seat: int, cid: int) -> None:
-        self.queue, self.seat, self.cid = queue, seat, cid
-        self.wheels, self.locked, self.seq = [0, 0, 0], False, 0
-
-    def set(self, left: int | None = None, centre: int | None = None, right: int | None = None,
-            locked: bool | None = None, **_: Any) -> None:
-        from bitbox.events import WheelsChanged
-        for i, v in enumerate((left, centre, right)):
-            if v is not None:
-                self.wheels[i] = v
-        if locked is not None:
-            self.locked = bool(locked)
-        self.seq += 1
-        self.queue.append(WheelsChanged(self.seat, self.cid, *self.wheels, self.locked, 0.0, self.seq))
-
-
 class _World:
     """One referee session fed by hands, bots for the prefix, and a recorder of everything a
     spectator (or another player's controller) could see."""
@@ -1996,7 +1944,7 @@ class _World:
         en = Lang("en")
         self.session = Session(game, [SeatPlan(p, i) for i, p in enumerate(names)], wheel_map=self.wm,
                                pace=Pace.instant(), on_event=lambda e: self.printed.append(en.event(e.kind, e.data)))
-        self.hands = {p: _EventHand(self.queue, i, 0x5EC0 + i) for i, p in enumerate(names)}
+        self.hands = {p: EventHand(self.queue, i, 0x5EC0 + i) for i, p in enumerate(names)}
         for i, p in enumerate(names):
             self.queue.append(Connected(i, ControllerInfo(0x5EC0 + i, f"x://{i}", (1, 0), "1.0.0", (16, 16, 16)), 0.0))
         self.bots = [BotDriver(p, self.hands[p], make_bot("random", 0), self.wm, seed=seed) for p in names]
@@ -2085,7 +2033,7 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
                 snaps[k].append(_snap(w, displays[k], langs))
         return not revealed
 
-    def hand(w: _World, p: str) -> _EventHand:
+    def hand(w: _World, p: str) -> EventHand:
         return w.hands[p]
 
     def lock(w: _World, p: str, **wheels: int) -> None:
@@ -2177,7 +2125,7 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
 
 def journal_privacy(workdir: Path) -> dict[str, Any]:
     """The journal, its folder and SQLite's side file, created under a permissive umask."""
-    from outspeed.journal import Journal
+    from bitbox.table.journal import Journal
     out: dict[str, Any] = {}
     for umask in (0o022, 0o000):
         old = os.umask(umask)
@@ -2425,11 +2373,11 @@ def write_report(results: dict[str, dict[str, Any]], counts: dict[str, Any], pat
 FIXES = (
     "The journal (pile order, held and kept tokens, each choice as it is locked in) was created 0644 in a 0755 "
     "folder: readable by every user of the machine. Now 0600 in a 0700 folder whatever the umask, an older "
-    "readable journal is made 0600 when opened, and SQLite's side file inherits 0600 (`outspeed/journal.py`).",
+    "readable journal is made 0600 when opened, and SQLite's side file inherits 0600 (`bitbox/table/journal.py`).",
     "A journal input that no longer fits its state, and records whose settings, seats or players had the "
     "wrong shape, ended `outspeed play --resume` and `outspeed history` with a traceback; damaged records' "
     "messages did not name the file, and could carry the file's raw bytes over several lines "
-    "(`outspeed/journal.py`).",
+    "(`bitbox/table/journal.py`).",
     "A mistake in `config/controllers.yaml` printed a traceback from `outspeed play` and was then ignored; "
     "now one line naming file, entry and field, exit 2 (`outspeed/table.py`).",
     "The hub: a device inventing a new controller id in every Hello made the seats grow until the reader "

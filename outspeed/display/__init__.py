@@ -1,5 +1,5 @@
 """The pygame table display: draws the public view only (see :mod:`.render`)."""
-from .i18n import LANGUAGES, Lang
+from ..words import LANGUAGES, Lang
 from .model import COLOURS, SHAPES, DieShown, LogEntry, PlayerStatus, TableView
 
 __all__ = ["COLOURS", "DieShown", "LANGUAGES", "Lang", "LogEntry", "PlayerStatus", "SHAPES", "TableDisplay",

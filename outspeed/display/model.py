@@ -9,10 +9,10 @@ else (see tests/table/test_secrecy.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass
 
 from bitbox.colours import SCREEN_RGB, SEAT_COLOURS
+from bitbox.display.model import DieShown, LogEntry, PlayerStatus, ShellView
 
 #: Player colours (RGB) by name; ships also get a distinct shape each (colour-blind safe).
 COLOURS: dict[str, tuple[int, int, int]] = {c: SCREEN_RGB[c] for c in SEAT_COLOURS}
@@ -33,62 +33,8 @@ def shape_of(player: str) -> str:
 
 
 @dataclass(frozen=True)
-class PlayerStatus:
-    """A player's public status at the table.
+class TableView(ShellView):
+    """The console's :class:`~bitbox.display.model.ShellView` with what Outspeed's track shows."""
 
-    ``status`` is one of: "" (nothing to do), "waiting" (no controller yet), "to_act",
-    "unlock" (must open the lock before choosing), "ready" (locked with a legal
-    programming), "declared_token", "declared_none", "refused" (must re-program),
-    "refused_bonus" (must choose again), "drawing", "eliminated", "winner".
-    """
-
-    player: str
-    kind: str = "controller"            # controller | bot | keyboard | "" (no controller: replays)
-    connected: bool = True
-    lost: bool = False
-    locked: bool = False
-    status: str = ""
-    played: str | None = None           # bonus token revealed this turn
-
-
-@dataclass(frozen=True)
-class DieShown:
-    player: str
-    die: str                            # yellow | blue
-    value: int
-    rolling: bool = False               # still tumbling (the face shown is not the result)
-    face: int | None = None             # the face shown while rolling
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class TableView:
-    view: Mapping[str, Any]
-    players: tuple[PlayerStatus, ...] = ()
-    stage: str = ""                     # waiting|bonus|programming|draw|showing|finished|replay
-    prompt: tuple[str, Mapping[str, Any]] | None = None
-    banner: tuple[str, Mapping[str, Any]] | None = None      # e.g. the pause banner
-    dice: tuple[DieShown, ...] = ()
-    log: tuple[LogEntry, ...] = ()
     zone_prompt: int | None = None      # the zone asked to declare bonus tokens
     moving: tuple[str, ...] = ()        # players whose ship just moved (highlight)
-    pad: Mapping[str, Any] | None = None  # keyboard hot-seat pad (keyboard mode only)
-
-    @classmethod
-    def from_public(cls, view: Mapping[str, Any]) -> "TableView":
-        """A table view of a bare ``Game.public_view()`` (for benchmarks and replays)."""
-        players = tuple(
-            PlayerStatus(p["player"], kind="", status="" if p.get("active", True) else "eliminated")
-            for p in view.get("players", ()))
-        return cls(view=view, players=players, stage=view.get("phase", ""))
-
-    def status_of(self, player: str) -> PlayerStatus:
-        for s in self.players:
-            if s.player == player:
-                return s
-        return PlayerStatus(player)

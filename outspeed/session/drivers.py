@@ -17,6 +17,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..controls import Controls
 from ..rules import TOKENS, Choice
 from .referee import Session
 
@@ -41,6 +42,7 @@ class BotDriver:
         self.sim = sim
         self.bot = bot
         self.wheels = wheel_map
+        self.controls = Controls(wheel_map)
         self.seed = seed
         self.think = think
         self._plan: _Plan | None = None
@@ -51,20 +53,11 @@ class BotDriver:
             rng.seed(decision_seed(self.seed, self.player, session.inputs_applied, kind))
         view = session.private_view(self.player)
         options = session.options(self.player)
-        wm = self.wheels
         if kind == "bonus":
-            token = self.bot.bonus(view, options)
-            return {"left": wm.position_for("left", token if token is not None else "none")}
+            return self.controls.wheels_for(kind, self.bot.bonus(view, options))
         if kind == "program":
-            choice = self.bot.program(view, options)
-            if not isinstance(choice, Choice):
-                choice = Choice(*choice) if isinstance(choice, (tuple, list)) else Choice(choice)
-            out = {"right": wm.position_for("right", choice.path)}
-            if choice.number is not None:
-                out["centre"] = wm.position_for("centre", choice.number)
-            return out
-        token = self.bot.keep(view, options)
-        return {"left": wm.position_for("left", token)}
+            return self.controls.wheels_for(kind, self.bot.program(view, options))
+        return self.controls.wheels_for(kind, self.bot.keep(view, options))
 
     def update(self, session: Session, now: float) -> None:
         kind = session.awaiting(self.player)
@@ -98,6 +91,7 @@ class KeyboardDriver:
     def __init__(self, sims: Mapping[str, Any], wheel_map: Any) -> None:
         self.sims = dict(sims)
         self.wheels = wheel_map
+        self.controls = Controls(wheel_map)
         self.shown = False
         self._sel: dict[str, dict[str, Any]] = {}
         self._current: str | None = None
@@ -154,11 +148,10 @@ class KeyboardDriver:
                 sim.set(locked=False)       # open first; Enter again locks the choice
                 return
             value = choices[sel["i"] % len(choices)]
-            wm = self.wheels
             if kind == "program":
-                sim.set(right=wm.position_for("right", value), centre=wm.position_for("centre", sel["x"]), locked=True)
+                sim.set(**self.controls.wheels_for(kind, Choice(value, sel["x"])), locked=True)
             else:
-                sim.set(left=wm.position_for("left", "none" if value is None else value), locked=True)
+                sim.set(**self.controls.wheels_for(kind, value), locked=True)
 
     def pad(self, session: Session, lang: Any) -> dict[str, Any] | None:
         """What the pad shows (only the acting player's own choice, and only when shown)."""

@@ -39,107 +39,15 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from bitbox.events import Back, Connected, Lost, Rejected, WheelsChanged
+from bitbox.table.referee import (AssignSeat, Command, ControllerState, Hint, Identify, Pace, Referee, RefuseChoice,
+                                  SetLights)
+from bitbox.table.seating import SeatPlan
 
+from ..controls import UNREADABLE, Controls
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
 from ..rules import PATHS, TOKENS, Choice, Event, EventKind, Game, Refused, RulesError
 from .animate import apply_event
-
-@dataclass(frozen=True)
-class SeatPlan:
-    """A player of this game: their name (a colour), their hub seat, and who plays it."""
-
-    player: str
-    seat: int
-    kind: str = "controller"            # controller | bot | keyboard
-    controller_id: int | None = None    # when known: a controller with this id takes the seat
-
-
-@dataclass(frozen=True)
-class Pace:
-    """Seconds the table holds each kind of step; :meth:`instant` for headless runs."""
-
-    step: float = 0.9                  # one resolution step (pay, move, eliminate...)
-    roll: float = 1.3                  # dice tumbling
-    reveal: float = 2.2                # everything revealed at once
-    turn: float = 1.5                  # a new tile revealed
-    think: float = 1.2                 # a bot's thinking time
-
-    @classmethod
-    def instant(cls) -> "Pace":
-        return cls(0.0, 0.0, 0.0, 0.0, 0.0)
-
-    def scaled(self, speed: float) -> "Pace":
-        if speed <= 0:
-            return Pace.instant()
-        return Pace(*(v / speed for v in (self.step, self.roll, self.reveal, self.turn, self.think)))
-
-    @property
-    def is_instant(self) -> bool:
-        return self == Pace.instant()
-
-
-# ---- commands to the controllers (the runner turns them into hub calls)
-
-@dataclass(frozen=True)
-class AssignSeat:
-    seat: int
-    colour: tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class SetLights:
-    seat: int
-    left: bool
-    centre: bool
-    right: bool
-    colour: tuple[int, int, int] | None = None
-
-
-@dataclass(frozen=True)
-class Identify:
-    """Blink a controller: its owner's choice was refused (or: "this one is yours")."""
-
-    seat: int
-    ms: int = 1500
-
-
-@dataclass(frozen=True)
-class RefuseChoice:
-    """Tell one controller, privately, that the choice it locked was refused (bits of
-    ``wheels``: 1 left, 2 centre, 4 right). Nothing public is said."""
-
-    seat: int
-    ms: int = 1500
-    wheels: int = 0b001
-
-
-@dataclass(frozen=True)
-class Hint:
-    """The valid stops of each wheel for one controller's eyes only (bit p = position p;
-    0 = no hint). All zero clears it."""
-
-    seat: int
-    left: int = 0
-    centre: int = 0
-    right: int = 0
-
-
-Command = AssignSeat | SetLights | Identify | RefuseChoice | Hint
-
-
-@dataclass
-class ControllerState:
-    """What the session knows of one player's controller. Private: the wheels never leave
-    the session except as a public status (locked, ready, refused...)."""
-
-    connected: bool = False
-    lost: bool = False
-    locked: bool = False
-    wheels: tuple[int, int, int] = (0, 0, 0)
-    stale: bool = False                # locked since before the current prompt
-    controller_id: int | None = None
-
+from .log import log_data
 
 @dataclass
 class _Step:
@@ -165,11 +73,11 @@ def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
     raise RulesError(f"unknown input kind {kind!r}")
 
 
-class Session:
-    """The referee. ``journal`` is anything with ``record(kind, data, turn, phase, state)``
-    (e.g. :class:`outspeed.journal.GameRecord`) or None."""
+class Session(Referee):
+    """Outspeed's referee session on the console's referee loop (:class:`bitbox.table.referee.Referee`):
+    the bonus phase zone by zone, programming, the draw, and the resolution shown step by step."""
 
-    LOG_KEEP = 300
+    input_errors = (Refused, RulesError)
 
     def __init__(self, game: Game, seats: Sequence[SeatPlan], *, wheel_map: Any = None,
                  journal: Any = None, pace: Pace = Pace(), clock: Callable[[], float] = time.monotonic,
@@ -180,32 +88,18 @@ class Session:
         names = [s.player for s in seats]
         if sorted(names) != sorted(game.state.players) or len({s.seat for s in seats}) != len(seats):
             raise ValueError(f"seats {names} do not match the game's players {list(game.state.players)}")
-        self.game = game
-        self.seats = list(seats)
-        self.by_seat = {s.seat: s for s in self.seats}
-        self.by_player = {s.player: s for s in self.seats}
-        self.wheels = wheel_map
-        self.journal = journal
-        self.pace = pace
-        self.clock = clock
-        self.on_event = on_event
-        self.ctl = {s.player: ControllerState() for s in self.seats}
-        self.log: list[LogEntry] = []
-        self.inputs_applied = inputs_applied     # engine inputs so far (bots seed from it)
-        self.stage = "waiting"
-        self.prompt_id = 0
+        super().__init__(game, seats, journal=journal, pace=pace, clock=clock, inputs_applied=inputs_applied,
+                         on_event=on_event)
+        self.game: Game = game
         self.milestones: list[tuple[str, int, TableView]] = []
-        self._commands: list[Command] = []
-        self._lights: dict[int, tuple] = {}
-        self._hints: dict[int, tuple[int, int, int]] = {}
+        self.wheels = wheel_map
+        self.controls = Controls(wheel_map)
         # bonus phase
         self.declared: dict[str, str | None] = {}
         self.auto_declared: set[str] = set()
         self.zones: list[int] = []
         # programming phase
         self.ready: dict[str, Choice] = {}
-        # bonus, programming and draw: players refused since their last lock
-        self.refused: set[str] = set()
         # showing
         self._steps: deque[_Step] = deque()
         self._step_until = 0.0
@@ -219,90 +113,28 @@ class Session:
         self.moving: tuple[str, ...] = ()
         self.played: dict[str, str] = {}
 
-    # ------------------------------------------------------------------ inputs from the hub
-    def handle(self, event: Any) -> None:
-        """One hub event. Unknown seats and event types are ignored (logged when useful)."""
-        if isinstance(event, Rejected):
-            self._log("rejected", {"reason": str(event.reason)[:80]})
-            return
-        seat = getattr(event, "seat", None)
-        plan = self.by_seat.get(seat)
-        if plan is None and isinstance(event, Connected):
-            plan = self._rebind(seat, event.info.controller_id)
-        if plan is None:
-            return
-        c = self.ctl[plan.player]
-        if isinstance(event, Connected):
-            c.connected, c.controller_id = True, event.info.controller_id
-            if c.lost:
-                c.lost = False
-                self._log("back", {"player": plan.player})
-            self._commands.append(AssignSeat(plan.seat, colour_of(plan.player)))
-            self._lights.pop(plan.seat, None)
-            self._hints.pop(plan.seat, None)
-        elif isinstance(event, WheelsChanged):
-            if not c.connected:
-                c.connected = True
-            c.wheels = (int(event.left), int(event.centre), int(event.right))
-            c.locked = bool(event.locked)
-            if not c.locked:
-                c.stale = False
-                self.refused.discard(plan.player)
-            self._evaluate(plan.player)
-        elif isinstance(event, Lost):
-            if not c.lost:
-                c.lost = True
-                if self._is_active(plan.player) and self.stage != "finished":
-                    self._log("lost", {"player": plan.player})
-        elif isinstance(event, Back):
-            c.connected = True
-            if c.lost:
-                c.lost = False
-                self._log("back", {"player": plan.player})
-            self._lights.pop(plan.seat, None)
-        self._progress()
+    # ------------------------------------------------------------------ the console's hooks
+    def colour_of(self, player: str) -> tuple[int, int, int]:
+        return colour_of(player)
 
-    def _rebind(self, seat: int, controller_id: int) -> SeatPlan | None:
-        """A resumed game's controller, back on another seat number: it takes its player's seat."""
-        for i, plan in enumerate(self.seats):
-            if plan.controller_id == controller_id and not self.ctl[plan.player].connected:
-                new = replace(plan, seat=seat)
-                self.seats[i] = new
-                self.by_seat.pop(plan.seat, None)
-                self.by_seat[seat] = new
-                self.by_player[plan.player] = new
-                return new
-        return None
+    def _apply_input(self, game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
+        return apply_input(game, kind, data)
 
-    # ------------------------------------------------------------------ time
-    def update(self, now: float | None = None) -> None:
-        """Advance the table to ``now``: start the game once every controller is here, show
-        resolution steps as their time comes, complete phases."""
-        now = self.clock() if now is None else now
-        if self.stage == "waiting":
-            if all(c.connected and not c.lost for c in self.ctl.values()):
-                self._begin_phase()
-        self._progress(now)
+    def _state_hash(self, game: Game) -> str:
+        return state_hash(game)
 
-    @property
-    def paused(self) -> bool:
-        return self.stage != "finished" and any(
-            self.ctl[s.player].lost for s in self.seats if self._is_active(s.player))
+    def _position(self) -> tuple[int, str]:
+        return self.game.state.turn, self.game.phase
 
-    @property
-    def finished(self) -> bool:
-        return self.stage == "finished"
+    def _before_apply(self) -> None:
+        self._turn_before = self.game.state.turn
 
-    def take_commands(self) -> list[Command]:
-        self._update_lights()
-        out, self._commands = self._commands, []
-        return out
+    def _refused_wheels(self, kind: str) -> int:
+        return 0b110 if kind == "must_reprogram" else 0b001
 
-    def take_milestones(self) -> list[tuple[str, int, TableView]]:
-        """("turn_end", n, table) when turn n has been shown, just before the next tile is
-        revealed (or the game ends), with the table as it stood then; ("finished", n, table)."""
-        out, self.milestones = self.milestones, []
-        return out
+    def where(self) -> str:
+        """Where the game stands, for a one-line message."""
+        return f"turn {self.game.state.turn}, stage {self.stage}"
 
     # ------------------------------------------------------------------ what drivers may ask
     def awaiting(self, player: str) -> str | None:
@@ -316,9 +148,6 @@ class Session:
         if self.stage == "draw" and self.game.state.draw_queue[:1] == [player]:
             return "keep"
         return None
-
-    def controller(self, player: str) -> ControllerState:
-        return self.ctl[player]
 
     def private_view(self, player: str) -> dict[str, Any]:
         """``player``'s own view (for that player's bot or keyboard pad only, never the table)."""
@@ -400,12 +229,6 @@ class Session:
     def _is_active(self, player: str) -> bool:
         return player in self.game.state.active and not self.game.state.finished
 
-    def _new_prompt(self) -> None:
-        self.prompt_id += 1
-        self.refused.clear()
-        for c in self.ctl.values():
-            c.stale = c.locked
-
     def _begin_phase(self) -> None:
         """Set the table up for the engine's current phase."""
         g = self.game
@@ -468,11 +291,8 @@ class Session:
         c = self.ctl[player]
         if self.stage == "bonus":
             if player in self.pending_bonus() and c.locked and not c.stale:
-                meaning = self.wheels.meaning("left", c.wheels[0])
-                # A stop the map does not list (or lists as null) is unreadable, as in
-                # programming: only the stop that means "none" plays no token.
-                token = meaning if meaning in TOKENS else None
-                code = None if meaning == "none" or token is not None else "unreadable"
+                token = self.controls.token(c.wheels)
+                code = "unreadable" if token is UNREADABLE else None
                 if code is None:
                     code = self.game.bonus_refusal(player, token)
                 if code is None:
@@ -485,16 +305,11 @@ class Session:
             if not c.locked or c.stale:
                 self.ready.pop(player, None)
                 return
-            path = self.wheels.meaning("right", c.wheels[2])
+            read = self.controls.choice(c.wheels, self.game.current_paths)
             code: str | None = "unreadable"
             choice = None
-            if path in PATHS:
-                lit = self.game.current_paths.get(path)
-                number = None
-                if lit is not None and lit.choose is not None:
-                    n = self.wheels.meaning("centre", c.wheels[1])
-                    number = n if isinstance(n, int) and not isinstance(n, bool) else -1
-                choice = Choice(path, number)
+            if read is not UNREADABLE:
+                choice = read
                 code = self.game.programming_refusal(player, choice)
             if code is None and choice is not None:
                 self.ready[player] = choice
@@ -506,19 +321,12 @@ class Session:
         elif self.stage == "draw":
             s = self.game.state
             if s.draw_queue[:1] == [player] and c.locked and not c.stale:
-                token = self.wheels.meaning("left", c.wheels[0])
+                token = self.controls.kept(c.wheels)
                 if token in self.game.keep_options(player):
                     self.refused.discard(player)
                     self._submit("keep", {"player": player, "token": token})
                 elif player not in self.refused:
                     self._refuse(player, "must_redeclare")
-
-    def _refuse(self, player: str, kind: str) -> None:
-        """A private refusal: only ``player``'s controller hears of it. No log line and no
-        public status, whatever ``kind`` (the table must not count a player's tries)."""
-        self.refused.add(player)
-        wheels = 0b110 if kind == "must_reprogram" else 0b001
-        self._commands.append(RefuseChoice(self.by_player[player].seat, 1500, wheels))
 
     def _progress(self, now: float | None = None) -> None:
         """Complete whatever can be completed (never while paused)."""
@@ -550,25 +358,6 @@ class Session:
             return
 
     # ------------------------------------------------------------------ applying inputs
-    def _submit(self, kind: str, data: dict[str, Any]) -> None:
-        """Journal the input (committed), then apply it to the engine and show the result.
-        The engine is tried on a copy first, so a refused input is never journaled."""
-        before = self.game.public_view()
-        trial = self.game.copy()
-        try:
-            events = apply_input(trial, kind, data)
-        except (Refused, RulesError) as exc:        # should not happen: inputs are prechecked
-            self._log("unknown", {"kind": f"refused: {exc}"})
-            self._new_prompt()
-            return
-        if self.journal is not None:
-            self.journal.record(kind, data, turn=self.game.state.turn, phase=self.game.phase,
-                                state=state_hash(self.game))
-        self._turn_before = self.game.state.turn
-        self.game = trial
-        self.inputs_applied += 1
-        self._show(before, events)
-
     def _show(self, before: dict[str, Any], events: list[Event]) -> None:
         self.stage = "showing"
         self.zones = []
@@ -637,56 +426,17 @@ class Session:
         self._begin_phase()
 
     # ------------------------------------------------------------------ log
-    def _log(self, kind: str, data: dict[str, Any]) -> None:
-        entry = LogEntry(kind, data)
-        self.log.append(entry)
-        if len(self.log) > self.LOG_KEEP:
-            del self.log[: len(self.log) - self.LOG_KEEP]
-        if self.on_event is not None:
-            self.on_event(entry)
-
     def _log_event(self, e: Event) -> None:
         if e.kind == EventKind.TURN:                 # logged when the bonus phase began
             return
-        data = dict(e.data)
-        if e.kind in (EventKind.TURN, EventKind.TILE_REVEALED):  # the tile's number, not its English label
-            tile = (self._after_view or {}).get("tile") if e.kind == EventKind.TILE_REVEALED else self.shown_view.get("tile")
-            if tile:
-                data.update(number=tile.get("number"), finish=tile.get("finish"))
-        if e.kind == EventKind.DRAW:
-            data["mode"] = self.game.state.token_mode
-        self._log(e.kind, data)
-
-    def log_message(self, kind: str, data: dict[str, Any]) -> None:
-        """A public message from outside (the runner): "started", "resumed"..."""
-        self._log(kind, data)
+        self._log(e.kind, log_data(e, self.shown_view, self._after_view or {}, self.game.state.token_mode))
 
     # ------------------------------------------------------------------ controller lights
-    def _update_lights(self) -> None:
-        """Path lights: the tile's lit paths for a player who must program; the left
-        light for a player who must declare or keep a token; dark otherwise."""
-        lit = ()
-        if self.stage == "programming":
-            lit = tuple(self.game.current_paths)
-        for s in self.seats:
-            p = s.player
-            if not self.ctl[p].connected or self.ctl[p].lost:
-                continue
-            want = (False, False, False)
-            if self._is_active(p):
-                kind = self.awaiting(p)
-                if kind == "program":
-                    want = ("left" in lit, "center" in lit, "right" in lit)
-                elif kind in ("bonus", "keep"):
-                    want = (True, False, False)
-            key = (*want, colour_of(p))
-            if self._lights.get(s.seat) != key:
-                self._lights[s.seat] = key
-                self._commands.append(SetLights(s.seat, *want, colour=colour_of(p)))
-            hint = self._hint(p) if self._is_active(p) else (0, 0, 0)
-            if self._hints.get(s.seat, (0, 0, 0)) != hint:
-                self._hints[s.seat] = hint
-                self._commands.append(Hint(s.seat, *hint))
+    def _lights_for(self, player: str) -> tuple[bool, bool, bool]:
+        """Path lights: the tile's lit paths for a player who must program; the left light for
+        a player who must declare or keep a token; dark otherwise."""
+        kind = self.awaiting(player)
+        return self.controls.lights(kind, tuple(self.game.current_paths) if self.stage == "programming" else ())
 
     def _hint(self, player: str) -> tuple[int, int, int]:
         """The private hint for ``player``'s controller: the left-wheel stops whose meaning
@@ -701,8 +451,8 @@ class Session:
             ok = lambda m: m in drawn  # noqa: E731
         else:
             return (0, 0, 0)
-        mask = 0
-        for position, meaning in self.wheels.meanings("left").items():
-            if 0 <= position < 16 and ok(meaning):
-                mask |= 1 << position
-        return (mask, 0, 0)
+        return self.controls.left_hint(ok)
+
+
+__all__ = ["AssignSeat", "Command", "ControllerState", "Hint", "Identify", "Pace", "RefuseChoice", "SeatPlan",
+           "Session", "SetLights", "apply_input", "state_hash"]

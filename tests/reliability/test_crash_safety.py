@@ -13,7 +13,7 @@ if not sys.platform.startswith("linux"):
     pytest.skip("pseudo-terminals, SIGKILL and the emulator in its own process: Linux", allow_module_level=True)
 
 from bitbox_tools import reliability as R  # noqa: E402
-from outspeed.journal import Journal, JournalError  # noqa: E402
+from bitbox.table.journal import Journal, JournalError  # noqa: E402
 
 from .conftest import assert_rows  # noqa: E402
 

@@ -9,7 +9,7 @@ from outspeed.display.model import PLAYER_ORDER
 from outspeed.rules import Game
 from outspeed.session import AssignSeat, BotDriver, Hint, Identify, Pace, RefuseChoice, SeatPlan, Session, SetLights
 
-from .fakehub import FakeHub
+from bitbox.testing import FakeHub
 
 WM = load_wheel_map(game="outspeed")
 CONTENT = load_content()

@@ -112,3 +112,30 @@ def test_killed_mid_game_then_resumed_ends_like_an_uninterrupted_game(tmp_path):
     db = sqlite3.connect(tmp_path / "crash.sqlite")
     assert db.execute("SELECT status FROM games WHERE id = 1").fetchone()[0] == "finished"
     db.close()
+
+
+def test_bitbox_play_game_outspeed_is_outspeed_play(tmp_path):
+    args = ["--headless", "--seed", "5", "--players", "3", "--speed", "0", "--journal", "j.sqlite",
+            "--snapshots", "s", "--max-seconds", "60"]
+    runs = []
+    for name, command in (("outspeed", OUTSPEED + ["play"]),
+                          ("bitbox", [sys.executable, "-m", "bitbox.cli", "play", "--game", "outspeed"])):
+        folder = tmp_path / name
+        folder.mkdir()
+        r = subprocess.run(command + args, cwd=folder, env=env_without_display(tmp_path), capture_output=True,
+                           text=True, timeout=90)
+        assert r.returncode == 0, r.stderr
+        runs.append(r.stdout)
+    # the same game: same inputs journaled, same result (the order of simultaneous log lines
+    # depends on when each simulated controller's event arrives, so the text may differ)
+    from bitbox.table.journal import Journal
+    games = []
+    for name in ("outspeed", "bitbox"):
+        with Journal(tmp_path / name / "j.sqlite", create=False) as j:
+            info = j.games()[0]
+            games.append((info.game, info.status, info.winners, [(r.kind, r.data) for r in j.inputs(info.id)]))
+    assert games[0] == games[1] and games[0][1] == "finished" and games[0][0] == "outspeed"
+    assert runs[0].splitlines()[-1] == runs[1].splitlines()[-1]
+    r = subprocess.run([sys.executable, "-m", "bitbox.cli", "play", "--game", "nosuchgame"], cwd=tmp_path,
+                       env=env_without_display(tmp_path), capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no game called 'nosuchgame'" in r.stderr

@@ -7,7 +7,7 @@ import pytest
 
 from outspeed.display import COLOURS, DieShown, LogEntry, PlayerStatus, TableDisplay, TableView
 from outspeed.display import render as render_mod
-from outspeed.display.i18n import CATALOGUES, LANGUAGES, Lang, all_strings
+from outspeed.words import CATALOGUES, LANGUAGES, Lang, all_strings
 from outspeed.display.shapes import DIE_COLOURS, pip_centres
 from outspeed.rules import events as engine_events
 

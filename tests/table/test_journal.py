@@ -5,7 +5,8 @@ import sqlite3
 
 import pytest
 
-from outspeed.journal import GameRecord, Journal, JournalError, rebuild, replay
+from bitbox.table.journal import GameRecord, Journal, JournalError, rebuild, replay
+from outspeed.journaling import RULES
 from outspeed.rules import EventKind
 from outspeed.session import state_hash
 from outspeed.table import replay_frames
@@ -32,7 +33,7 @@ class Spy(GameRecord):
 
 
 def test_every_input_is_committed_before_it_takes_effect(tmp_path):
-    j = Journal(tmp_path / "j.sqlite")
+    j = Journal(tmp_path / "j.sqlite", RULES)
     game = new_game(seed=8)
     rec = j.new_game(game, {"seats": []})
     spy = Spy(j, rec.id, 0)
@@ -65,13 +66,13 @@ def _play_until_mid_turn(t: Table, inputs: int) -> None:
 
 def test_crash_mid_turn_and_resume_ends_like_an_uninterrupted_game(tmp_path):
     # the uninterrupted game
-    j1 = Journal(tmp_path / "a.sqlite")
+    j1 = Journal(tmp_path / "a.sqlite", RULES)
     g1 = new_game(seed=13)
     t1 = Table(g1, journal=j1.new_game(g1, {}), bots=BOTS, bot="lookahead")
     t1.run()
     # the same game, "killed" mid-turn: some players locked, nothing revealed yet
     path = tmp_path / "b.sqlite"
-    j2 = Journal(path)
+    j2 = Journal(path, RULES)
     g2 = new_game(seed=13)
     t2 = Table(g2, journal=j2.new_game(g2, {}), bots=BOTS, bot="lookahead")
     _play_until_mid_turn(t2, 12)
@@ -79,7 +80,7 @@ def test_crash_mid_turn_and_resume_ends_like_an_uninterrupted_game(tmp_path):
     del t2                                       # no goodbye: the process is gone
     j2.db.close()
     # a new process: open the journal, rebuild, continue with the same players
-    j3 = Journal(path)
+    j3 = Journal(path, RULES)
     info = j3.last_unfinished()
     assert info is not None
     game, n = rebuild(j3, info.id)
@@ -93,7 +94,7 @@ def test_crash_mid_turn_and_resume_ends_like_an_uninterrupted_game(tmp_path):
 
 
 def test_a_journal_that_does_not_match_the_rules_is_refused(tmp_path):
-    j = Journal(tmp_path / "j.sqlite")
+    j = Journal(tmp_path / "j.sqlite", RULES)
     game = new_game(seed=8)
     rec = j.new_game(game, {})
     t = Table(game, journal=rec, bots=BOTS)
@@ -131,7 +132,7 @@ def test_another_programs_database_is_left_alone(tmp_path):
 
 
 def test_replay_frames_turn_by_turn(tmp_path):
-    j = Journal(tmp_path / "j.sqlite")
+    j = Journal(tmp_path / "j.sqlite", RULES)
     game = new_game(seed=8)
     rec = j.new_game(game, {})
     t = Table(game, journal=rec, bots=BOTS)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from outspeed import journal as J
-from outspeed.journal import Journal, JournalError, replay
+from bitbox.table import journal as J
+from bitbox.table.journal import Journal, JournalError, replay
 from outspeed.session.referee import apply_input
 
 OUTSPEED = [sys.executable, "-m", "outspeed.cli"]

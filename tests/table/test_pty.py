@@ -17,7 +17,8 @@ from bitbox.hub import Hub
 from bitbox_tools.emulate import Emulator, emulator_controller_id
 from outspeed.bots import make_bot
 from outspeed.display import Lang
-from outspeed.journal import Journal, rebuild
+from bitbox.table.journal import Journal, rebuild
+from outspeed.journaling import RULES
 from outspeed.session import BotDriver, Pace, SeatPlan, Session
 from outspeed.table import TableLoop
 
@@ -55,7 +56,7 @@ def test_a_full_game_over_emulated_controllers_on_ptys(tmp_path):
             players = list(game.state.players)
             order = sorted(seats)
             plans = [SeatPlan(p, seat, "controller", seats[seat]) for p, seat in zip(players, order)]
-            journal = Journal(tmp_path / "j.sqlite")
+            journal = Journal(tmp_path / "j.sqlite", RULES)
             record = journal.new_game(game, {"seats": []})
             out = io.StringIO()
             lang = Lang("en")

@@ -10,7 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from outspeed.journal import Journal, verify
+from bitbox.table.journal import Journal, verify
+from outspeed.journaling import RULES
 from outspeed.rules import Game
 from outspeed.table import SECRET_SEED_BITS, _new_seed
 
@@ -68,7 +69,7 @@ def test_secret_seeds_are_128_bit_os_draws_the_engine_and_journal_keep_exactly(t
     assert len(seeds) == 64 and SECRET_SEED_BITS == 128
     assert max(s.bit_length() for s in seeds) == 128 and min(s.bit_length() for s in seeds) > 100
     big = max(seeds)
-    with Journal(tmp_path / "j.sqlite") as j:
+    with Journal(tmp_path / "j.sqlite", RULES) as j:
         for s in (big, 2**128 - 1, 7):
             game = Game.new(BOTS, CONTENT.tiles, seed=s, dice=CONTENT.dice, token_counts=CONTENT.token_counts,
                             markers=CONTENT.markers)

@@ -7,7 +7,8 @@ import io
 import pygame
 
 from outspeed.display import Lang
-from outspeed.journal import Journal, rebuild
+from bitbox.table.journal import Journal, rebuild
+from outspeed.journaling import RULES
 from outspeed.session import KeyboardDriver, Pace
 from outspeed.table import TableLoop
 
@@ -26,7 +27,7 @@ class CloseAt:
 
 
 def test_closing_the_window_mid_game_keeps_it_in_the_journal(tmp_path):
-    j = Journal(tmp_path / "j.sqlite")
+    j = Journal(tmp_path / "j.sqlite", RULES)
     game = new_game(seed=6)
     rec = j.new_game(game, {})
     t = Table(game, journal=rec, bots=("red", "blue", "green", "yellow"), pace=Pace().scaled(40))
@@ -36,7 +37,7 @@ def test_closing_the_window_mid_game_keeps_it_in_the_journal(tmp_path):
     assert loop.run() == 0
     assert loop.frames > 10
     assert not t.s.finished and t.game.state.turn >= 3
-    again, n = rebuild(Journal(tmp_path / "j.sqlite"), rec.id)
+    again, n = rebuild(Journal(tmp_path / "j.sqlite", RULES), rec.id)
     assert n == t.s.inputs_applied and again.to_data() == t.game.to_data()
 
 

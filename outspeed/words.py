@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..rules.events import EventKind
+from .rules.events import EventKind
 
 LANGUAGES: tuple[str, ...] = ("en", "es", "fr", "de")
 LANGUAGE_NAMES = {"en": "English", "es": "Español", "fr": "Français", "de": "Deutsch"}
 
 # --------------------------------------------------------------------------- catalogues
-# Every language has every key (tests/table/test_i18n.py checks it).
+# Every language has every key (tests/table/test_display.py checks it).
 
 _EN: dict[str, str] = {
     # colours (player names)

@@ -1,14 +1,22 @@
-"""A fake hub for session tests: simulated controllers that produce ``bitbox.events`` values
-at once, in order, and a record of every command the session sent to the controllers."""
+"""Fake hubs and controllers for tests and tools (one public module; see :mod:`bitbox.testing`).
+
+* :class:`FakeHub`: simulated controllers (:class:`FakeSim`) that produce ``bitbox.events``
+  values at once, in order, and a record of every command the table sent to the controllers.
+* :class:`EventHand`: a controller without a hub: each ``set`` appends a ``WheelsChanged``
+  to a queue the caller hands to the referee.
+* :class:`RecordingHub`: a real hub with every event and every command recorded.
+"""
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from bitbox.events import Back, Connected, ControllerInfo, Lost, SeatStatus, WheelsChanged
 
 
 class FakeSim:
+    """A simulated controller of a :class:`FakeHub` (wheels, lock, plug)."""
+
     def __init__(self, hub: "FakeHub", seat: int, controller_id: int) -> None:
         self.hub, self.seat, self.controller_id = hub, seat, controller_id
         self.wheels = [0, 0, 0]
@@ -40,6 +48,8 @@ class FakeSim:
 
 
 class FakeHub:
+    """A hub whose controllers are :class:`FakeSim` values; events come out of :meth:`poll` in order."""
+
     def __init__(self, clock: Callable[[], float] = lambda: 0.0) -> None:
         self.clock = clock
         self.events: deque = deque()
@@ -98,3 +108,70 @@ class FakeHub:
 
     def close(self) -> None:
         pass
+
+
+class EventHand:
+    """A controller for a referee without a hub: each ``set`` is a ``WheelsChanged`` (with a
+    sequence number) appended to ``queue``."""
+
+    def __init__(self, queue: list, seat: int, cid: int) -> None:
+        self.queue, self.seat, self.cid = queue, seat, cid
+        self.wheels, self.locked, self.seq = [0, 0, 0], False, 0
+
+    def set(self, left: int | None = None, centre: int | None = None, right: int | None = None,
+            locked: bool | None = None, **_: Any) -> None:
+        for i, v in enumerate((left, centre, right)):
+            if v is not None:
+                self.wheels[i] = v
+        if locked is not None:
+            self.locked = bool(locked)
+        self.seq += 1
+        self.queue.append(WheelsChanged(self.seat, self.cid, *self.wheels, self.locked, 0.0, self.seq))
+
+
+class HubLike(Protocol):
+    """The part of :class:`bitbox.hub.Hub` the table loop uses."""
+
+    def poll(self, timeout: float = 0.0) -> list[Any]: ...
+    def assign_seat(self, seat: int, colour: Any = None) -> bool: ...
+    def set_lights(self, seat: int, left: bool, centre: bool, right: bool, colour: Any = None) -> bool: ...
+    def identify(self, seat: int, ms: int = 2000) -> bool: ...
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool: ...
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
+
+
+class RecordingHub:
+    """The table loop's hub, with every event and every command to a controller recorded."""
+
+    def __init__(self, hub: HubLike) -> None:
+        self.hub = hub
+        self.events: list[Any] = []
+        self.commands: list[tuple] = []
+
+    def poll(self, timeout: float = 0.0) -> list[Any]:
+        got = self.hub.poll(timeout)
+        self.events.extend(got)
+        return got
+
+    def assign_seat(self, seat: int, colour: Any = None) -> bool:
+        self.commands.append(("assign_seat", seat, colour))
+        return self.hub.assign_seat(seat, colour=colour)
+
+    def set_lights(self, seat: int, left: bool, centre: bool, right: bool, colour: Any = None) -> bool:
+        self.commands.append(("set_lights", seat, left, centre, right, colour))
+        return self.hub.set_lights(seat, left, centre, right, colour=colour)
+
+    def identify(self, seat: int, ms: int = 2000) -> bool:
+        self.commands.append(("identify", seat, ms))
+        return self.hub.identify(seat, ms=ms)
+
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool:
+        self.commands.append(("refuse_choice", seat, ms, wheels))
+        return self.hub.refuse_choice(seat, ms=ms, wheels=wheels)
+
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        self.commands.append(("hint", seat, left, centre, right))
+        return self.hub.hint(seat, left, centre, right)
+
+    def count(self, kind: str) -> int:
+        return sum(1 for e in self.events if type(e).__name__ == kind)

@@ -1,4 +1,4 @@
-"""The journal: every game, every accepted input and the seed, in SQLite.
+"""The journal: every game, every accepted input and the seed, in SQLite (any game).
 
 Nothing is lost: the session writes each accepted input in its own committed transaction
 *before* applying it to the rules engine (``synchronous=FULL``), so after a crash, a power
@@ -25,6 +25,12 @@ forger: anyone who can write the file can recompute the fingerprints.
 Seeds: a game's seed is a secret of up to 128 bits; SQLite integers have 64, so a larger seed
 is stored in the ``seed`` column as hexadecimal text (``0x...``); the initial state (JSON)
 holds it too.
+
+The journal knows no game: it records *which* game each record is (``settings["game"]``)
+and asks that game's :class:`JournalRules` (from its cartridge) to rebuild a state from data,
+apply an input, fingerprint a state and check the game's own settings. Journals written
+before the console existed carry no game name; they were all Outspeed's
+(:data:`LEGACY_GAME`), and still resume and replay.
 """
 from __future__ import annotations
 
@@ -35,9 +41,12 @@ import sqlite3
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+import re
+from typing import Any, Iterator, Mapping, Protocol, Sequence
 
-from .rules import Event, Game, Refused, RulesError
+from .seating import SEAT_KINDS
+
+LEGACY_GAME = "outspeed"             # the game of a record that names none (written before the console)
 
 APPLICATION_ID = 0x38426258          # "8BbX"
 SCHEMA_VERSION = 1
@@ -73,7 +82,6 @@ _GAMES = ("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.wi
           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id), "
           "(SELECT COALESCE(MAX(turn), 1) FROM inputs i WHERE i.game = g.id), {final} FROM games g")
 
-SEAT_KINDS = ("controller", "bot", "keyboard")
 SEED_KINDS = ("secret", "given")      # settings["seed"]: drawn from the OS, or chosen with --seed
 
 
@@ -85,6 +93,48 @@ class JournalError(Exception):
         # printable line of reasonable length.
         text = "".join(c if c.isprintable() else "?" for c in str(message))
         super().__init__(text if len(text) <= 400 else text[:397] + "...")
+
+
+class JournaledGame(Protocol):
+    """A game state as the journal sees it: data in, data out."""
+
+    def to_data(self) -> Mapping[str, Any]: ...
+
+
+class JournalRules(Protocol):
+    """What the journal needs of a game (its cartridge gives it) to record and rebuild its
+    games and check their records."""
+
+    name: str                                        # the game's name, recorded with each game
+    input_errors: tuple[type[BaseException], ...]    # what "this input does not apply" raises
+
+    def from_data(self, data: Mapping[str, Any]) -> Any: ...
+    def apply_input(self, game: Any, kind: str, data: Mapping[str, Any]) -> list[Any]: ...
+    def state_hash(self, game: Any) -> str: ...
+    def seed(self, game: Any) -> int: ...
+    def players(self, game: Any) -> list[str]: ...
+    def finished(self, game: Any) -> bool: ...
+    def winners(self, game: Any) -> list[str]: ...
+    def check_settings(self, settings: Mapping[str, Any]) -> None: ...   # ValueError naming what is wrong
+
+
+_GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+def find_journal_rules(name: str) -> JournalRules:
+    """The journal rules of the game called ``name``: its cartridge's ``journal``, found in
+    the registry (:func:`bitbox.games.find`). ``name`` comes from a file: it is checked (a
+    plain lower-case name) and only an installed cartridge is loaded."""
+    if not isinstance(name, str) or not _GAME_NAME.fullmatch(name):
+        raise JournalError(f"the journal names an unknown game {str(name)[:40]!r}")
+    from bitbox.games import GameError, find
+    try:
+        rules = getattr(find(name), "journal", None)
+    except GameError as exc:
+        raise JournalError(f"the journal holds a game of {name!r}, which is not installed here ({exc})") from None
+    if rules is None:
+        raise JournalError(f"the game {name!r} keeps no journal")
+    return rules
 
 
 def default_journal_path() -> Path:
@@ -149,11 +199,11 @@ def _loads(text: Any) -> Any:
         raise ValueError("nested too deeply") from None
 
 
-def check_record(players: Any, settings: Any, status: Any, winners: Any) -> None:
+def check_record(players: Any, settings: Any, status: Any, winners: Any,
+                 rules: JournalRules | None = None) -> None:
     """Raise ValueError naming what is wrong when a game's record has values the readers
-    (history, replay, resume) cannot use: names, seats, language, bot, status, winners."""
-    from .bots import BOTS
-    from .display.i18n import LANGUAGES
+    (history, replay, resume) cannot use: names, seats, game, seed kind, status, winners;
+    and, through the game's ``rules``, its own settings (language, bots...)."""
     if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
         raise ValueError("players must be a list of names")
     if not isinstance(settings, dict):
@@ -169,12 +219,13 @@ def check_record(players: Any, settings: Any, status: Any, winners: Any) -> None
         cid = s.get("controller_id")
         if cid is not None and (not isinstance(cid, int) or isinstance(cid, bool)):
             raise ValueError(f"seat {s['player']}: its controller id is not a number")
-    for key, allowed in (("lang", LANGUAGES), ("bot", tuple(BOTS) + ("mixed",)), ("tokens", ("physical", "virtual")),
-                         ("seed", SEED_KINDS)):
-        if key in settings and (not isinstance(settings[key], str) or settings[key] not in allowed):
-            raise ValueError(f"unknown {key} {str(settings[key])[:20]!r}")
-    if not isinstance(settings.get("first_game", False), bool):
-        raise ValueError("first_game must be true or false")
+    if "seed" in settings and (not isinstance(settings["seed"], str) or settings["seed"] not in SEED_KINDS):
+        raise ValueError(f"unknown seed {str(settings['seed'])[:20]!r}")
+    game = settings.get("game", LEGACY_GAME)
+    if not isinstance(game, str) or not _GAME_NAME.fullmatch(game):
+        raise ValueError(f"unknown game {str(game)[:20]!r}")
+    if rules is not None:
+        rules.check_settings(settings)
     if status not in ("playing", "finished"):
         raise ValueError(f"unknown status {str(status)[:20]!r}")
     if winners is not None and not (isinstance(winners, list)
@@ -188,6 +239,8 @@ def _now() -> str:
 
 @dataclass(frozen=True)
 class GameInfo:
+    """One game's record, as listed by `history`."""
+
     id: int
     created: str
     seed: int
@@ -206,6 +259,12 @@ class GameInfo:
         A secret seed gives the hidden tile order, bonus pile and dice away."""
         return self.status == "finished" or self.settings.get("seed") == "given"
 
+    @property
+    def game(self) -> str:
+        """Which game this is (records written before the console name none: Outspeed)."""
+        name = self.settings.get("game", LEGACY_GAME)
+        return name if isinstance(name, str) else str(name)
+
 
 @dataclass(frozen=True)
 class InputRecord:
@@ -218,13 +277,19 @@ class InputRecord:
 
 
 class Journal:
-    """An open journal file. Use as a context manager or call :meth:`close`."""
+    """An open journal file. Use as a context manager or call :meth:`close`.
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    ``rules``: the rules of the game this table writes (:meth:`new_game`); games of another
+    name found in the file are read with their own cartridge's rules
+    (:func:`find_journal_rules`)."""
+
+    def __init__(self, path: str | Path, rules: JournalRules | None = None, *, create: bool = True) -> None:
         """``create``: make the file (and its folder) if there is none, and the tables in an
         empty file (``outspeed play``). Without it (history, replay) a missing or empty file
         is refused and nothing is written."""
         self.path = Path(path)
+        self.rules = rules
+        self._found: dict[str, JournalRules | JournalError] = {}
         self.notices: list[str] = []              # things the caller should tell the user
         st = _existing(self.path)
         if st is None:
@@ -330,14 +395,18 @@ class Journal:
         self.close()
 
     # ------------------------------------------------------------------ writing
-    def new_game(self, game: Game, settings: dict[str, Any]) -> "GameRecord":
-        """Record a new game (its initial state holds the seed and the tile order)."""
-        s = game.state
+    def new_game(self, game: JournaledGame, settings: dict[str, Any]) -> "GameRecord":
+        """Record a new game of :attr:`rules` (its initial state holds the seed and, for
+        Outspeed, the tile order); ``settings`` gains the game's name."""
+        rules = self.rules
+        if rules is None:
+            raise JournalError(f"{self.path}: no game given to record (Journal(path, rules))")
+        settings = {**settings, "game": rules.name}
         with self._tx():
             cur = self.db.execute(
                 "INSERT INTO games (created, seed, players, settings, initial) VALUES (?, ?, ?, ?, ?)",
-                (_now(), _seed_to_sql(s.seed), json.dumps(list(s.players)), json.dumps(settings, sort_keys=True),
-                 json.dumps(game.to_data(), sort_keys=True)))
+                (_now(), _seed_to_sql(rules.seed(game)), json.dumps(list(rules.players(game))),
+                 json.dumps(settings, sort_keys=True), json.dumps(game.to_data(), sort_keys=True)))
             game_id = int(cur.lastrowid)
         return GameRecord(self, game_id, 0)
 
@@ -362,13 +431,32 @@ class Journal:
         rows = self._query(self._games_sql() + " WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
         return self._info(rows[0]) if rows else None
 
-    def initial(self, game_id: int) -> Game:
+    def rules_of(self, game_id: int) -> JournalRules:
+        """The rules of game ``game_id`` (the cartridge its record names)."""
+        return self._rules_named(self.game(game_id).game, game_id)
+
+    def _rules_named(self, name: str, game_id: Any) -> JournalRules:
+        if self.rules is not None and self.rules.name == name:
+            return self.rules
+        found = self._found.get(name)
+        if found is None:
+            try:
+                found = find_journal_rules(name)
+            except JournalError as exc:
+                found = exc
+            self._found[name] = found
+        if isinstance(found, JournalError):
+            raise JournalError(f"{self.path}: game {game_id}: {found}") from None
+        return found
+
+    def initial(self, game_id: int) -> Any:
         rows = self._query("SELECT initial FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id}")
+        rules = self.rules_of(game_id)
         try:
-            return Game.from_data(_loads(rows[0][0]))
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RulesError) as exc:
+            return rules.from_data(_loads(rows[0][0]))
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, *rules.input_errors) as exc:
             raise JournalError(f"{self.path}: game {game_id}: its initial state cannot be read ({exc})") from None
 
     def inputs(self, game_id: int) -> list[InputRecord]:
@@ -394,6 +482,12 @@ class Journal:
                             str(r[10]) if r[10] is not None else None)
             # The readers (history, replay, resume) rely on these values: a damaged record is refused here.
             check_record(info.players, info.settings, info.status, info.winners)
+            try:
+                rules = self._rules_named(info.game, info.id)
+            except JournalError:
+                rules = None                       # a game not installed here: listed, not playable
+            if rules is not None:
+                rules.check_settings(info.settings)
             return info
         except (ValueError, TypeError) as exc:
             raise JournalError(f"{self.path}: game {r[0]}: its record cannot be read ({exc})") from None
@@ -459,26 +553,26 @@ class GameRecord:
 
 
 def replay(journal: Journal, game_id: int, *, upto: int | None = None,
-           verify: bool = True) -> Iterator[tuple[InputRecord, Game, list[Event]]]:
+           verify: bool = True) -> Iterator[tuple[InputRecord, Any, list[Any]]]:
     """Rebuild game ``game_id`` input by input: yields (input, game after it, its events).
     The game object is the same one, advanced in place."""
-    from .session.referee import apply_input, state_hash
+    rules = journal.rules_of(game_id)
     game = journal.initial(game_id)
     for rec in journal.inputs(game_id):
         if upto is not None and rec.seq >= upto:
             break
-        if verify and state_hash(game) != rec.state:
+        if verify and rules.state_hash(game) != rec.state:
             raise JournalError(f"{journal.path}: game {game_id} does not replay with this version of the rules "
                                f"(input {rec.seq}, turn {rec.turn}: the state differs from the one recorded)")
         try:
-            events = apply_input(game, rec.kind, rec.data)
-        except (RulesError, Refused, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            events = rules.apply_input(game, rec.kind, rec.data)
+        except (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise JournalError(f"{journal.path}: game {game_id}, input {rec.seq} ({rec.kind}, turn {rec.turn}) "
                                f"cannot be applied: {exc}") from None
         yield rec, game, events
 
 
-def rebuild(journal: Journal, game_id: int) -> tuple[Game, int]:
+def rebuild(journal: Journal, game_id: int) -> tuple[Any, int]:
     """The game as it stood after its last journaled input, and the number of inputs."""
     game, n = journal.initial(game_id), 0
     for rec, g, _ in replay(journal, game_id):
@@ -487,26 +581,25 @@ def rebuild(journal: Journal, game_id: int) -> tuple[Game, int]:
 
 
 
-def result_mismatch(info: GameInfo, game: Game) -> str | None:
+def result_mismatch(info: GameInfo, game: Any, rules: JournalRules) -> str | None:
     """What, in a game's stored record, disagrees with ``game`` as its inputs rebuild it
     (None: all agrees): the seed, whether it is finished, the winners, the final state."""
-    from .session.referee import state_hash
-    if game.state.seed != info.seed:
+    if rules.seed(game) != info.seed:
         return "its seed does not match its initial state"
     if info.status != "finished":
         return None
-    if not game.finished:
+    if not rules.finished(game):
         return "it is marked finished but its inputs do not finish it (an input is missing)"
-    if list(game.state.winners) != list(info.winners or []):
+    if list(rules.winners(game)) != list(info.winners or []):
         return "its stored winners are not those its inputs give"
-    if info.final is not None and state_hash(game) != info.final:
+    if info.final is not None and rules.state_hash(game) != info.final:
         return ("its final state does not match its inputs (the last input or the result was edited, "
                 "or it was played with other rules)")
     return None
 
 
-def check_result(journal: Journal, info: GameInfo, game: Game) -> None:
-    problem = result_mismatch(info, game)
+def check_result(journal: Journal, info: GameInfo, game: Any) -> None:
+    problem = result_mismatch(info, game, journal.rules_of(info.id))
     if problem is not None:
         raise JournalError(f"{journal.path}: game {info.id} was altered: {problem}; it was left untouched")
 

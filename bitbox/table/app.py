@@ -1,0 +1,229 @@
+"""The table application's loop, shared by every game (the pygame-ce examples/aliens.py way:
+events, update, dirty-rect draw, tick).
+
+:class:`TableLoop` runs a referee (anything with the :class:`TableReferee` shape, e.g. a
+:class:`~bitbox.table.referee.Referee`) between a hub and a display: hub events → referee →
+drivers (bots, keyboard) → commands to the controllers → draw → tick, until the game ends
+(headless) or the window is closed. A game gives it its display
+(:meth:`TableLoop.make_display`) and its window caption.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping, Protocol, Sequence, TextIO
+
+from bitbox.display.model import Words
+
+from .referee import AssignSeat, Command, Hint, Identify, RefuseChoice, SetLights
+from .seating import TableError
+
+
+class TableReferee(Protocol):
+    """What the loop needs of a game's referee session."""
+
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def busy(self) -> bool: ...                   # showing steps with no pause: do not wait for the hub
+
+    def handle(self, event: Any) -> None: ...
+    def update(self, now: float | None = None) -> None: ...
+    def take_commands(self) -> Sequence[Command]: ...
+    def take_milestones(self) -> list[tuple[str, int, Any]]: ...
+    def table(self, now: float | None = None) -> Any: ...
+    def where(self) -> str: ...                   # "turn 3, stage bonus": for a one-line message
+
+
+class Driver(Protocol):
+    """A bot, the keyboard, or a test's hand: acts on the referee's state each frame."""
+
+    def update(self, session: Any, now: float) -> None: ...
+
+
+class Keyboard(Driver, Protocol):
+    def key(self, session: Any, name: str) -> None: ...
+    def pad(self, session: Any, lang: Any) -> Mapping[str, Any] | None: ...
+
+
+class CommandHub(Protocol):
+    """The hub calls the loop makes (see :class:`bitbox.hub.Hub`)."""
+
+    def poll(self, timeout: float = 0.0) -> list[Any]: ...
+    def assign_seat(self, seat: int, colour: Any = None) -> bool: ...
+    def set_lights(self, seat: int, left: bool, centre: bool, right: bool, colour: Any = None) -> bool: ...
+    def identify(self, seat: int, ms: int = 2000) -> bool: ...
+    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool: ...
+    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
+
+
+class Display(Protocol):
+    surface: Any
+
+    def render(self, table: Any, surface: Any = None, full: bool = False) -> list[Any]: ...
+
+
+def display_available() -> bool:
+    """Whether a window can be opened (False: run headless)."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        return False
+    if sys.platform.startswith("linux") and not driver and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return False
+    try:
+        import pygame
+        pygame.display.init()
+        ok = pygame.display.get_init()
+        pygame.display.quit()
+        return bool(ok)
+    except Exception:  # noqa: BLE001 - any failure means: no display
+        return False
+
+
+def init_pygame(headless: bool) -> Any:
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+    pygame.display.init()
+    pygame.font.init()
+    return pygame
+
+
+def apply_command(hub: CommandHub, c: Command) -> None:
+    """One referee command as a hub call (a controller that is not here yet is skipped)."""
+    try:
+        if isinstance(c, AssignSeat):
+            hub.assign_seat(c.seat, colour=c.colour)
+        elif isinstance(c, SetLights):
+            hub.set_lights(c.seat, c.left, c.centre, c.right, colour=c.colour)
+        elif isinstance(c, Identify):
+            hub.identify(c.seat, ms=c.ms)
+        elif isinstance(c, RefuseChoice):              # private: that controller only
+            hub.refuse_choice(c.seat, ms=c.ms, wheels=c.wheels)
+        elif isinstance(c, Hint):                      # private: that controller only
+            hub.hint(c.seat, c.left, c.centre, c.right)
+    except KeyError:
+        pass                                # that controller is not here (yet)
+
+
+KEYS = {"K_LEFT": "left", "K_RIGHT": "right", "K_UP": "up", "K_DOWN": "down", "K_RETURN": "enter",
+        "K_KP_ENTER": "enter", "K_SPACE": "enter", "K_BACKSPACE": "backspace", "K_TAB": "tab"}
+
+
+class TableLoop:
+    """events → referee → drivers → controllers → draw → tick, until the game ends (headless)
+    or the window is closed. A game's table subclasses it for :meth:`make_display`."""
+
+    caption = "8Bitbox"
+    command = "bitbox play"                 # names the program in the one-line messages
+
+    def __init__(self, session: TableReferee, hub: CommandHub, drivers: Sequence[Driver], keyboard: Keyboard | None,
+                 lang: Words, *, headless: bool, out: TextIO, snapshots: Path | None, size: tuple[int, int],
+                 fullscreen: bool = False, max_seconds: float | None = None, fps: int = 30) -> None:
+        self.session, self.hub, self.drivers, self.keyboard = session, hub, list(drivers), keyboard
+        self.lang, self.headless, self.out = lang, headless, out
+        self.snapshots, self.size, self.fullscreen = snapshots, size, fullscreen
+        self.max_seconds, self.fps = max_seconds, fps
+        self.frames = 0
+
+    def make_display(self, size: tuple[int, int], surface: Any = None) -> Display:
+        raise NotImplementedError("a game's table loop gives its display")
+
+    def stop_requested(self) -> int | None:
+        """The exit code to stop with now (e.g. a signal was received), or None to go on;
+        read at the top of every frame."""
+        return None
+
+    def _apply_commands(self) -> None:
+        for c in self.session.take_commands():
+            apply_command(self.hub, c)
+
+    def _snapshot(self, display: Display, name: str, table: Any = None) -> None:
+        if self.snapshots is None:
+            return
+        import pygame
+        display.render(table if table is not None else self._table(), full=True)
+        try:
+            self.snapshots.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(display.surface, str(self.snapshots / name))
+        except (OSError, pygame.error) as exc:          # e.g. a full disk: the journal has the game
+            raise TableError(f"cannot write the snapshot {self.snapshots / name} ({exc}); "
+                             f"the game continues with --resume") from None
+
+    def _table(self) -> Any:
+        t = self.session.table()
+        if self.keyboard is not None:
+            pad = self.keyboard.pad(self.session, self.lang)
+            if pad is not None:
+                t = replace(t, pad=pad)
+        return t
+
+    def run(self) -> int:
+        pygame = init_pygame(self.headless)
+        s = self.session
+        started = time.monotonic()
+        if self.headless:
+            display = self.make_display(self.size)
+            screen = None
+        else:
+            flags = pygame.RESIZABLE | (pygame.FULLSCREEN if self.fullscreen else 0)
+            size = (0, 0) if self.fullscreen else self.size
+            screen = pygame.display.set_mode(size, flags)
+            pygame.display.set_caption(self.caption)
+            display = self.make_display(screen.get_size(), screen)
+            ticker = pygame.time.Clock()
+        keys = {getattr(pygame, k): name for k, name in KEYS.items()}
+        running = True
+        end_seen = False
+        while running:
+            stop = self.stop_requested()
+            if stop is not None:
+                return stop
+            now = time.monotonic()
+            if screen is not None:
+                for ev in pygame.event.get():
+                    if ev.type == pygame.QUIT:
+                        running = False
+                    elif ev.type == pygame.KEYDOWN:
+                        if ev.key == pygame.K_ESCAPE and (self.keyboard is None or s.finished):
+                            running = False
+                        elif ev.key in (pygame.K_F11,) or (ev.key == pygame.K_f and self.keyboard is None):
+                            pygame.display.toggle_fullscreen()
+                        elif self.keyboard is not None:
+                            name = keys.get(ev.key)
+                            if name:
+                                self.keyboard.key(s, name)
+                if not running:
+                    break
+            events = self.hub.poll(timeout=0.0 if (screen is not None or s.busy) else 0.004)
+            for e in events:
+                s.handle(e)
+            s.update(now)
+            for d in self.drivers:
+                d.update(s, now)
+            self._apply_commands()
+            for kind, n, table in s.take_milestones():
+                if kind == "turn_end":
+                    self._snapshot(display, f"turn-{n:02d}.png", table)
+            if s.finished and not end_seen:
+                end_seen = True
+                if screen is None:
+                    running = False
+            if screen is not None:
+                current = pygame.display.get_surface()
+                dirty = display.render(self._table(), surface=current)
+                if dirty:
+                    if len(dirty) >= 6:
+                        pygame.display.flip()
+                    else:
+                        pygame.display.update(dirty)
+                ticker.tick(self.fps)
+            self.frames += 1
+            if self.max_seconds is not None and time.monotonic() - started > self.max_seconds:
+                print(f"{self.command}: gave up after {self.max_seconds:g} s ({s.where()})", file=sys.stderr)
+                return 3
+        return 0

@@ -1,0 +1,191 @@
+"""Seating: who plays which seat of the hub (any game).
+
+A player of a game is a :class:`SeatPlan`: their name, the hub seat that speaks for them,
+and who turns its wheels (a person's ``controller``, a ``bot`` or a ``keyboard`` hot-seat
+player, the last two through simulated controllers). :func:`connect` finds the controllers,
+decides how many seats the bots and the keyboard fill, adds the simulated controllers and
+gives every player a seat; a resumed game's seats are bound again by controller id.
+:func:`wait_for` collects the controllers that connect (the reliability tool uses it too).
+
+The only game facts seating needs are its :class:`SeatRules`: the player names in seat
+order and how many players it takes.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, Sequence, TextIO
+
+from bitbox.events import Connected, ControllerInfo
+
+SEAT_KINDS = ("controller", "bot", "keyboard")
+
+
+class TableError(Exception):
+    """A problem the table explains in one line (no traceback)."""
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """A player of this game: their name (a colour), their hub seat, and who plays it."""
+
+    player: str
+    seat: int
+    kind: str = "controller"            # controller | bot | keyboard
+    controller_id: int | None = None    # when known: a controller with this id takes the seat
+
+
+@dataclass(frozen=True)
+class SeatRules:
+    """What seating needs to know of a game."""
+
+    title: str                          # "Outspeed", for messages
+    names: Sequence[str]                # player names in seat order
+    min_players: int
+    max_players: int
+    demo_players: int                   # players of a demo with no controller
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """What the command line asked for (``None``: decide from the controllers found)."""
+
+    players: int | None = None
+    bots: int | None = None
+    keyboard: bool = False
+    urls: Sequence[str] = ()
+    wait: float = 3.0                   # seconds to wait for real controllers to say hello
+
+
+class Pollable(Protocol):
+    def poll(self, timeout: float = 0.0) -> list[Any]: ...
+
+
+class SeatingHub(Pollable, Protocol):
+    """The part of :class:`bitbox.hub.Hub` seating uses."""
+
+    def add_url(self, url: str) -> Any: ...
+    def scan(self) -> Any: ...
+    def start(self) -> Any: ...
+    def links(self) -> list[Any]: ...
+    def add_sim(self, n: int = 1) -> list[Any]: ...
+
+
+def wait_for(hub: Pollable, seconds: float, connected: dict[int, ControllerInfo], pending: list[Any],
+             done: Callable[[dict[int, ControllerInfo]], bool] | None = None) -> dict[int, ControllerInfo]:
+    """Poll ``hub`` for up to ``seconds``: every ``Connected`` goes into ``connected`` (seat ->
+    controller info), every event into ``pending`` (for the referee); stop early once
+    ``done(connected)``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not (done is not None and done(connected)):
+        for e in hub.poll(timeout=0.05):
+            if isinstance(e, Connected):
+                connected[e.seat] = e.info
+            pending.append(e)
+    return connected
+
+
+def bind(names: Sequence[str], controller_ids: Sequence[int], connected: dict[int, ControllerInfo],
+         kind: str = "controller") -> list[SeatPlan]:
+    """Players ``names`` on the controllers ``controller_ids`` (same order), at the seats
+    where those controllers connected."""
+    seat_of = {info.controller_id: seat for seat, info in connected.items()}
+    return [SeatPlan(p, seat_of[cid], kind, cid) for p, cid in zip(names, controller_ids)]
+
+
+def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO) -> list[str]:
+    """The kinds of the seats of a new game: controllers, then keyboard players, then bots."""
+    low = rules.min_players
+    if req.keyboard:
+        total = req.players or max(low, n_real + (req.bots or 0))
+        n_bots = req.bots or 0
+        n_kb = total - n_real - n_bots
+        if n_kb < 1:
+            raise TableError(f"--keyboard with {total} players leaves no seat for the keyboard")
+    elif n_real:
+        total = req.players or max(low, n_real + (req.bots or 0))
+        n_bots = max(0, total - n_real) if req.bots is None else req.bots
+        n_kb = 0
+        if n_real + n_bots < low:
+            n_bots = low - n_real
+            print(f"{n_real} controller(s) found: bots fill the table to {low} players", file=out)
+    else:
+        total = req.players or rules.demo_players
+        n_bots, n_kb = total, 0
+        print(f"no controllers found: a demo game, {total} bots on simulated controllers", file=out, flush=True)
+    total = n_real + n_bots + n_kb
+    if not low <= total <= rules.max_players:
+        raise TableError(f"{rules.title} is for {low} to {rules.max_players} players: {n_real} controller(s) + "
+                         f"{n_bots} bot(s) + {n_kb} keyboard player(s) make {total}")
+    return ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
+
+
+def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[dict] | None,
+            out: TextIO) -> tuple[list[dict], dict[str, Any], list[Any]]:
+    """Find the controllers, add simulated ones for bots and keyboard players, and give
+    every player a seat. ``wanted``: the seats of a resumed game (bound by controller id).
+
+    Returns (seats as dicts: player, seat, kind, controller_id; the simulated controller of
+    each bot or keyboard player; the hub's events so far, for the referee)."""
+    from bitbox.transports import OpenError
+
+    for url in req.urls:
+        try:
+            hub.add_url(url)
+        except (OpenError, OSError, ValueError) as exc:
+            raise TableError(f"cannot open controller {url}: {exc}") from None
+    try:
+        hub.scan()
+    except Exception as exc:  # noqa: BLE001 - discovery problems must not stop a demo
+        print(f"(controller discovery failed: {exc})", file=out)
+    hub.start()
+    connected: dict[int, ControllerInfo] = {}
+    real_links = [link for link in hub.links() if link.kind != "sim"]
+    want_real = None if wanted is None else sum(1 for s in wanted if s["kind"] == "controller")
+    pending: list[Any] = []
+    wait_for(hub, req.wait if real_links else 0.0, connected, pending,
+             None if want_real is None else (lambda c: len(c) >= want_real))
+    real_seats = sorted(connected)
+    n_real = len(real_seats)
+    wanted_kinds = _count(rules, req, n_real, out) if wanted is None else [s["kind"] for s in wanted]
+    n_sims = sum(1 for k in wanted_kinds if k != "controller")
+    sims = hub.add_sim(n_sims) if n_sims else []
+    sim_ids = {s.controller_id: s for s in sims}
+    wait_for(hub, 5.0, connected, pending,
+             lambda c: sum(1 for i in c.values() if i.controller_id in sim_ids) >= n_sims)
+    sim_seats = sorted(seat for seat, info in connected.items() if info.controller_id in sim_ids)
+    if len(sim_seats) < n_sims:
+        raise TableError("the simulated controllers did not answer")
+    seats: list[dict] = []
+    sim_of: dict[str, Any] = {}
+    if wanted is None:
+        order = [(seat, "controller") for seat in real_seats[:n_real]]
+        virtual = [k for k in wanted_kinds if k != "controller"]
+        order += list(zip(sim_seats, virtual))
+        order.sort()
+        for i, (seat, kind) in enumerate(order):
+            info = connected[seat]
+            player = rules.names[i]
+            seats.append({"player": player, "seat": seat, "kind": kind, "controller_id": info.controller_id})
+            if kind != "controller":
+                sim_of[player] = sim_ids[info.controller_id]
+    else:
+        by_id = {info.controller_id: seat for seat, info in connected.items()}
+        free_sims = list(sim_seats)
+        unknown_seat = 10_000
+        for s in wanted:
+            if s["kind"] == "controller":
+                seat = by_id.get(s.get("controller_id"))
+                if seat is None:                    # not here yet: the referee waits for it
+                    seat, unknown_seat = unknown_seat, unknown_seat + 1
+                seats.append({**s, "seat": seat})
+            else:
+                seat = free_sims.pop(0)
+                seats.append({**s, "seat": seat, "controller_id": connected[seat].controller_id})
+                sim_of[s["player"]] = sim_ids[connected[seat].controller_id]
+    return seats, sim_of, pending
+
+
+def plans(seats: Sequence[dict]) -> list[SeatPlan]:
+    """The :class:`SeatPlan` of each seat dict from :func:`connect`."""
+    return [SeatPlan(s["player"], s["seat"], s["kind"], s.get("controller_id")) for s in seats]

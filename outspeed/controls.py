@@ -1,0 +1,101 @@
+"""Outspeed's controls: what the wheels mean for each prompt, and what the screen asks.
+
+One source for the referee (reading a locked controller), the bots and the keyboard
+hot-seat (turning a simulated controller's wheels to an answer):
+
+==========  ===========================================  ==========================
+prompt      wheels                                       answer
+==========  ===========================================  ==========================
+``bonus``   left: a bonus token, or "none"               a token name, or None
+``program`` right: a path; centre: X on a "choose X"     a :class:`~outspeed.rules.Choice`
+            path
+``keep``    left: one of the two tokens drawn            a token name
+==========  ===========================================  ==========================
+
+The positions' meanings come from the wheel map (``config/wheels.yaml``, game ``outspeed``).
+A reading that means nothing for the prompt is :data:`UNREADABLE` (refused privately, like
+an illegal answer). The lights: a player who must program sees the tile's lit paths; one who
+must choose a token sees the left light.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol
+
+from .rules import PATHS, TOKENS, Choice
+
+#: The prompt kinds (what :meth:`outspeed.session.Session.awaiting` says) and the words that
+#: ask them on the screen.
+PROMPT_WORDS = {"bonus": "prompt.bonus", "program": "prompt.programming", "keep": "prompt.draw"}
+
+UNREADABLE = object()          # a wheel position that means nothing for the prompt
+
+
+class WheelMap(Protocol):
+    """The part of :class:`bitbox.wheels.WheelMap` the controls use."""
+
+    def meaning(self, wheel: str, position: int) -> Any: ...
+    def position_for(self, wheel: str, meaning: Any) -> int: ...
+    def meanings(self, wheel: str) -> Mapping[int, Any]: ...
+
+
+class Controls:
+    """Outspeed's wheels, read and set through ``wheel_map``."""
+
+    def __init__(self, wheel_map: WheelMap) -> None:
+        self.map = wheel_map
+
+    # ---- reading a controller (the referee)
+    def token(self, wheels: tuple[int, int, int]) -> Any:
+        """A bonus play from the left wheel: a token, None ("none"), or :data:`UNREADABLE`.
+
+        A stop the map does not list (or lists as null) is unreadable, as in programming:
+        only the stop that means "none" plays no token."""
+        meaning = self.map.meaning("left", wheels[0])
+        if meaning == "none":
+            return None
+        return meaning if meaning in TOKENS else UNREADABLE
+
+    def kept(self, wheels: tuple[int, int, int]) -> Any:
+        """The token to keep, from the left wheel (its meaning, checked by the caller)."""
+        return self.map.meaning("left", wheels[0])
+
+    def choice(self, wheels: tuple[int, int, int], current_paths: Mapping[str, Any]) -> Any:
+        """A programming from the right wheel (and the centre one on a "choose X" path): a
+        :class:`Choice`, or :data:`UNREADABLE`. An unreadable X is -1 (refused by the rules)."""
+        path = self.map.meaning("right", wheels[2])
+        if path not in PATHS:
+            return UNREADABLE
+        lit = current_paths.get(path)
+        number = None
+        if lit is not None and lit.choose is not None:
+            n = self.map.meaning("centre", wheels[1])
+            number = n if isinstance(n, int) and not isinstance(n, bool) else -1
+        return Choice(path, number)
+
+    # ---- setting a controller (bots, the keyboard)
+    def wheels_for(self, kind: str, answer: Any) -> dict[str, int]:
+        """The wheel positions that give ``answer`` to a ``kind`` prompt."""
+        if kind == "program":
+            choice = answer if isinstance(answer, Choice) else (
+                Choice(*answer) if isinstance(answer, (tuple, list)) else Choice(answer))
+            out = {"right": self.map.position_for("right", choice.path)}
+            if choice.number is not None:
+                out["centre"] = self.map.position_for("centre", choice.number)
+            return out
+        return {"left": self.map.position_for("left", "none" if answer is None else answer)}
+
+    # ---- lights and hints
+    def lights(self, kind: str | None, lit_paths: Any = ()) -> tuple[bool, bool, bool]:
+        if kind == "program":
+            return ("left" in lit_paths, "center" in lit_paths, "right" in lit_paths)
+        if kind in ("bonus", "keep"):
+            return (True, False, False)
+        return (False, False, False)
+
+    def left_hint(self, accepted: Any) -> tuple[int, int, int]:
+        """The private hint: the left-wheel stops whose meaning ``accepted(meaning)``."""
+        mask = 0
+        for position, meaning in self.map.meanings("left").items():
+            if 0 <= position < 16 and accepted(meaning):
+                mask |= 1 << position
+        return (mask, 0, 0)

@@ -1,0 +1,78 @@
+"""Outspeed's side of the console's journal (:mod:`bitbox.table.journal`) and replay
+(:mod:`bitbox.table.history`): how a state is rebuilt from data, how a journaled input is
+applied, how a state is fingerprinted, what the log says of an event, when a turn ends."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from bitbox.display.model import DieShown
+
+from .rules import Event, EventKind, Game, Refused, RulesError
+from .session.log import log_data
+from .session.referee import apply_input, state_hash
+
+
+class OutspeedJournalRules:
+    """The :class:`bitbox.table.journal.JournalRules` of Outspeed."""
+
+    name = "outspeed"
+    input_errors: tuple[type[BaseException], ...] = (RulesError, Refused)
+
+    def from_data(self, data: Mapping[str, Any]) -> Game:
+        return Game.from_data(data)
+
+    def apply_input(self, game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
+        return apply_input(game, kind, data)
+
+    def state_hash(self, game: Game) -> str:
+        return state_hash(game)
+
+    def seed(self, game: Game) -> int:
+        return int(game.state.seed)
+
+    def players(self, game: Game) -> list[str]:
+        return list(game.state.players)
+
+    def finished(self, game: Game) -> bool:
+        return bool(game.finished)
+
+    def winners(self, game: Game) -> list[str]:
+        return list(game.state.winners)
+
+    # ---- replay (bitbox.table.history.ReplayRules)
+    def turn(self, game: Game) -> int:
+        return int(game.state.turn)
+
+    def public_view(self, game: Game) -> Mapping[str, Any]:
+        return game.public_view()
+
+    def log_data(self, event: Event, before: Mapping[str, Any], after: Mapping[str, Any], game: Game) -> dict[str, Any]:
+        return log_data(event, before, after, game.state.token_mode)
+
+    def die(self, event: Event) -> DieShown | None:
+        if event.kind != EventKind.ROLL:
+            return None
+        return DieShown(event.data["player"], event.data["die"], int(event.data["value"]))
+
+    def end_of_turn_view(self, view: Mapping[str, Any], events: Sequence[Event], game: Game) -> Mapping[str, Any]:
+        """The view at the end of a turn, before the next tile: the last input's events applied."""
+        from .session.animate import apply_event
+        v = dict(view)
+        for e in events:
+            if e.kind == EventKind.TILE_REVEALED:
+                break
+            v = apply_event(v, e, game.state.token_mode)
+        return v
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """Outspeed's own settings of a record: language, bots, token mode, first game."""
+        from .bots import BOTS
+        from .words import LANGUAGES
+        for key, allowed in (("lang", LANGUAGES), ("bot", tuple(BOTS) + ("mixed",)), ("tokens", ("physical", "virtual"))):
+            if key in settings and (not isinstance(settings[key], str) or settings[key] not in allowed):
+                raise ValueError(f"unknown {key} {str(settings[key])[:20]!r}")
+        if not isinstance(settings.get("first_game", False), bool):
+            raise ValueError("first_game must be true or false")
+
+
+RULES = OutspeedJournalRules()
