@@ -215,4 +215,73 @@ def campaign_configs(workdir: Path) -> list[Row]:
         rows.append(Row(f"Bad {name}", f"{kinds}; through {' and '.join(commands)}",
                         f"{len({c.what for c, _ in items})} mistakes, {len(items)} runs", outcome, not bad,
                         {"cases": [{"what": c.what, **r} for c, r in items]}))
+    rows.append(bad_arguments(workdir / "arguments"))
     return rows
+
+
+#: Out-of-range numbers and impossible options on the command line (issue 13, items 16 and 19):
+#: (the command, the words its one line must hold).
+BAD_ARGUMENTS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("outspeed.cli", "play", "--seed", str(2**63)), ("--seed", str(2**63 - 1))),
+    (("outspeed.cli", "play", "--seed", "-1"), ("--seed",)),
+    (("outspeed.cli", "replay", "99999999999999999999"), ("game id", "99999999999999999999")),
+    (("outspeed.cli", "play", "--size", "100000x100000"), ("--size", "7680x4320")),
+    (("bitbox.cli", "emulate", "--link-dir", "{file}"), ("--link-dir", "not a folder")),
+    (("bitbox.cli", "emulate", "--trace", "{missing}/trace.jsonl"), ("--trace", "cannot be written")),
+    (("bitbox.cli", "emulate", "--id-base", "0xFFFFFFFFFFFFFFFF"), ("--id-base", "64-bit")),
+    (("bitbox.cli", "emulate", "--seconds", "nan"), ("--seconds",)),
+)
+#: Command values the emulator must refuse while it keeps running (each one line "emulate: ...").
+BAD_EMULATE_COMMANDS = ("0 garbage 99999999999", "0 drop 1e3", "0 disconnect 1e308", "0 disconnect -1",
+                        "0 disconnect nan", "0 right=99")
+
+
+def bad_arguments(workdir: Path) -> Row:
+    """Each bad argument through its real command (a subprocess): exit 2, one line naming the
+    option, no traceback, no journal made; bad emulator commands refused while it runs on."""
+    import json
+    import subprocess
+    import sys
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "file").write_text("not a folder")
+    journal = workdir / "j.sqlite"
+    problems: list[str] = []
+    said = ""
+    for command, words in BAD_ARGUMENTS:
+        args = [a.format(file=workdir / "file", missing=workdir / "missing") for a in command]
+        if args[0] == "outspeed.cli":
+            args += ["--journal", str(journal)]
+        r = subprocess.run([sys.executable, "-m", *args], input="quit\n", capture_output=True, text=True, timeout=60,
+                           cwd=workdir)
+        err = r.stderr.strip()
+        if not (r.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err
+                and all(w in err for w in words)):
+            problems.append(f"{' '.join(args[1:4])}: exit {r.returncode}: {err[-200:]}")
+        said = said or err
+    if journal.exists() or (workdir / "missing").exists():
+        problems.append("a file was made")
+    proc = subprocess.Popen([sys.executable, "-m", "bitbox.cli", "emulate", "--controllers", "1"], cwd=workdir,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        proc.stdout.readline()
+        _, err = proc.communicate("\n".join(BAD_EMULATE_COMMANDS) + "\n0 right=2\nstatus\nquit\n", timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    lines = err.splitlines()
+    refused = [line for line in lines if line.startswith("emulate: ")]
+    status = [json.loads(line) for line in lines if line.startswith("{")]
+    if proc.returncode != 0 or "Traceback" in err or len(refused) != len(BAD_EMULATE_COMMANDS):
+        problems.append(f"bitbox emulate commands: exit {proc.returncode}, {len(refused)} refused: {err[-300:]}")
+    if not status or status[0].get("wheels") != [0, 0, 2]:
+        problems.append("the emulator stopped obeying after the bad commands")
+    return Row("Out-of-range numbers and impossible options on the command line",
+               "`outspeed play --seed 2^63` / `--seed -1` / `--size 100000x100000`, `outspeed replay "
+               "99999999999999999999`, `bitbox emulate --link-dir FILE` / `--trace` in a missing folder / "
+               "`--id-base 0xFFFFFFFFFFFFFFFF` / `--seconds nan` (real processes); then `bitbox emulate` given "
+               + ", ".join(f"`{c}`" for c in BAD_EMULATE_COMMANDS) + " while running",
+               f"{len(BAD_ARGUMENTS)} options, {len(BAD_EMULATE_COMMANDS)} commands",
+               (f"exit 2, one line naming the option, no traceback, no file made (e.g. \"{said[:120]}\"); each bad "
+                f"command refused in one line, the emulator still running and obeying") if not problems
+               else "; ".join(problems[:3]), not problems, {"problems": problems})

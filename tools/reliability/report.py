@@ -29,7 +29,7 @@ SECTIONS = (
     ("controllers", "Fault injection: hostile controllers at a table"),
     ("crash", "Crash safety"),
     ("journals", "Crash safety: corrupt and foreign journals"),
-    ("configs", "Bad input: config files"),
+    ("configs", "Bad input: config files and command-line values"),
     ("fuzz", "Bad input: decoder fuzzing"),
     ("bounds", "Bad input: resource bounds"),
     ("secrecy", "Secrecy"),
@@ -234,7 +234,8 @@ _EXPLAIN = {
     "configs": "Each broken file goes through the commands that read it: `outspeed tiles check FILE`, "
                "`bitbox udev-rules --config FILE`, `outspeed play --table-config FILE`; dice.yaml, tokens.yaml, "
                "wheels.yaml and controllers.yaml have no option of their own in `outspeed play`, so the run "
-               "edits a copy of the config folder and points the program at it (`bitbox_config.config_path`).",
+               "edits a copy of the config folder and points the program at it (`bitbox_config.config_path`). "
+               "The last row gives out-of-range numbers and impossible options to the real commands.",
     "fuzz": "One seeded stream of inputs, fed to every decoder of both sides in reads of 1 to 4096 bytes; "
             "any exception, and any message that comes out but does not survive re-encoding (a field out of "
             "range), would count. `tests/reliability` adds hypothesis properties over arbitrary bytes and "
