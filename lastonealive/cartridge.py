@@ -186,6 +186,14 @@ class LastOneAliveCartridge:
         copy.changed()
         return LastOneAliveGame(copy)
 
+    # The bots of this game (bitbox.bots.BotShelf): lastonealive/strategy.py.
+    bot_names: Sequence[str] = ("random", "careful")
+
+    def make_bot(self, name: str, seed: int | None) -> Any:
+        """The bot ``name`` (``random`` or ``careful``), seeded; ValueError for another name."""
+        from .strategy import make_bot
+        return make_bot(name, seed, self.content.faces)
+
     def action_to_data(self, action: Any) -> JSON:
         if not isinstance(action, Action):
             raise GameError(f"not a Last One Alive answer: {action!r}")

@@ -1,4 +1,4 @@
-"""The `lastonealive` command: scenario, dice show."""
+"""The `lastonealive` command: scenario, dice show, simulate."""
 from __future__ import annotations
 
 import argparse
@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = dice.add_parser("show", help="print the dice faces (default: config/lastonealive/dice.yaml)")
     p.add_argument("file", nargs="?")
     p.set_defaults(func=_cmd_dice_show)
+    from .sim.cli import add_parser as add_simulate
+    add_simulate(sub)
     return parser
 
 
