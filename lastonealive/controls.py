@@ -128,8 +128,8 @@ class Controls:
             if left + centre + right > needed:
                 return Unreadable("refuse.too_many_dice")
             return Action("dice", None, (needed - left - centre - right, left, centre, right))
-        if kind == "draw":
-            return {0: Action("draw", None, 0), 1: Action("draw", None, 1)}.get(left, Unreadable("refuse.draw"))
+        if kind == "draw":                      # 1 draws one (the prompt comes back), 0 stops; n draws n
+            return Action("draw", None, left)
         if kind == "draw_barricades":
             return Action("draw_barricades", None, left)
         if kind == "shoot":

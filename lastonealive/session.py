@@ -587,6 +587,7 @@ class BotDriver:
         self._answer: Any = None
         self._at = 0.0
         self._last_unlock = -1e9
+        self._refused = 0
 
     def _decide(self, session: Session, kind: str) -> Any:
         from .strategy import make_bot
@@ -603,6 +604,7 @@ class BotDriver:
         key = (session.inputs_applied, kind)
         if key != self._key:
             self._key = key
+            self._refused = 0
             self._answer = self._decide(session, kind)
             self._at = now + self.think
         if now < self._at:
@@ -610,6 +612,11 @@ class BotDriver:
         c = session.controller(self.player)
         if c.locked:
             if (c.stale or self.player in session.refused) and now - self._last_unlock > 0.25:
+                if self.player in session.refused:          # not expected: the bot picks legal answers
+                    self._refused += 1
+                    if self._refused >= 3:                   # never loop: fall back to the first option
+                        prompt = session.protocol_prompt()
+                        self._answer = prompt.options[0] if prompt is not None else self._answer
                 self._last_unlock = now
                 self.sim.set(locked=False)
             return
