@@ -144,7 +144,6 @@ def play(seed: int, hidden: str | None = None, tail: int | None = None) -> tuple
 def test_the_bag_order_and_face_down_objects_never_show():
     seed = 4
     a, rec_a, lines_a, _ = play(seed)
-    drawn = len(new_bag := a.game.state.bag) if False else None  # noqa: F841
     initial = Table(["bot"] * 4, seed=seed).s.game.state.bag
     used = len(initial) - len(a.s.game.state.bag)
     b, rec_b, lines_b, differed = play(seed, hidden="flare", tail=used)
