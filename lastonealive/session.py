@@ -633,8 +633,9 @@ class BotDriver:
 class KeyboardDriver:
     """Hot-seat: the players share one keyboard, each on a simulated controller. The player
     the table reads now is at the keyboard: ←/→ choose a wheel, ↑/↓ turn it, Enter (Space)
-    turns the lock on (again: off), Backspace turns it off. Everything on a Last One Alive
-    screen is public, so the pad shows the wheels at all times; Tab hides it."""
+    turns the lock on (again: off), Backspace turns it off. Every Last One Alive decision is
+    made in the open, so the pad shows the wheels at all times; the one secret, the token
+    drawn at setup, shows only while Tab is pressed (the others look away)."""
 
     WHEELS = ("left", "centre", "right")
 
@@ -643,7 +644,7 @@ class KeyboardDriver:
         self.controls = Controls(wheel_map)
         self.wheel = 0
         self.values: dict[str, list[int]] = {p: [0, 0, 0] for p in sims}
-        self.shown = True
+        self.shown = False
         self._current: str | None = None
 
     def current(self, session: Session) -> str | None:
@@ -680,10 +681,13 @@ class KeyboardDriver:
         p = self._current
         if p is None:
             return None
-        pad: dict[str, Any] = {"player": p, "shown": self.shown}
+        pad: dict[str, Any] = {"player": p, "shown": True}
         v = self.values[p]
         pad["lines"] = [("▶ " if i == self.wheel else "  ") + f"{lang.t('wheel.' + w)}: {v[i]}"
                         for i, w in enumerate(self.WHEELS)]
+        if session.awaiting(p) == "setup":          # the token drawn: private, shown only on Tab
+            token = session.private_view(p).get("setup_token")
+            pad["lines"].append(f"{lang.token(token)} (Tab)" if self.shown else lang.t("pad.hidden"))
         return pad
 
 

@@ -229,3 +229,32 @@ def test_spanish_uses_the_rulebooks_terms():
     assert es.token("chainsaw") == "motosierra" and es.token("barricade") == "barricada"
     assert es.face("ambush") == "emboscada" and es.token("hero") == "ficha de héroe"
     assert "nivel de Apocalipsis" in es.t("ui.level")
+
+
+def test_the_keyboard_hot_seat_turns_the_wheels_and_hides_the_setup_token_until_tab():
+    from lastonealive.session import KeyboardDriver
+    t = Table(["keyboard", "keyboard"])
+    kb = KeyboardDriver({"red": t.sims[0], "blue": t.sims[1]})
+    kb.update(t.s, 0.0)
+    kb.key(t.s, "enter")                            # red at the keyboard: red starts
+    t.step()
+    assert t.s.game.state.first == "red"
+    kb.update(t.s, 0.0)
+    kb.key(t.s, "enter")                            # lock off
+    t.step()
+    kb.update(t.s, 0.0)
+    while t.s.kind == "setup":
+        p = kb._current
+        pad = kb.pad(t.s, Lang("en"))
+        token = t.s.game.state.setup_token
+        assert all(Lang("en").token(token) not in line for line in pad["lines"])
+        kb.key(t.s, "tab")
+        assert any(Lang("en").token(token) in line for line in kb.pad(t.s, Lang("en"))["lines"])
+        kb.key(t.s, "tab")
+        kb.key(t.s, "up")                            # left wheel 1: face up
+        kb.key(t.s, "enter")
+        t.step()
+        kb.key(t.s, "enter")
+        t.step()
+        kb.update(t.s, 0.0)
+        assert t.s.game.held_faces(p)[-1:] == [token] or t.s.kind == "setup"
