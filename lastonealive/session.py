@@ -183,6 +183,7 @@ class Session(Referee):
         self.chain: list[str] = []
         self.medkit: str | None = None
         self._turn_shown = game.state.turn
+        self._before_view: dict[str, Any] = public_view(game)
         self.shown_view: dict[str, Any] = public_view(game)
 
     # ------------------------------------------------------------------ the console's hooks
@@ -443,6 +444,7 @@ class Session(Referee):
     def _show(self, before: Any, events: list[Event]) -> None:
         self.stage = "showing"
         self.kind = None
+        self._before_view = before
         self.shown_view = public_view(self.game)
         self._steps = deque(self._group(events))
         self._step_until = 0.0
@@ -480,8 +482,9 @@ class Session(Referee):
             self.chain.append(step.chain_face)
         for e in step.events:
             if e.kind == "turn":
-                if self._turn_shown:
-                    self.milestones.append(("turn_end", self._turn_shown, self.table(now)))
+                if self._turn_shown:               # the table as the turn ended (its dice still out)
+                    self.milestones.append(("turn_end", self._turn_shown,
+                                            replace(self.table(now), view=self._before_view, prompt=None)))
                 self.chain, self.medkit = [], None
                 self._turn_shown += 1
             if e.kind == "medkit":

@@ -8,7 +8,9 @@ runs headless: a PNG per turn, the events printed, ending with the winner's line
 """
 from __future__ import annotations
 
+import os
 import secrets
+import signal
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -84,9 +86,30 @@ def check_snapshots(folder: str | Path | None) -> Path | None:
     return path
 
 
+class _Stop:
+    """Ctrl-C and SIGTERM while the table runs: a request the loop reads at its next frame
+    (never an exception in the middle of the hub's or the journal's work). Every accepted
+    answer is already in the journal: `--resume` continues."""
+
+    signum: int | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.signum is not None:
+            raise KeyboardInterrupt()
+        self.signum = signum
+
+
+_STOP = _Stop()
+
+
 class TableLoop(ConsoleLoop):
     caption = "Last One Alive — 8Bitbox"
     command = "lastonealive play"
+
+    def stop_requested(self) -> int | None:
+        if _STOP.signum is None:
+            return None
+        return 143 if _STOP.signum == signal.SIGTERM else 130
 
     def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
         from .display import TableDisplay
@@ -97,6 +120,14 @@ def play(opts: PlayOptions) -> int:
     """`lastonealive play`; returns the exit code (every expected problem: one line, exit 2)."""
     out = opts.out or sys.stdout
     from bitbox.config import ConfigError as DeviceConfigError
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"          # SDL would turn SIGTERM into a quit event
+    _STOP.signum = None
+    previous = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, _STOP)
+    except ValueError:                                  # not the main thread
+        pass
     try:
         return _play(opts, out)
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
@@ -105,6 +136,9 @@ def play(opts: PlayOptions) -> int:
     except KeyboardInterrupt:
         print("lastonealive play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
         return 130
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _play(opts: PlayOptions, out: TextIO) -> int:
@@ -206,6 +240,9 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             code = loop.run()
         except KeyboardInterrupt:
             code = 130
+        if code in (130, 143):
+            print(f"lastonealive play: {'terminated' if code == 143 else 'interrupted'} "
+                  f"(an unfinished game continues with --resume)", file=sys.stderr)
         if session.finished:
             winners = session.game.state.winners
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),

@@ -150,3 +150,20 @@ def test_resume_with_nothing_to_resume_and_a_snapshots_file_are_one_line(tmp_pat
     (tmp_path / "file").write_text("x")
     r = run(["play", "--headless", "--snapshots", "file", "--journal", "j.sqlite"], tmp_path)
     assert r.returncode == 2 and "exists and is not a folder" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_sigterm_saves_the_game_for_resume(tmp_path):
+    proc = subprocess.Popen(LOA + ["play", "--headless", "--players", "3", "--seed", "8", "--bot", "random",
+                                   "--speed", "4", "--journal", "j.sqlite", "--snapshots", "s"],
+                            cwd=tmp_path, env=env_without_display(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(_inputs(tmp_path / "j.sqlite")) < 6 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert "terminated (an unfinished game continues with --resume)" in err and "Traceback" not in err
+    res = run(["play", "--headless", "--resume", "--journal", "j.sqlite", "--snapshots", "s"], tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1].startswith("Winner: ")
