@@ -258,3 +258,25 @@ def test_the_keyboard_hot_seat_turns_the_wheels_and_hides_the_setup_token_until_
         t.step()
         kb.update(t.s, 0.0)
         assert t.s.game.held_faces(p)[-1:] == [token] or t.s.kind == "setup"
+
+
+@pytest.mark.parametrize("variants", [("survivors",), ("day_night",), ("zombies_everywhere", "zombified_rolls")])
+def test_bots_only_play_every_variant_at_the_table(variants):
+    g = new_game(NAMES[:3], seed=11, variants=variants, **CONTENT.game_options())
+    t = Table(["bot"] * 3, seed=11, game=g)
+    for _ in range(4000):
+        t.step(1)
+        if t.s.finished:
+            break
+    assert t.s.finished and t.s.game.state.winners
+    if "survivors" in variants:
+        assert all("lives" in p for p in t.s.table().view["players"])
+
+
+def test_the_consoles_conformance_checks_pass_on_the_cartridge_the_table_plays():
+    from bitbox.games import find
+    from bitbox.games.conformance import check_all
+    cartridge = find("lastonealive")
+    failed = [(name, why) for name, why in check_all(cartridge, seeds=(0,)) if why is not None]
+    assert failed == []
+    assert cartridge.journal.name == "lastonealive" and callable(cartridge.play_main)
