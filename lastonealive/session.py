@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
@@ -38,8 +37,7 @@ from bitbox.table.referee import Pace, Referee
 from bitbox.table.seating import SeatPlan
 
 from .controls import WHEELS, Controls, Mark, Unreadable
-from .rules import OBJECTS, TYPES, Action, Event, Game, Refused, RulesError
-from .rules.game import SPECIAL
+from .rules import OBJECTS, Action, Event, Game, Refused, RulesError
 
 DRAW_KINDS = ("drew", "drew_face_down", "apocalypse", "night", "day")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from typing import Any, Mapping
+from typing import Any
 
 import pygame
 

@@ -18,7 +18,7 @@ from lastonealive.display.render import BARRICADE_COLOUR, OBJECT_COLOUR, TYPE_CO
 from lastonealive.session import TableView
 from lastonealive.words import LANGUAGES, Lang
 
-from .test_table import CONTENT, Table
+from .test_table import Table
 
 pygame.display.init()
 pygame.font.init()
