@@ -24,13 +24,14 @@ NAMES = ["red", "blue", "green", "yellow"]
 class Table:
     """A session over a fake hub: ``kinds`` per seat (controller or bot)."""
 
-    def __init__(self, kinds: list[str], seed: int = 5, tokens: str = "virtual", game: Game | None = None) -> None:
+    def __init__(self, kinds: list[str], seed: int = 5, tokens: str = "virtual", game: Game | None = None,
+                 journal=None) -> None:
         names = NAMES[:len(kinds)]
         self.hub = FakeHub()
         self.sims = self.hub.add_sim(len(kinds))
         self.game = game or new_game(names, seed=seed, **CONTENT.game_options())
         plans = [SeatPlan(p, i, k, self.sims[i].controller_id) for i, (p, k) in enumerate(zip(names, kinds))]
-        self.s = Session(self.game, plans, tokens=tokens, pace=Pace.instant())
+        self.s = Session(self.game, plans, tokens=tokens, pace=Pace.instant(), journal=journal)
         self.bots = [BotDriver(p, self.sims[i], "random", CONTENT.faces, seed=seed)
                      for i, (p, k) in enumerate(zip(names, kinds)) if k == "bot"]
         self.commands: list = []
@@ -189,6 +190,44 @@ def test_physical_tokens_are_entered_from_the_real_bag_before_they_are_drawn():
     t.answer("blue", 9)                               # an apocalypse token
     assert t.s.game.held_faces("red") == ["chainsaw"] and t.s.game.state.level == 2
     assert t.s.game.state.phase == "before"           # blue's draw was used up: the game begins
+
+
+def test_physical_entries_are_journaled_with_their_answer_and_replay(tmp_path):
+    from bitbox.table.journal import Journal, rebuild
+    from lastonealive.journaling import RULES
+    game = new_game(NAMES[:2], seed=3, **CONTENT.game_options())
+    journal = Journal(tmp_path / "j.sqlite", RULES)
+    record = journal.new_game(game, {"seats": []})
+    t = Table(["controller"] * 2, tokens="physical", seed=3, game=game, journal=record)
+    t.answer("red")
+    t.answer("red", 4)                                # a pistol came out
+    t.answer("red", 2)                                # face down
+    t.answer("blue", 6)                               # blue drew a radio
+    assert t.s.game.state.setup_token == "radio" and t.s.game.state.active == "blue"
+    rebuilt, n = rebuild(journal, record.id)
+    assert n == 2 and state_hash(rebuilt) == state_hash(t.s.game)
+    assert all("pistol" not in repr(e.data) for e in t.s.log)        # face down: never shown
+    assert "pistol" not in repr(t.s.table())
+    journal.close()
+
+
+def test_any_wheels_locked_by_the_active_player_apply_or_change_nothing():
+    import random
+    rng = random.Random(2)
+    t = Table(["controller"] * 3, seed=6)
+    for _ in range(600):
+        if t.s.finished:
+            break
+        p = t.s.asking() or "red"
+        before, n = state_hash(t.s.game), t.s.inputs_applied
+        w = [rng.choice([0, 0, 1, 1, 2, 3, rng.randrange(16)]) for _ in range(3)]
+        t.sim(p).set(*w, locked=True)
+        t.step()
+        if t.s.inputs_applied == n:
+            assert state_hash(t.s.game) == before
+        t.sim(p).set(locked=False)
+        t.step()
+    assert t.s.inputs_applied > 20
 
 
 def test_controls_read_every_prompt():
