@@ -207,7 +207,7 @@ def test_physical_entries_are_journaled_with_their_answer_and_replay(tmp_path):
     rebuilt, n = rebuild(journal, record.id)
     assert n == 2 and state_hash(rebuilt) == state_hash(t.s.game)
     assert all("pistol" not in repr(e.data) for e in t.s.log)        # face down: never shown
-    assert "pistol" not in repr(t.s.table())
+    assert "'pistol'" not in repr(t.s.table())
     journal.close()
 
 
