@@ -119,10 +119,15 @@ def test_bitbox_play_game_lastonealive_and_dev_play_game_play_the_same_game(tmp_
     if (ROOT / ".venv" / "bin" / "lastonealive").exists():
         folder = tmp_path / "dev"
         folder.mkdir()
-        r = subprocess.run([str(dev), "play", "--game", "lastonealive", *args[1:]], cwd=folder,
+        # ./dev runs from the repository's folder: absolute paths keep the journal and the
+        # snapshots out of it
+        dev_args = DEMO[1:] + ["--players", "3", "--journal", str(folder / "j.sqlite"), "--snapshots",
+                               str(folder / "snapshots")]
+        r = subprocess.run([str(dev), "play", "--game", "lastonealive", *dev_args], cwd=folder,
                            env=env_without_display(tmp_path), capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
         assert [line for line in r.stdout.splitlines() if "journal" not in line] == outs[0]
+        assert (folder / "j.sqlite").exists() and not (ROOT / "j.sqlite").exists()
     r = subprocess.run([str(dev), "play", "--game", "chess"], cwd=tmp_path, env=env_without_display(tmp_path),
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stderr.strip().splitlines()[-1] == "dev: unknown game 'chess' (outspeed or lastonealive)"
