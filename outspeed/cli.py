@@ -53,21 +53,25 @@ def _cmd_tiles_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from bitbox.table.app import check_size, check_speed
+    from bitbox.table.seating import TableError
+
     from .table import PlayOptions, play
     size = None
-    if args.size:
-        try:
-            w, h = (int(n) for n in args.size.lower().split("x"))
-            size = (w, h)
-        except ValueError:
-            print(f"outspeed play: --size expects WIDTHxHEIGHT (e.g. 1920x1080), not {args.size!r}", file=sys.stderr)
-            return 2
+    try:
+        if args.size:
+            size = check_size(args.size)
+        if args.speed is not None:
+            check_speed(args.speed)
+    except TableError as exc:
+        print(f"outspeed play: {exc}", file=sys.stderr)
+        return 2
     return play(PlayOptions(
         players=args.players, seed=args.seed, first_game=args.first_game, lang=args.lang, bots=args.bots,
         keyboard=args.keyboard, headless=args.headless, snapshots=args.snapshots, journal=args.journal,
         resume=args.resume, speed=args.speed, fullscreen=True if args.fullscreen else None, tokens=args.tokens,
         controllers=args.controller or [], bot=args.bot, size=size, table_config=args.table_config,
-        max_seconds=args.max_seconds))
+        max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby))
 
 
 def _cmd_history(args: argparse.Namespace) -> int:
@@ -107,7 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the last unfinished game of the journal")
     p.add_argument("--speed", type=float, help="speed of the show (1 = table speed; 0 = no waiting)")
     p.add_argument("--fullscreen", action="store_true", help="start full screen (F11 toggles)")
-    p.add_argument("--size", metavar="WxH", help="window (or headless frame) size, e.g. 1920x1080")
+    p.add_argument("--size", metavar="WxH", help="window (or headless frame) size, e.g. 1920x1080 "
+                   "(a window is at least 1024x576)")
+    p.add_argument("--mute", action="store_true", help="no sound (default: config/table.yaml `sound:`)")
+    p.add_argument("--lobby", choices=("auto", "always", "never"), default="auto",
+                   help="the lobby screen before the game: auto (when there are controllers to seat and a "
+                        "window), always, never")
     p.add_argument("--table-config", metavar="PATH", help="another table.yaml")
     p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_play)
