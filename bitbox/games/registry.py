@@ -12,7 +12,10 @@ that makes one)::
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 from .protocol import Cartridge, GameError
 
@@ -23,7 +26,10 @@ class UnknownGame(GameError):
     """No cartridge of that name is installed (the message lists the known ones)."""
 
 
-def _entry_points() -> dict[str, EntryPoint]:
+def _entry_points() -> dict[str, "EntryPoint"]:
+    # importlib.metadata costs about 15 ms to import: only when a game is looked up, not for
+    # every program that imports the game protocol (`outspeed play`'s start-up).
+    from importlib.metadata import entry_points
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=GROUP):
         found.setdefault(ep.name, ep)          # the first installed wins, as for console scripts
