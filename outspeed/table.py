@@ -23,7 +23,7 @@ from bitbox.table.app import init_pygame as _init_pygame
 from bitbox.table.history import ReplayFrame, print_history
 from bitbox.table.history import replay_frames as console_replay_frames
 from bitbox.table.journal import GameInfo, Journal, JournalError, check_result, default_journal_path, replay, verify
-from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
+from bitbox.table.seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
 
 from .content import ConfigError, load_yaml
@@ -50,6 +50,7 @@ class TableConfig:
     wait_for_controllers: float = 3.0
     snapshots: str = "snapshots"
     journal: str | None = None
+    sound: bool = True
 
 
 def load_table_config(path: str | Path | None = None) -> TableConfig:
@@ -92,10 +93,11 @@ def load_table_config(path: str | Path | None = None) -> TableConfig:
         if (not isinstance(v, list) or len(v) != 2 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 320 for n in v)):
             raise ConfigError(f"{path}: field window: expected [width, height] in pixels (≥ 320), got {v!r}")
         out["window"] = (v[0], v[1])
-    if "fullscreen" in data:
-        if not isinstance(data["fullscreen"], bool):
-            raise ConfigError(f"{path}: field fullscreen: expected true or false, got {data['fullscreen']!r}")
-        out["fullscreen"] = data["fullscreen"]
+    for key in ("fullscreen", "sound"):
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise ConfigError(f"{path}: field {key}: expected true or false, got {data[key]!r}")
+            out[key] = data[key]
     for key in ("snapshots", "journal"):
         if key in data and data[key] is not None:
             if not isinstance(data[key], str) or not data[key].strip():
@@ -127,6 +129,8 @@ class PlayOptions:
     table_config: str | None = None
     max_seconds: float | None = None          # give up (exit 3) after this long (tests, CI)
     out: TextIO | None = None
+    mute: bool = False
+    lobby: str = "auto"                       # auto | always | never (see bitbox.table.lobby)
 
 
 SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, demo_players=4)
@@ -236,6 +240,9 @@ def play(opts: PlayOptions) -> int:
     previous = _catch_signals()
     try:
         return _play(opts, out)
+    except LeftLobby as exc:
+        print(f"outspeed play: {exc}", file=out)
+        return 0
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
         return 2
@@ -308,7 +315,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             print(f"Resuming game {record_id}{seed_note} at turn {game.state.turn}, "
                   f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
         else:
-            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out)
+            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out,
+                                           arrange=_lobby(opts, cfg, hub, headless, lang, bot_name, out))
             names = [s["player"] for s in seats]
             kinds = {s["kind"] for s in seats}
             mode = opts.tokens or cfg.tokens
@@ -351,11 +359,13 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             drivers.append(keyboard)
         for e in pending:                      # what the hub said while the seats were set up
             session.handle(e)
+        from bitbox.sound import Sounds
+        sound = Sounds.open(muted=opts.mute or not cfg.sound)
         loop = TableLoop(session, hub, drivers, keyboard, lang, headless=headless, out=out,
                          snapshots=snapshots,
                          size=opts.size or ((1920, 1080) if headless else cfg.window),
                          fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
-                         max_seconds=opts.max_seconds)
+                         max_seconds=opts.max_seconds, sound=sound)
         try:
             code = loop.run()
         except KeyboardInterrupt as stop:          # Ctrl-C, or SIGTERM (Terminated)
@@ -373,11 +383,33 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
         journal.close()
 
 
+def _lobby(opts: PlayOptions, cfg: TableConfig, hub: Any, headless: bool, lang: Lang, bot_name: str,
+           out: TextIO) -> Any:
+    """The console's lobby (:mod:`bitbox.table.lobby`) for a new game, or None (``--lobby
+    never``, keyboard hot-seat). It shows its screen only with a window and someone to seat
+    (``auto``) — headless, bot-only and demo runs never wait in it."""
+    if opts.lobby == "never" or opts.keyboard:
+        return None
+    from bitbox.table.lobby import arrange
+    options = [f"language {lang.code}", f"bots: {bot_name}", f"tokens: {opts.tokens or cfg.tokens}"]
+    if opts.players:
+        options.insert(0, f"{opts.players} players")
+    if opts.first_game:
+        options.append("first game")
+    return arrange(hub, SEATING.names, SEATING.max_players, urls=opts.controllers, window=not headless,
+                   title="Outspeed", options=" · ".join(options), bots=opts.bots or 0, out=out,
+                   size=opts.size or cfg.window,
+                   fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
+                   max_seconds=opts.max_seconds, always=opts.lobby == "always")
+
+
 class TableLoop(ConsoleLoop):
     """The console's table loop (:class:`bitbox.table.app.TableLoop`) with Outspeed's display."""
 
     caption = "Outspeed — 8Bitbox"
     command = "outspeed play"
+    SOUNDS = {EventKind.PROGRAMMED: "reveal", EventKind.BONUS_PLAYED: "reveal", EventKind.ROLL: "dice",
+              EventKind.ELIMINATED: "eliminated", EventKind.GAME_OVER: "winner"}
 
     def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
         from .display.render import TableDisplay

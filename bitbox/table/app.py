@@ -244,8 +244,11 @@ class TableLoop:
     @staticmethod
     def _minimum_size(pygame: Any) -> None:
         """Keep the window at least :data:`MIN_WINDOW` (SDL enforces it while dragging)."""
+        import warnings
         try:
-            window = pygame.Window.from_display_module()
+            with warnings.catch_warnings():             # pygame-ce 2.5 marks it as deprecated, still the way
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
             window.minimum_size = MIN_WINDOW
             w, h = window.size
             if w < MIN_WINDOW[0] or h < MIN_WINDOW[1]:

@@ -172,15 +172,17 @@ def apply(hub: Any, commands: Sequence[tuple[str, int, Any]]) -> None:
 def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", options: str = "",
               bots: int = 0, out: TextIO | None = None, max_seconds: float | None = None,
               events: Sequence[Any] = (), test_screen: Callable[[], None] | None = None,
-              keys: Callable[[], list[str]] | None = None) -> list[int] | None:
+              keys: Callable[[], list[str]] | None = None, sink: list[Any] | None = None) -> list[int] | None:
     """The lobby's loop: returns the hub seats in player order, or None when left (Esc,
     window closed). With ``screen`` (a pygame display surface) it draws the lobby and reads
     the keys (Enter starts, T opens ``test_screen``, Esc leaves); without one it waits for
     nobody: it starts as soon as no ``--controller`` is awaited and every controller found
-    is seated, or seats them in the order they connected after a moment.
+    is seated: the ``--controller`` ports in the order given, then the others in the order they
+    connected.
 
     ``keys``: a test's key presses instead of pygame's (names: "enter", "test", "escape").
-    A ``--controller`` that does not answer is named on the screen and in ``out`` (once)."""
+    A ``--controller`` that does not answer is named on the screen and in ``out`` (once).
+    ``sink``: every hub event polled is appended to it (for the referee, after the lobby)."""
     started = time.monotonic()
     told_missing: set[str] = set()
     view = None
@@ -189,11 +191,15 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
         view = LobbyScreen(screen.get_size())
     for e in events:
         lobby.handle(e)
-    import pygame
-    clock = pygame.time.Clock() if screen is not None else None
+    clock = None
+    if screen is not None:
+        import pygame
+        clock = pygame.time.Clock()
     while True:
         for e in hub.poll(timeout=0.0 if screen is not None else 0.05):
             lobby.handle(e)
+            if sink is not None:
+                sink.append(e)
         apply(hub, lobby.take_commands())
         for port in lobby.missing():
             if port not in told_missing and time.monotonic() - started > 1.0:
@@ -221,8 +227,10 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
         if lobby.everyone_ready():
             return _finish(lobby)
         if screen is None and not lobby.missing():
-            # headless: nobody to wait for at a screen; seat everyone in the order they came
-            for e in sorted(lobby.entries.values(), key=lambda e: e.hub_seat):
+            # headless: nobody to wait for at a screen; seat the --controller ports in the order
+            # given, then the others in the order they came
+            given = {port: i for i, port in enumerate(lobby.expected)}
+            for e in sorted(lobby.entries.values(), key=lambda e: (given.get(e.info.port, len(given)), e.hub_seat)):
                 if e.seat is None and e.present:
                     lobby.take(e.hub_seat)
             apply(hub, lobby.take_commands())
@@ -239,3 +247,53 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
 
 def _finish(lobby: Lobby) -> list[int]:
     return lobby.order()
+
+
+def arrange(hub: Any, names: Sequence[str], max_players: int, *, urls: Sequence[str] = (), window: bool = False,
+            title: str = "", options: str = "", bots: int = 0, out: TextIO | None = None,
+            size: tuple[int, int] = (1280, 720), fullscreen: bool = False,
+            max_seconds: float | None = None, always: bool = False) -> Callable[[dict[int, ControllerInfo], list[Any]], dict[int, int]]:
+    """The lobby as :func:`bitbox.table.seating.connect`'s ``arrange``: hub seat -> seat index.
+
+    With ``window``, the lobby screen opens (in the table's window) when there is someone to
+    seat (a controller found or awaited); headless, or with no controller at all, it does not
+    block: the controllers sit in the order they connected (and a ``--controller`` that has
+    not answered is still waited for, named in ``out``). Raises
+    :class:`bitbox.table.seating.LeftLobby` when the players leave it. ``always``: open the
+    screen even with no controller (Enter starts with bots)."""
+    from .seating import LeftLobby
+
+    def run(connected: dict[int, ControllerInfo], pending: list[Any]) -> dict[int, int]:
+        lobby = Lobby(list(names), max_players, expected=list(urls))
+        for seat, info in sorted(connected.items()):
+            lobby.handle(Connected(seat, info, 0.0))
+        events = [e for e in pending if not isinstance(e, Connected)]
+        if not connected and not urls and not (always and window):
+            return {}
+        screen = None
+        if window:
+            import pygame
+
+            from .app import MIN_WINDOW, init_pygame
+            init_pygame(False)
+            flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
+            screen = pygame.display.set_mode((0, 0) if fullscreen else (max(size[0], MIN_WINDOW[0]),
+                                                                         max(size[1], MIN_WINDOW[1])), flags)
+            pygame.display.set_caption(f"{title} — lobby" if title else "8Bitbox — lobby")
+
+        def service() -> None:
+            from .service import test_screen
+            def keep(e: Any) -> None:
+                lobby.handle(e)
+                pending.append(e)
+            test_screen(hub, screen, on_event=keep)
+
+        order = run_lobby(hub, lobby, screen=screen, title=title, options=options, bots=bots, out=out,
+                          events=events, test_screen=service, max_seconds=max_seconds, sink=pending)
+        if order is None:
+            raise LeftLobby("left the lobby: no game started")
+        for e in lobby.entries.values():        # controllers that came during the lobby
+            connected.setdefault(e.hub_seat, e.info)
+        return {hub_seat: lobby.entries[hub_seat].seat for hub_seat in order}
+
+    return run

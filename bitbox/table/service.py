@@ -37,9 +37,10 @@ def lights_step(hub: Any, step: int) -> None:
 
 
 def test_screen(hub: Any, screen: Any = None, *, seconds: float | None = None, snapshot: str | None = None,
-                keys: Any = None, out: TextIO | None = None) -> int:
+                keys: Any = None, out: TextIO | None = None, on_event: Any = None) -> int:
     """The controller test screen until Esc (or ``seconds``); returns the number of frames.
-    ``keys``: a test's key presses (names "lights", "identify", "escape"), called each frame."""
+    ``keys``: a test's key presses (names "lights", "identify", "escape"), called each frame;
+    ``on_event``: called with every hub event polled (the lobby keeps up while it is open)."""
     import pygame
 
     from bitbox.display.lobby import TestScreen
@@ -49,7 +50,9 @@ def test_screen(hub: Any, screen: Any = None, *, seconds: float | None = None, s
     lights, step, last_step, frames = False, 0, 0.0, 0
     surface = screen if screen is not None else pygame.Surface((1920, 1080))
     while True:
-        hub.poll(timeout=0.0 if screen is not None else 0.02)
+        for e in hub.poll(timeout=0.0 if screen is not None else 0.02):
+            if on_event is not None:
+                on_event(e)
         pressed = list(keys()) if keys is not None else []
         if screen is not None:
             for ev in pygame.event.get():
