@@ -59,6 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="PORT|ID")
     p.add_argument("--ms", type=int, default=3000, help="how long it blinks, in milliseconds (default 3000)")
     p.add_argument("--wait", type=float, default=4.0, help="seconds to wait for it to answer (default 4)")
+    p.add_argument("--controller", action="append", metavar="URL", default=[],
+                   help="also look on this port (besides the discovered ones) when ID is an id; repeatable")
     p.set_defaults(run=_identify)
     p = sub.add_parser("test-controllers", help="the controller test screen (service mode)",
                        description="Every controller found, live: wheel positions, lock, frames and bad frames; "
@@ -109,7 +111,7 @@ def _identify(args: argparse.Namespace) -> int:
     if not 0 < args.ms <= 0xFFFF:
         print(f"bitbox identify: --ms expects 1 to 65535, not {args.ms}", file=sys.stderr)
         return 2
-    return identify(args.target, ms=args.ms, wait=args.wait)
+    return identify(args.target, ms=args.ms, wait=args.wait, urls=args.controller)
 
 
 def _test_controllers(args: argparse.Namespace) -> int:
@@ -117,7 +119,7 @@ def _test_controllers(args: argparse.Namespace) -> int:
 
     from .hub import Hub
     from .table.app import display_available, init_pygame
-    from .table.service import test_screen
+    from .table.service import run_test_screen
     from .transports import OpenError
     if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds >= 0):
         print(f"bitbox test-controllers: --seconds expects a number ≥ 0, not {args.seconds}", file=sys.stderr)
@@ -150,7 +152,7 @@ def _test_controllers(args: argparse.Namespace) -> int:
             return []
 
         seconds = args.seconds if args.seconds is not None else (3.0 if headless else None)
-        test_screen(hub, screen, seconds=seconds, snapshot=args.snapshot, keys=keys, out=sys.stdout)
+        run_test_screen(hub, screen, seconds=seconds, snapshot=args.snapshot, keys=keys, out=sys.stdout)
         return 0
     except KeyboardInterrupt:
         return 130

@@ -171,11 +171,11 @@ def apply(hub: Any, commands: Sequence[tuple[str, int, Any]]) -> None:
 
 def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", options: str = "",
               bots: int = 0, out: TextIO | None = None, max_seconds: float | None = None,
-              events: Sequence[Any] = (), test_screen: Callable[[], None] | None = None,
+              events: Sequence[Any] = (), service: Callable[[], None] | None = None,
               keys: Callable[[], list[str]] | None = None, sink: list[Any] | None = None) -> list[int] | None:
     """The lobby's loop: returns the hub seats in player order, or None when left (Esc,
     window closed). With ``screen`` (a pygame display surface) it draws the lobby and reads
-    the keys (Enter starts, T opens ``test_screen``, Esc leaves); without one it waits for
+    the keys (Enter starts, T opens ``service``, the controller test screen; Esc leaves); without one it waits for
     nobody: it starts as soon as no ``--controller`` is awaited and every controller found
     is seated: the ``--controller`` ports in the order given, then the others in the order they
     connected.
@@ -218,14 +218,14 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
         for k in pressed:
             if k == "escape":
                 return None
-            if k == "test" and test_screen is not None:
-                test_screen()
+            if k == "test" and service is not None:
+                service()
                 if view is not None:
                     view.dirty = True
             if k == "enter" and not lobby.missing():
-                return _finish(lobby)
+                return _finish(lobby, hub)
         if lobby.everyone_ready():
-            return _finish(lobby)
+            return _finish(lobby, hub)
         if screen is None and not lobby.missing():
             # headless: nobody to wait for at a screen; seat the --controller ports in the order
             # given, then the others in the order they came
@@ -234,7 +234,7 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
                 if e.seat is None and e.present:
                     lobby.take(e.hub_seat)
             apply(hub, lobby.take_commands())
-            return _finish(lobby)
+            return _finish(lobby, hub)
         if view is not None:
             surface = pygame.display.get_surface()
             view.draw(surface, lobby, title=title, options=options, bots=bots,
@@ -245,7 +245,14 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
             return None
 
 
-def _finish(lobby: Lobby) -> list[int]:
+def _finish(lobby: Lobby, hub: Any) -> list[int]:
+    """The players' order; every seated controller's colour is sent once more (a write the
+    hub had to drop while the seats changed fast is made good)."""
+    for e in lobby.seated():
+        try:
+            hub.assign_seat(e.hub_seat, colour=LIGHT_RGB.get(lobby.names[e.seat], (255, 255, 255)))
+        except KeyError:
+            pass
     return lobby.order()
 
 
@@ -282,14 +289,14 @@ def arrange(hub: Any, names: Sequence[str], max_players: int, *, urls: Sequence[
             pygame.display.set_caption(f"{title} — lobby" if title else "8Bitbox — lobby")
 
         def service() -> None:
-            from .service import test_screen
+            from .service import run_test_screen
             def keep(e: Any) -> None:
                 lobby.handle(e)
                 pending.append(e)
-            test_screen(hub, screen, on_event=keep)
+            run_test_screen(hub, screen, on_event=keep)
 
         order = run_lobby(hub, lobby, screen=screen, title=title, options=options, bots=bots, out=out,
-                          events=events, test_screen=service, max_seconds=max_seconds, sink=pending)
+                          events=events, service=service, max_seconds=max_seconds, sink=pending)
         if order is None:
             raise LeftLobby("left the lobby: no game started")
         for e in lobby.entries.values():        # controllers that came during the lobby

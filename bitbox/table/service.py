@@ -3,7 +3,7 @@
     bitbox test-controllers [--controller URL ...] [--seconds S] [--snapshot FILE.png]
     bitbox identify PORT|ID [--ms 3000]
 
-:func:`test_screen` shows every controller the hub holds, live (wheel positions, lock,
+:func:`run_test_screen` shows every controller the hub holds, live (wheel positions, lock,
 frames and bad frames); **L** runs the lights test (every light of every controller, cycling
 through the seat colours), **I** blinks them all, **Esc** goes back. The lobby opens it with
 **T**. Headless (no display), it prints one line per controller instead.
@@ -36,7 +36,7 @@ def lights_step(hub: Any, step: int) -> None:
                 pass
 
 
-def test_screen(hub: Any, screen: Any = None, *, seconds: float | None = None, snapshot: str | None = None,
+def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = None, snapshot: str | None = None,
                 keys: Any = None, out: TextIO | None = None, on_event: Any = None) -> int:
     """The controller test screen until Esc (or ``seconds``); returns the number of frames.
     ``keys``: a test's key presses (names "lights", "identify", "escape"), called each frame;
@@ -116,9 +116,10 @@ def find_controller(hub: Any, target: str, seconds: float) -> tuple[int, Any] | 
     return None
 
 
-def identify(target: str, ms: int = 3000, wait: float = 4.0, out: TextIO | None = None) -> int:
+def identify(target: str, ms: int = 3000, wait: float = 4.0, out: TextIO | None = None,
+             urls: Any = ()) -> int:
     """`bitbox identify PORT|ID`: blink that controller for ``ms``. Exit code 0, or 2 with one
-    line when it cannot be opened or found."""
+    line when it cannot be opened or found. ``urls``: more ports to look on for an id."""
     out = out or sys.stdout
     from bitbox.hub import Hub
     from bitbox.transports import OpenError
@@ -132,6 +133,12 @@ def identify(target: str, ms: int = 3000, wait: float = 4.0, out: TextIO | None 
                 print(f"bitbox identify: cannot open {target}: {exc}", file=sys.stderr)
                 return 2
         else:
+            for url in urls:
+                try:
+                    hub.add_url(url)
+                except (OpenError, OSError, ValueError) as exc:
+                    print(f"bitbox identify: cannot open {url}: {exc}", file=sys.stderr)
+                    return 2
             try:
                 hub.scan()
             except Exception as exc:  # noqa: BLE001 - discovery problems are one line
