@@ -10,7 +10,20 @@ display may extend it (Outspeed's ``TableView``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Self
+from typing import Any, Mapping, Protocol, Self
+
+
+class Words(Protocol):
+    """A game's wording catalogue in one language (e.g. ``outspeed.words.Lang``): what the
+    display shell and the table loop ask of it."""
+
+    code: str
+
+    def t(self, key: str, **data: Any) -> str: ...
+    def event(self, kind: str, data: Mapping[str, Any] | None = None) -> str: ...
+    def player(self, name: Any) -> str: ...
+    def players(self, names: Any) -> str: ...
+    def token(self, token: Any) -> str: ...
 
 
 @dataclass(frozen=True)

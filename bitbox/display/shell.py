@@ -24,14 +24,14 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Mapping
 
 import pygame
 
 from bitbox.colours import SCREEN_RGB
 
 from . import pieces
-from .model import DieShown, PlayerStatus, ShellView
+from .model import DieShown, PlayerStatus, ShellView, Words
 
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -47,18 +47,6 @@ OUT = (168, 176, 198)          # text of an eliminated player: quieter than TEXT
 ACCENT = (255, 198, 64)
 GOOD = (100, 215, 130)
 BAD = (245, 95, 85)
-
-
-class Words(Protocol):
-    """What the shell asks of a game's wording catalogue in one language."""
-
-    code: str
-
-    def t(self, key: str, **data: Any) -> str: ...
-    def event(self, kind: str, data: Mapping[str, Any] | None = None) -> str: ...
-    def player(self, name: Any) -> str: ...
-    def players(self, names: Any) -> str: ...
-    def token(self, token: Any) -> str: ...
 
 
 class Fonts:

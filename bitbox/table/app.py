@@ -1,10 +1,11 @@
 """The table application's loop, shared by every game (the pygame-ce examples/aliens.py way:
 events, update, dirty-rect draw, tick).
 
-:class:`TableLoop` runs a referee (anything with the :class:`Referee` shape) between a hub
-and a display: hub events → referee → drivers (bots, keyboard) → commands to the
-controllers → draw → tick, until the game ends (headless) or the window is closed. A game
-gives it its display (:meth:`TableLoop.make_display`) and its window caption.
+:class:`TableLoop` runs a referee (anything with the :class:`TableReferee` shape, e.g. a
+:class:`~bitbox.table.referee.Referee`) between a hub and a display: hub events → referee →
+drivers (bots, keyboard) → commands to the controllers → draw → tick, until the game ends
+(headless) or the window is closed. A game gives it its display
+(:meth:`TableLoop.make_display`) and its window caption.
 """
 from __future__ import annotations
 
@@ -15,22 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence, TextIO
 
+from bitbox.display.model import Words
 from bitbox.sound import Sounds
 
 from .referee import AssignSeat, Command, Hint, Identify, RefuseChoice, SetLights
 from .seating import TableError
 
 
-class Words(Protocol):
-    """A game's wording catalogue in one language (e.g. ``outspeed.words.Lang``)."""
-
-    code: str
-
-    def t(self, key: str, **data: Any) -> str: ...
-    def event(self, kind: str, data: Mapping[str, Any] | None = None) -> str: ...
-
-
-class Referee(Protocol):
+class TableReferee(Protocol):
     """What the loop needs of a game's referee session."""
 
     @property
@@ -170,7 +163,7 @@ class TableLoop:
     command = "bitbox play"                 # names the program in the one-line messages
     SOUNDS: Mapping[str, str] = {}          # a log entry's kind -> a sound name (bitbox.sound.NAMES)
 
-    def __init__(self, session: Referee, hub: CommandHub, drivers: Sequence[Driver], keyboard: Keyboard | None,
+    def __init__(self, session: TableReferee, hub: CommandHub, drivers: Sequence[Driver], keyboard: Keyboard | None,
                  lang: Words, *, headless: bool, out: TextIO, snapshots: Path | None, size: tuple[int, int],
                  fullscreen: bool = False, max_seconds: float | None = None, fps: int = 30,
                  sound: Sounds | None = None) -> None:
