@@ -128,7 +128,6 @@ def test_enter_starts_with_whoever_sits_and_unseated_controllers_do_not_play(win
         hub, _ = _hub(emu, 2)
         try:
             lobby = Lobby(NAMES, 6)
-            view_labels: list = []
             script = Script([
                 ("both found", lambda: len(lobby.entries) == 2, lambda: emu.set(1, locked=1)),
                 ("enter", lambda: any(e.seat is not None for e in lobby.entries.values()), lambda: ["enter"]),
@@ -252,3 +251,34 @@ def test_bot_only_and_demo_runs_never_wait_in_the_lobby(tmp_path):
               "--snapshots", "s", "--size", "320x180", "--lobby", "always"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert "demo game" in r.stdout and "Winner" in r.stdout
+
+
+def test_connect_with_the_lobby_window_keeps_the_colours_chosen_and_bots_take_the_free_ones(window):
+    from outspeed.table import SEATING
+    from bitbox.table.seating import SeatRequest, connect
+    with Emulator(2) as emu:
+        emu.set(1, locked=1)                    # controller 1 sits first: Red
+        hub = Hub()
+        ports = list(emu.ports)
+        try:
+            emu.set(0, locked=0)
+            req = SeatRequest(players=3, urls=tuple(ports), wait=1.0)
+
+            def later_lock():                   # controller 0 locks once the lobby is open: Blue
+                time.sleep(1.0)
+                emu.set(0, locked=1)
+            import threading
+            threading.Thread(target=later_lock, daemon=True).start()
+            out = io.StringIO()
+            seats, sims, pending = connect(hub, SEATING, req, None, out,
+                                           arrange=arrange(hub, SEATING.names, SEATING.max_players, urls=req.urls,
+                                                           window=True, title="Outspeed", out=out, max_seconds=20))
+        finally:
+            hub.close()
+    by_player = {s["player"]: s for s in seats}
+    assert list(by_player) == ["red", "blue", "green"]
+    assert by_player["red"]["controller_id"] == emulator_controller_id(1)
+    assert by_player["blue"]["controller_id"] == emulator_controller_id(0)
+    assert by_player["green"]["kind"] == "bot" and "green" in sims
+    lines = out.getvalue().splitlines()
+    assert f"Red: controller {short_id(emulator_controller_id(1))} on {ports[1]}" in lines

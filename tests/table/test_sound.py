@@ -119,3 +119,15 @@ def test_play_mute_and_no_audio_device_run_the_same_game(tmp_path):
         assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
         outs.append([line for line in r.stdout.splitlines() if not line.startswith(("Outspeed game", "game "))])
     assert outs[0] == outs[1]
+
+
+def test_sound_in_table_yaml_is_checked(tmp_path):
+    from outspeed.content import ConfigError
+    from outspeed.table import load_table_config
+    good = tmp_path / "good.yaml"
+    good.write_text("sound: false\n")
+    assert load_table_config(good).sound is False
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("sound: maybe\n")
+    with pytest.raises(ConfigError, match="field sound: expected true or false"):
+        load_table_config(bad)
