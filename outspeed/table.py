@@ -360,7 +360,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
         for e in pending:                      # what the hub said while the seats were set up
             session.handle(e)
         from bitbox.sound import Sounds
-        sound = Sounds.open(muted=opts.mute or not cfg.sound)
+        sound = Sounds.open(muted=opts.mute or not cfg.sound or headless)   # headless runs are silent
         loop = TableLoop(session, hub, drivers, keyboard, lang, headless=headless, out=out,
                          snapshots=snapshots,
                          size=opts.size or ((1920, 1080) if headless else cfg.window),

@@ -205,8 +205,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
             if port not in told_missing and time.monotonic() - started > 1.0:
                 told_missing.add(port)
                 if out is not None:
-                    print(f"waiting for controller {port} (it has not answered; check its cable and power, "
-                          f"or Ctrl-C)", file=out, flush=True)
+                    from .seating import waiting_line
+                    print(waiting_line(port), file=out, flush=True)
         pressed: list[str] = list(keys()) if keys is not None else []
         if screen is not None:
             for ev in pygame.event.get():

@@ -130,6 +130,11 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO) -> list
     return ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
 
 
+def waiting_line(url: str) -> str:
+    """The one line said about a ``--controller`` that has not answered (lobby and seating)."""
+    return f"waiting for controller {url}: it has not answered (check its cable and power; Ctrl-C stops)"
+
+
 def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, ControllerInfo], pending: list[Any],
                   out: TextIO, give_up: float | None = None) -> None:
     """Wait for every controller given with ``--controller`` to answer, naming each one that
@@ -144,8 +149,7 @@ def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, Contr
         for url in missing():
             if url not in told:
                 told.add(url)
-                print(f"waiting for controller {url}: it has not answered (check its cable and power; "
-                      f"Ctrl-C stops)", file=out, flush=True)
+                print(waiting_line(url), file=out, flush=True)
         if give_up is not None and time.monotonic() - started > give_up:
             raise TableError(f"controller {missing()[0]} did not answer in {give_up:g} s")
         wait_for(hub, 0.5, connected, pending, lambda c: not missing())

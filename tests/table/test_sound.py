@@ -108,14 +108,31 @@ def test_a_game_at_the_table_sounds_lock_reveal_dice_elimination_winner(dummy_au
     s.close()
 
 
-def test_play_mute_and_no_audio_device_run_the_same_game(tmp_path):
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+def test_no_audio_device_a_windowed_game_plays_on_silently(monkeypatch):
+    monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-driver")
+    if pygame.mixer.get_init():
+        pygame.mixer.quit()
+    s = Sounds.open()
+    assert not s.audible and "no-such-driver" in s.reason
+    t = Table(new_game(players=3, seed=8), bots=("red", "blue", "green"), pace=Pace().scaled(0))
+    class CloseAtTurn2:
+        def update(self, session, now):
+            if session.game.state.turn >= 2:
+                pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    loop = TableLoop(t.s, t.hub, [*t.drivers, CloseAtTurn2()], None, Lang("en"), headless=False,
+                     out=io.StringIO(), snapshots=None, size=(1024, 576), fps=1000, max_seconds=60, sound=s)
+    assert loop.run() == 0 and t.game.state.turn >= 2
+    assert {"lock", "reveal"} <= set(s.played)
+
+
+def test_headless_play_is_silent_and_mute_changes_nothing_else(tmp_path):
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     common = ["play", "--headless", "--players", "3", "--seed", "8", "--speed", "0", "--size", "320x180"]
     outs = []
-    for extra, audio in ((["--mute"], "dummy"), ([], "no-such-driver")):
-        r = subprocess.run([sys.executable, "-m", "outspeed.cli", *common, *extra, "--journal", f"{audio}.sqlite",
-                            "--snapshots", audio], capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                           env={**env, "SDL_AUDIODRIVER": audio})
+    for name, extra in (("mute", ["--mute"]), ("plain", [])):
+        r = subprocess.run([sys.executable, "-m", "outspeed.cli", *common, *extra, "--journal", f"{name}.sqlite",
+                            "--snapshots", name], capture_output=True, text=True, cwd=tmp_path, timeout=120, env=env)
         assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
         outs.append([line for line in r.stdout.splitlines() if not line.startswith(("Outspeed game", "game "))])
     assert outs[0] == outs[1]
