@@ -15,13 +15,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, TextIO
 
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
-from bitbox.table.history import ReplayFrame, print_history
-from bitbox.table.history import replay_frames as console_replay_frames
 from bitbox.table.journal import GameInfo, Journal, JournalError, check_result, default_journal_path, replay, verify
 from bitbox.table.seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
@@ -32,6 +30,9 @@ from .journaling import RULES as JOURNAL_RULES
 from .rules import Event, EventKind, Game, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .words import LANGUAGES, Lang
+
+if TYPE_CHECKING:
+    from bitbox.table.history import ReplayFrame
 
 TOKEN_MODES = ("physical", "virtual")
 MIXED = ("lookahead", "greedy", "random")       # the demo's bots, seat after seat
@@ -447,12 +448,14 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
     if not games:
         print(f"no games yet in {path}", file=out)
         return 0
+    from bitbox.table.history import print_history
     print_history(games, out, "outspeed play --resume")
     return 0
 
 
-def replay_frames(journal: Journal, game_id: int) -> list[ReplayFrame]:
+def replay_frames(journal: Journal, game_id: int) -> list["ReplayFrame"]:
     """One frame per turn of an Outspeed game (see :func:`bitbox.table.history.replay_frames`)."""
+    from bitbox.table.history import replay_frames as console_replay_frames
     return console_replay_frames(journal, game_id, JOURNAL_RULES)
 
 
