@@ -18,6 +18,7 @@ from bitbox.colours import SCREEN_RGB
 from .shell import ACCENT, BAD, BG, DIM, GOOD, PANEL, PANEL_2, TEXT, Fonts
 
 MIN_TEXT = 22          # px at 1080p: the smallest secondary text
+MIN_PX = 13            # px in any window (as the shell)
 
 
 class _Screen:
@@ -34,7 +35,7 @@ class _Screen:
 
     def text(self, surf: pygame.Surface, s: str, size: float, pos: tuple[int, int], colour=TEXT,
              bold: bool = False, anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
-        px = max(12, self.px(surf, max(size, MIN_TEXT)))
+        px = max(MIN_PX, self.px(surf, max(size, MIN_TEXT)))
         font = self.fonts.get(px, bold)
         if max_width is not None and font.size(s)[0] > max_width:
             while s and font.size(s + "…")[0] > max_width:
