@@ -398,7 +398,8 @@ def _lobby(opts: PlayOptions, cfg: TableConfig, hub: Any, headless: bool, lang: 
     if opts.first_game:
         options.append("first game")
     return arrange(hub, SEATING.names, SEATING.max_players, urls=opts.controllers, window=not headless,
-                   title="Outspeed", options=" · ".join(options), bots=opts.bots or 0, out=out,
+                   title="Outspeed", options=" · ".join(options), bots=opts.bots, min_players=SEATING.min_players,
+                   out=out,
                    size=opts.size or cfg.window,
                    fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
                    max_seconds=opts.max_seconds, always=opts.lobby == "always")

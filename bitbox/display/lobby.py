@@ -101,8 +101,8 @@ class LobbyScreen(_Screen):
             y += p(44)
         if not lobby.entries and not lobby.missing():
             self.text(surf, "no controller found yet: plug one in, or press Enter for bots", 30, (margin, y), DIM)
-        self.text(surf, "lock: take a seat / ready · left wheel: change colour (swap) · Enter: start · "
-                        "T: test controllers · Esc: leave", 24, (margin, h - p(40)), DIM, anchor="midleft",
+        self.text(surf, f"lock: take a seat / ready · left wheel: change colour (swap) · +/−: bots ({n_bots}) · "
+                        "Enter: start · T: test controllers · Esc: leave", 24, (margin, h - p(40)), DIM, anchor="midleft",
                   max_width=w - 2 * margin)
         self.dirty = False
 

@@ -66,6 +66,8 @@ class Lobby:
     names: Sequence[str]
     max_players: int
     expected: Sequence[str] = ()
+    min_players: int = 0
+    bots: int | None = None                                     # None: fill to min_players
     entries: dict[int, Entry] = field(default_factory=dict)     # by hub seat
     commands: list[tuple[str, int, Any]] = field(default_factory=list)   # ("colour", hub seat, rgb)
     lines: list[str] = field(default_factory=list)              # what happened, for the screen
@@ -153,6 +155,16 @@ class Lobby:
         """The hub seats of the seated controllers, in seat order (the players' order)."""
         return [e.hub_seat for e in self.seated()]
 
+    def bot_count(self) -> int:
+        """The bots that will fill free seats (``bots``, or enough to reach ``min_players``)."""
+        if self.bots is not None:
+            return min(self.bots, len(self.free()))
+        return max(0, self.min_players - len(self.seated()))
+
+    def more_bots(self, step: int) -> None:
+        """One bot more (``step`` 1) or fewer (-1), within the free seats."""
+        self.bots = max(0, min(len(self.free()), self.bot_count() + step))
+
     def take_commands(self) -> list[tuple[str, int, Any]]:
         out, self.commands = self.commands, []
         return out
@@ -170,7 +182,7 @@ def apply(hub: Any, commands: Sequence[tuple[str, int, Any]]) -> None:
 
 
 def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", options: str = "",
-              bots: int = 0, out: TextIO | None = None, max_seconds: float | None = None,
+              out: TextIO | None = None, max_seconds: float | None = None,
               events: Sequence[Any] = (), service: Callable[[], None] | None = None,
               keys: Callable[[], list[str]] | None = None, sink: list[Any] | None = None) -> list[int] | None:
     """The lobby's loop: returns the hub seats in player order, or None when left (Esc,
@@ -180,7 +192,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
     is seated: the ``--controller`` ports in the order given, then the others in the order they
     connected.
 
-    ``keys``: a test's key presses instead of pygame's (names: "enter", "test", "escape").
+    ``keys``: a test's key presses instead of pygame's (names: "enter", "test", "escape",
+    "bot+", "bot-"; **+**/**-** change how many bots fill the free seats).
     A ``--controller`` that does not answer is named on the screen and in ``out`` (once).
     ``sink``: every hub event polled is appended to it (for the referee, after the lobby)."""
     started = time.monotonic()
@@ -214,7 +227,9 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
                     pressed.append("escape")
                 elif ev.type == pygame.KEYDOWN:
                     pressed.append({pygame.K_RETURN: "enter", pygame.K_KP_ENTER: "enter", pygame.K_SPACE: "enter",
-                                    pygame.K_t: "test", pygame.K_ESCAPE: "escape"}.get(ev.key, ""))
+                                    pygame.K_t: "test", pygame.K_ESCAPE: "escape", pygame.K_PLUS: "bot+",
+                                    pygame.K_EQUALS: "bot+", pygame.K_KP_PLUS: "bot+", pygame.K_MINUS: "bot-",
+                                    pygame.K_KP_MINUS: "bot-"}.get(ev.key, ""))
         for k in pressed:
             if k == "escape":
                 return None
@@ -222,6 +237,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
                 service()
                 if view is not None:
                     view.dirty = True
+            if k in ("bot+", "bot-"):
+                lobby.more_bots(1 if k == "bot+" else -1)
             if k == "enter" and not lobby.missing():
                 return _finish(lobby, hub)
         if lobby.everyone_ready():
@@ -237,7 +254,7 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
             return _finish(lobby, hub)
         if view is not None:
             surface = pygame.display.get_surface()
-            view.draw(surface, lobby, title=title, options=options, bots=bots,
+            view.draw(surface, lobby, title=title, options=options, bots=lobby.bot_count(),
                       waited=time.monotonic() - started)
             pygame.display.flip()
             clock.tick(30)
@@ -256,51 +273,65 @@ def _finish(lobby: Lobby, hub: Any) -> list[int]:
     return lobby.order()
 
 
-def arrange(hub: Any, names: Sequence[str], max_players: int, *, urls: Sequence[str] = (), window: bool = False,
-            title: str = "", options: str = "", bots: int = 0, out: TextIO | None = None,
-            size: tuple[int, int] = (1280, 720), fullscreen: bool = False,
-            max_seconds: float | None = None, always: bool = False) -> Callable[[dict[int, ControllerInfo], list[Any]], dict[int, int]]:
-    """The lobby as :func:`bitbox.table.seating.connect`'s ``arrange``: hub seat -> seat index.
+class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(hub, ...))
+    """The lobby as :func:`bitbox.table.seating.connect`'s ``arrange``: called with the
+    controllers found and the hub's events so far, it returns hub seat -> seat index; after
+    the call, :attr:`bots` is the number of bots the lobby settled on (``None``: the
+    command line's), which ``connect`` uses.
 
     With ``window``, the lobby screen opens (in the table's window) when there is someone to
     seat (a controller found or awaited); headless, or with no controller at all, it does not
     block: the controllers sit in the order they connected (and a ``--controller`` that has
     not answered is still waited for, named in ``out``). Raises
     :class:`bitbox.table.seating.LeftLobby` when the players leave it. ``always``: open the
-    screen even with no controller (Enter starts with bots)."""
-    from .seating import LeftLobby
+    screen even with no controller (Enter starts with bots). ``bots``: the bots asked for
+    (``None``: enough to reach ``min_players``); **+**/**-** change it in the lobby."""
 
-    def run(connected: dict[int, ControllerInfo], pending: list[Any]) -> dict[int, int]:
-        lobby = Lobby(list(names), max_players, expected=list(urls))
+    def __init__(self, hub: Any, names: Sequence[str], max_players: int, *, urls: Sequence[str] = (),
+                 window: bool = False, title: str = "", options: str = "", bots: int | None = None,
+                 min_players: int = 0, out: TextIO | None = None, size: tuple[int, int] = (1280, 720),
+                 fullscreen: bool = False, max_seconds: float | None = None, always: bool = False) -> None:
+        self.hub, self.names, self.max_players, self.urls = hub, list(names), max_players, list(urls)
+        self.window, self.title, self.options, self.min_players = window, title, options, min_players
+        self.out, self.size, self.fullscreen = out, size, fullscreen
+        self.max_seconds, self.always = max_seconds, always
+        self.asked_bots = bots
+        self.bots: int | None = None
+
+    def __call__(self, connected: dict[int, ControllerInfo], pending: list[Any]) -> dict[int, int]:
+        from .seating import LeftLobby
+        hub = self.hub
+        lobby = Lobby(self.names, self.max_players, expected=self.urls, min_players=self.min_players,
+                      bots=self.asked_bots)
         for seat, info in sorted(connected.items()):
             lobby.handle(Connected(seat, info, 0.0))
         events = [e for e in pending if not isinstance(e, Connected)]
-        if not connected and not urls and not (always and window):
+        if not connected and not self.urls and not (self.always and self.window):
             return {}
         screen = None
-        if window:
+        if self.window:
             import pygame
 
             from .app import MIN_WINDOW, init_pygame
             init_pygame(False)
-            flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
-            screen = pygame.display.set_mode((0, 0) if fullscreen else (max(size[0], MIN_WINDOW[0]),
-                                                                         max(size[1], MIN_WINDOW[1])), flags)
-            pygame.display.set_caption(f"{title} — lobby" if title else "8Bitbox — lobby")
+            flags = pygame.RESIZABLE | (pygame.FULLSCREEN if self.fullscreen else 0)
+            size = (0, 0) if self.fullscreen else (max(self.size[0], MIN_WINDOW[0]), max(self.size[1], MIN_WINDOW[1]))
+            screen = pygame.display.set_mode(size, flags)
+            pygame.display.set_caption(f"{self.title} — lobby" if self.title else "8Bitbox — lobby")
 
         def service() -> None:
             from .service import run_test_screen
+
             def keep(e: Any) -> None:
                 lobby.handle(e)
                 pending.append(e)
             run_test_screen(hub, screen, on_event=keep)
 
-        order = run_lobby(hub, lobby, screen=screen, title=title, options=options, bots=bots, out=out,
-                          events=events, service=service, max_seconds=max_seconds, sink=pending)
+        order = run_lobby(hub, lobby, screen=screen, title=self.title, options=self.options, out=self.out,
+                          events=events, service=service, max_seconds=self.max_seconds, sink=pending)
         if order is None:
             raise LeftLobby("left the lobby: no game started")
         for e in lobby.entries.values():        # controllers that came during the lobby
             connected.setdefault(e.hub_seat, e.info)
+        self.bots = lobby.bots if lobby.bots != self.asked_bots else None
         return {hub_seat: lobby.entries[hub_seat].seat for hub_seat in order}
-
-    return run

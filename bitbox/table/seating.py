@@ -31,7 +31,8 @@ class LeftLobby(TableError):
 
 #: ``arrange(connected, pending)``: the lobby (see :mod:`bitbox.table.lobby`). Given the
 #: controllers found (hub seat -> info) and the hub's events so far, it returns the seat index
-#: (into the game's names) of each hub seat that plays, or raises :class:`LeftLobby`.
+#: (into the game's names) of each hub seat that plays, or raises :class:`LeftLobby`. If it
+#: has an attribute ``bots`` (not None) after the call, that many bots fill the table.
 Arrange = Callable[[dict[int, ControllerInfo], list[Any]], dict[int, int]]
 
 
@@ -186,6 +187,10 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     chosen: dict[int, int] | None = None
     if wanted is None and arrange is not None:
         chosen = arrange(connected, pending)           # the lobby: hub seat -> seat index
+        lobby_bots = getattr(arrange, "bots", None)     # the bots settled on in the lobby, if it changed them
+        if lobby_bots is not None:
+            from dataclasses import replace
+            req = replace(req, bots=lobby_bots)
         for e in pending:
             if isinstance(e, Connected):
                 connected[e.seat] = e.info

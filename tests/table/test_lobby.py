@@ -128,13 +128,19 @@ def test_enter_starts_with_whoever_sits_and_unseated_controllers_do_not_play(win
         hub, _ = _hub(emu, 2)
         try:
             lobby = Lobby(NAMES, 6)
+            lobby.min_players = 3
             script = Script([
                 ("both found", lambda: len(lobby.entries) == 2, lambda: emu.set(1, locked=1)),
-                ("enter", lambda: any(e.seat is not None for e in lobby.entries.values()), lambda: ["enter"]),
+                ("two bots to reach 3", lambda: any(e.seat is not None for e in lobby.entries.values()),
+                 lambda: ["bot-"] if lobby.bot_count() == 2 else ["wrong"]),
+                ("one bot, then three", lambda: lobby.bot_count() == 1, lambda: ["bot+", "bot+"]),
+                ("enter", lambda: lobby.bot_count() == 3, lambda: ["enter"]),
             ])
             order = run_lobby(hub, lobby, screen=window, keys=script, max_seconds=20)
+            assert script.done[-1] == "enter", script.done
             assert order is not None and len(order) == 1
             assert lobby.entries[order[0]].info.controller_id == emulator_controller_id(1)
+            assert lobby.bots == 3
         finally:
             hub.close()
 
@@ -282,3 +288,25 @@ def test_connect_with_the_lobby_window_keeps_the_colours_chosen_and_bots_take_th
     assert by_player["green"]["kind"] == "bot" and "green" in sims
     lines = out.getvalue().splitlines()
     assert f"Red: controller {short_id(emulator_controller_id(1))} on {ports[1]}" in lines
+
+
+def test_the_bots_settled_on_in_the_lobby_fill_the_table(tmp_path):
+    from outspeed.table import SEATING
+    from bitbox.table.seating import SeatRequest, connect
+
+    class Settled:                        # what arrange() leaves after a lobby where + was pressed twice
+        bots = 4
+
+        def __call__(self, connected, pending):
+            return {seat: 0 for seat in connected}
+
+    with Emulator(1) as emu:
+        hub = Hub()
+        try:
+            out = io.StringIO()
+            seats, sims, _ = connect(hub, SEATING, SeatRequest(urls=tuple(emu.ports), wait=0.5, bots=1), None, out,
+                                     arrange=Settled())
+        finally:
+            hub.close()
+    assert [s["kind"] for s in seats] == ["controller", "bot", "bot", "bot", "bot"]
+    assert len(sims) == 4
