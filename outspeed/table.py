@@ -8,6 +8,7 @@ events and the winner.
 """
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import signal
@@ -86,7 +87,7 @@ def load_table_config(path: str | Path | None = None) -> TableConfig:
     for key in ("speed", "wait_for_controllers"):
         if key in data:
             v = data[key]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
                 raise ConfigError(f"{path}: field {key}: expected a number ≥ 0, got {v!r}")
             out[key] = float(v)
     if "window" in data:
@@ -521,10 +522,15 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
     display = TableDisplay(size=screen.get_size(), lang=L, surface=screen)
     clock = pygame.time.Clock()
     i = len(frames) - 1 if len(frames) == 1 else 1
+    window_events = {getattr(pygame, n) for n in ("VIDEORESIZE", "WINDOWSIZECHANGED", "WINDOWEXPOSED",
+                                                   "WINDOWRESTORED") if hasattr(pygame, n)}
     while True:
+        redraw = False
         for ev in pygame.event.get():
             if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key in (pygame.K_ESCAPE, pygame.K_q)):
                 return 0
+            if ev.type in window_events:
+                redraw = True
             if ev.type == pygame.KEYDOWN:
                 if ev.key in (pygame.K_RIGHT, pygame.K_SPACE, pygame.K_PAGEDOWN):
                     i = min(len(frames) - 1, i + 1)
@@ -535,8 +541,14 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
                 elif ev.key == pygame.K_END:
                     i = len(frames) - 1
                 elif ev.key == pygame.K_F11:
-                    pygame.display.toggle_fullscreen()
-        dirty = display.render(table(i), surface=pygame.display.get_surface())
-        if dirty:
+                    try:
+                        pygame.display.toggle_fullscreen()
+                    except pygame.error:
+                        pass
+                    redraw = True                   # every panel drawn again (as at the table)
+        dirty = display.render(table(i), surface=pygame.display.get_surface(), full=redraw)
+        if redraw:
+            pygame.display.flip()
+        elif dirty:
             pygame.display.update(dirty)
         clock.tick(30)
