@@ -5,6 +5,8 @@ import argparse
 import sys
 from typing import Sequence
 
+from bitbox.table.options import size_arg, speed_arg
+
 from .content import ConfigError, load_dice
 from .rules import BANGS, SYMBOLS, TYPES
 
@@ -37,28 +39,6 @@ def _cmd_dice_show(args: argparse.Namespace) -> int:
             extra.append(f"{bang:.2f} bangs a roll before \"+\" re-rolls")
         print(f"            {'; '.join(parts)}" + (f" — {', '.join(extra)}" if extra else ""))
     return 0
-
-
-def _size(text: str | None) -> tuple[int, int] | None:
-    if text is None:
-        return None
-    try:
-        w, h = (int(n) for n in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT (e.g. 1920x1080), not {text!r}") from None
-    if w < 320 or h < 180:
-        raise argparse.ArgumentTypeError(f"at least 320x180, not {text!r}")
-    return (w, h)
-
-
-def _speed(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number ≥ 0, not {text!r}") from None
-    if not v >= 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number ≥ 0, not {text!r}")
-    return v
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -108,9 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--snapshots", metavar="DIR", help="where to write a PNG per turn (headless default: ./snapshots)")
     p.add_argument("--journal", metavar="PATH", help="the journal file (default: ~/.local/share/8bitbox/journal.sqlite)")
     p.add_argument("--resume", action="store_true", help="continue the last unfinished Last One Alive game")
-    p.add_argument("--speed", type=_speed, help="speed of the show (1 = table speed; 0 = no waiting)")
+    p.add_argument("--speed", type=speed_arg, help="speed of the show (1 = table speed; 0 = no waiting)")
     p.add_argument("--fullscreen", action="store_true", help="start full screen (F11 toggles)")
-    p.add_argument("--size", type=_size, metavar="WxH", help="window (or headless frame) size, e.g. 1920x1080")
+    p.add_argument("--size", type=size_arg, metavar="WxH", help="window (or headless frame) size, e.g. 1920x1080")
     p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("history", help="list the games in the journal")
