@@ -17,7 +17,7 @@ def _listed() -> set[str]:
 
 def test_every_package_folder_is_listed_in_pyproject():
     found = set()
-    for top in ("bitbox", "outspeed", "firmware_protocol", "config", "tools"):
+    for top in ("bitbox", "outspeed", "lastonealive", "firmware_protocol", "config", "tools"):
         for init in (ROOT / top).rglob("__init__.py"):
             parts = list(init.parent.relative_to(ROOT).parts)
             parts[0] = MAPPED.get(parts[0], parts[0])
@@ -32,5 +32,6 @@ def test_a_non_editable_wheel_carries_the_config_files(tmp_path):
     (wheel,) = tmp_path.glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for f in ("bitbox_config/tiles.yaml", "bitbox_config/dice.yaml", "bitbox_config/tokens.yaml",
+              "bitbox_config/lastonealive/dice.yaml", "bitbox_config/lastonealive/tokens.yaml",
               "outspeed/rules/game.py", "bitbox_tools/__init__.py"):
         assert f in names, f

@@ -87,6 +87,20 @@ def engine_rows(quick: bool) -> list[Row]:
                 note=f"{r['ms_per_game']:.2f} ms a game over {r['games']} games")]
 
 
+def lastonealive_rows(quick: bool) -> list[Row]:
+    """Last One Alive engine: 5-player random games per second, next to Outspeed's."""
+    name = "lastonealive: 5-player random games"
+    mod, why = _import("bitbox_tools.bench.lastonealive")
+    if mod is None:
+        return [not_available(name, why)]
+    r = mod.run(seconds=1.0 if quick else 3.0)
+    return [Row(name, figure=f"{r['games_per_s']:,.0f} games/s",
+                baseline=f"{r['baseline_games_per_s']:,.0f} games/s (Outspeed, 5 players, same run)",
+                ratio=f"{r['ratio']:.3f}", value=r["games_per_s"], baseline_value=r["baseline_games_per_s"],
+                note=f"{r['ms_per_game']:.2f} ms a game over {r['games']} games, "
+                     f"{r['decisions_per_game']:.0f} decisions a game")]
+
+
 def display_rows(quick: bool) -> list[Row]:
     """Display: one 1920x1080 frame headless, full redraw and typical dirty-rect update."""
     from . import display
@@ -202,6 +216,7 @@ def startup_rows(quick: bool) -> list[Row]:
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "engine": engine_rows,
+    "lastonealive": lastonealive_rows,
     "display": display_rows,
     "codec": codec_rows,
     "device": device_rows,

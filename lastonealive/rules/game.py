@@ -1,0 +1,1452 @@
+"""The Last One Alive rules engine: a game state, the prompt the active player must answer
+now with its legal answers, and ``apply``.
+
+Pure and deterministic: no I/O, no global state. All chance (the bag, every roll) comes from
+one seeded :class:`random.Random` held in the state; a test forces rolls with
+:attr:`GameState.forced_roll` (the main roll) and :attr:`GameState.forced` (every later
+roll, per die type, in time order). Rulings of the rules digest are cited as L-n (they are
+restated in docs/last-one-alive.md).
+
+The game is a sequence of prompts (:meth:`Game.prompt`): who decides, what kind of
+decision, and the legal answers (:meth:`Game.legal`). Legality is membership in those
+answers; only when membership fails is the refusal code computed (:meth:`Game.refusal`),
+and :meth:`Game.apply` raises :class:`Refused` with it, changing nothing. A prompt whose
+only sensible answer is known (nothing to decide: no token fits the window, no object
+result...) is flagged ``auto`` with its ``default``; a table applies it without asking.
+
+Prompts, in the order of a turn (L-14 for the end):
+
+* ``setup``: a player decides the side of the token drawn at setup (L-5);
+* ``before``: a token before the roll, or ``pass`` (window **before**, L-15);
+* ``dice``: the four chosen dice (L-6), then the roll (automatic);
+* ``after``: the hero and the after effects (window **after**), then assignment (L-7);
+* ``draw``: draw tokens for object results (L-9), ``draw 0`` stops;
+* ``before_shoot``: window **before_shoot**, then the bangs are counted with "+" chains (L-11);
+* ``shoot``: bangs on a die in front, or ``stop`` (L-10); then the hero gain (L-12);
+* ``before_barricades``: window **before_barricades**, then the barricade results (L-13);
+* ``give``: a zombie die to the left player per barricade result, or ``stop``;
+* ``draw_barricades``: after the automatic medkit (L-19), draws for unused barricade results;
+* ``keep``: the three object/barricade tokens kept when holding more;
+* ``zombified``: an eliminated seat's automatic zombie roll (L-27, option ``zombified_rolls``).
+
+Choices for cases the digest leaves open (each is also written where it is applied):
+
+* LA-1 A barricade (token or result) or a flare naming a die in front that shows an ambush is
+  refused ``ambush_die`` even when no zombie die is in front; ``no_target`` is for a die that
+  is not there while no zombie die showing zombies is in front (nothing to act on), and
+  ``no_die`` when there is one.
+* LA-2 A radio's two dice are checked against the pool when the radio is used, as well as
+  when rolled (refused ``not_in_pool``), so the dice prompt always has a legal answer; when
+  the pool cannot supply four chosen dice (L-6), the chosen count is what it holds.
+* LA-3 The Survivors' end in the middle of a turn (L-25) leaves the tray's dice where they
+  are: they are not returned to the pool (step (d) is not resolved).
+* LA-4 ``zombified_rolls`` implies ``zombies_everywhere`` (it is an option of that variant).
+* LA-5 A player about to be overrun is not asked which tokens to keep (they lose them all);
+  no barricade draw is possible then either (``zombies_in_front``), and that refusal is
+  checked before ``too_many_draws``.
+* LA-6 ``give`` beyond the barricade results is refused ``too_many_gives`` before the die is
+  looked at; a ``keep`` naming a token not held is ``not_held`` before its count is checked.
+* LA-7 A hero re-roll may include a die of this turn's roll that a pistol or axe re-roll has
+  already put in front of the player (an ambush); a die a chainsaw sent back to the pool is
+  gone (``no_die``).
+* LA-8 The object draw prompt stays open until the results are used up or the player stops;
+  an empty bag makes it ``auto`` (drawing gives nothing, L-9).
+* LA-9 The medkit's roll is not a die of the pool: it is rolled even when every shoot die is
+  in use (the box has 3 shoot dice, but the rule asks only for a roll).
+* LA-10 A token the player uses is the earliest held of that face (holding order), so the
+  ones kept by default (the three held longest) are what is left.
+* LA-11 The starting zombie dice are placed after the setup draws (the digest's order); a
+  Survivors game ended by the setup draws (L-25) places none.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from .events import Event
+
+TYPES: tuple[str, ...] = ("zombie", "shoot", "object", "barricade")
+PREFIX = {"zombie": "z", "shoot": "s", "object": "o", "barricade": "b"}
+FACES: tuple[str, ...] = ("blank", "ambush", "zombie1", "zombie2", "bang1", "bang2", "bang1plus", "object", "barricade")
+SYMBOLS = {"ambush": 1, "zombie1": 1, "zombie2": 2}          # what a bang can remove
+BANGS = {"bang1": 1, "bang2": 2, "bang1plus": 1}
+PLUS = "bang1plus"
+OBJECTS: tuple[str, ...] = ("axe", "chainsaw", "flare", "pistol", "medkit", "radio")
+HELD: tuple[str, ...] = OBJECTS + ("barricade", "hero")       # names of what a player holds
+SPECIAL: tuple[str, ...] = ("apocalypse", "night", "day")     # bag entries that are not objects
+VARIANTS: tuple[str, ...] = ("survivors", "day_night", "zombies_everywhere", "zombified_rolls")
+DEFAULT_FACES: dict[str, tuple[str, ...]] = {
+    "zombie": ("blank", "ambush", "zombie1", "zombie1", "zombie2", "zombie2"),
+    "shoot": ("blank", "bang1", "bang1", "bang2", "bang2", "bang1plus"),
+    "object": ("object", "object", "object", "object", "ambush", "ambush"),
+    "barricade": ("barricade", "barricade", "barricade", "barricade", "ambush", "ambush"),
+}
+DEFAULT_COUNTS = {"zombie": 10, "shoot": 3, "object": 3, "barricade": 3}
+DEFAULT_MIX = {t: 3 for t in OBJECTS}                           # L-2
+APOCALYPSE_TOKENS = 3
+MAX_FORCED = 4                                                  # L-23
+TOKEN_LIMIT = 3
+LIVES = 3                                                       # L-24
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+WINDOWS: tuple[str, ...] = ("before", "after", "before_shoot", "before_barricades")
+# (token, mode) allowed per window (L-15): mode "before" is a use with no die, "die" one die,
+# "dice" a list of dice, "types" the radio's two dice types.
+_ALLOWED = {
+    "before": {("axe", "before"), ("pistol", "before"), ("chainsaw", "before"), ("flare", "dice"),
+               ("radio", "types"), ("barricade", "die")},
+    "after": {("hero", "dice"), ("pistol", "die"), ("axe", "die"), ("chainsaw", "die"), ("barricade", "die")},
+    "before_shoot": {("pistol", "die"), ("axe", "die"), ("chainsaw", "die"), ("barricade", "die")},
+    "before_barricades": {("axe", "die"), ("chainsaw", "die"), ("barricade", "die")},
+}
+_MODE = {"flare": "dice", "hero": "dice", "radio": "types", "barricade": "die", "medkit": "die"}
+
+REFUSAL_CODES: tuple[str, ...] = (
+    "not_your_turn", "game_over", "dice_count", "not_in_pool", "not_held", "wrong_moment", "no_die",
+    "ambush_die", "no_target", "wrong_count", "too_many_draws", "too_many_bangs", "too_many_gives",
+    "zombies_in_front")
+
+REFUSAL_TEXT = {
+    "not_your_turn": "it is not their turn",
+    "game_over": "the game is over",
+    "dice_count": "not exactly 4 chosen dice (or a radio not adding exactly 2)",
+    "not_in_pool": "the pool does not hold those dice",
+    "not_held": "does not hold that token",
+    "wrong_moment": "that token cannot be used now",
+    "no_die": "no such die here",
+    "ambush_die": "a die showing an ambush cannot be given away",
+    "no_target": "that token has nothing to act on",
+    "wrong_count": "the wrong number of dice or tokens",
+    "too_many_draws": "more draws than results",
+    "too_many_bangs": "more bangs than the turn has or the die needs",
+    "too_many_gives": "more dice given than barricade results",
+    "zombies_in_front": "something is still in front of the player",
+}
+
+
+class Refused(Exception):
+    """A decision refused by the rules; nothing was changed. ``codes`` maps player → code."""
+
+    def __init__(self, codes: Mapping[str, str], phase: str = "") -> None:
+        self.codes = dict(codes)
+        self.phase = phase
+        super().__init__("; ".join(f"{p}: {REFUSAL_TEXT[c]} ({c})" for p, c in self.codes.items()))
+
+
+class RulesError(ValueError):
+    """A decision that makes no sense at all (wrong kind for the prompt, unknown name)."""
+
+
+class ForcedRollError(RulesError):
+    """A forced roll that does not fit: ``field`` is ``roll`` (the main roll) or ``rerolls``."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+# ---------------------------------------------------------------------------- pieces
+
+class Die:
+    """A die out of the pool: its type, the face it shows and, during the active player's
+    turn, its id (``f1``… in front at the turn's start, ``z1``/``s1``/``o1``/``b1``… rolled)."""
+
+    __slots__ = ("type", "face", "id")
+
+    def __init__(self, type: str, face: str, id: str | None = None) -> None:
+        self.type, self.face, self.id = type, face, id
+
+    def to_data(self) -> list[Any]:
+        return [self.type, self.face, self.id]
+
+    @classmethod
+    def from_data(cls, d: Sequence[Any]) -> "Die":
+        return cls(d[0], d[1], d[2])
+
+    def __repr__(self) -> str:
+        return f"Die({self.type}, {self.face}, {self.id})"
+
+
+@dataclass(frozen=True)
+class Action:
+    """A decision. ``kind``: pass, use, dice, draw, shoot, give, draw_barricades, keep, side,
+    roll. ``token`` for a use; ``arg``: a die id, a tuple of ids, the radio's two types, the
+    dice counts ``(zombie, shoot, object, barricade)``, a number, ``(die, bangs)``, a tuple of
+    token names, a side; ``None`` when there is nothing (a before-mode use, stop)."""
+
+    kind: str
+    token: str | None = None
+    arg: Any = None
+
+    def to_data(self) -> list[Any]:
+        arg = list(self.arg) if isinstance(self.arg, tuple) else self.arg
+        return [self.kind, self.token, arg]
+
+    @classmethod
+    def from_data(cls, d: Sequence[Any]) -> "Action":
+        kind, token, arg = d
+        if isinstance(arg, list):
+            arg = tuple(tuple(a) if isinstance(a, list) else a for a in arg)
+        return cls(kind, token, arg)
+
+
+PASS = Action("pass")
+STOP_SHOOT = Action("shoot")
+STOP_GIVE = Action("give")
+
+
+class _Family:
+    """A set of legal answers described by a rule rather than listed (hero subsets, flare
+    combinations, kept tokens): ``in`` checks membership, iteration lists them."""
+
+    def __contains__(self, a: object) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Action]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def sample(self, rng: random.Random) -> Action:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class _DiceSets(_Family):
+    """``use token`` with a list of distinct dice among ``ids``: any non-empty set (hero),
+    or exactly ``size`` of them (flare)."""
+
+    def __init__(self, token: str, ids: Sequence[str], size: int | None) -> None:
+        self.token, self.ids, self.size = token, tuple(ids), size
+
+    def __contains__(self, a: object) -> bool:
+        if not isinstance(a, Action) or a.kind != "use" or a.token != self.token or not isinstance(a.arg, tuple):
+            return False
+        arg = a.arg
+        try:
+            if not arg or len(set(arg)) != len(arg) or not set(arg) <= set(self.ids):
+                return False
+        except TypeError:
+            return False
+        return self.size is None or len(arg) == self.size
+
+    def __iter__(self) -> Iterator[Action]:
+        sizes = range(1, len(self.ids) + 1) if self.size is None else (self.size,)
+        for k in sizes:
+            for combo in itertools.combinations(self.ids, k):
+                yield Action("use", self.token, combo)
+
+    def sample(self, rng: random.Random) -> Action:
+        k = rng.randint(1, len(self.ids)) if self.size is None else self.size
+        return Action("use", self.token, tuple(rng.sample(self.ids, k)))
+
+
+class _Keeps(_Family):
+    """``keep`` with exactly three of the tokens held (a multiset of their names)."""
+
+    def __init__(self, held: Sequence[str]) -> None:
+        self.held = Counter(held)
+        self.names = list(held)
+
+    def __contains__(self, a: object) -> bool:
+        if not isinstance(a, Action) or a.kind != "keep" or not isinstance(a.arg, tuple) or len(a.arg) != TOKEN_LIMIT:
+            return False
+        try:
+            return not (Counter(a.arg) - self.held)
+        except TypeError:
+            return False
+
+    def __iter__(self) -> Iterator[Action]:
+        seen = set()
+        for combo in itertools.combinations(self.names, TOKEN_LIMIT):
+            key = tuple(sorted(combo))
+            if key not in seen:
+                seen.add(key)
+                yield Action("keep", None, key)
+
+    def sample(self, rng: random.Random) -> Action:
+        return Action("keep", None, tuple(rng.sample(self.names, TOKEN_LIMIT)))
+
+
+class _DiceCounts(_Family):
+    """``dice`` with ``need`` chosen dice in all, none of a type beyond what is available."""
+
+    def __init__(self, avail: Mapping[str, int], need: int) -> None:
+        self.avail = tuple(max(0, avail[t]) for t in TYPES)
+        self.need = need
+
+    def __contains__(self, a: object) -> bool:
+        if not isinstance(a, Action) or a.kind != "dice" or not isinstance(a.arg, tuple) or len(a.arg) != 4:
+            return False
+        if not all(type(c) is int and c >= 0 for c in a.arg):
+            return False
+        return sum(a.arg) == self.need and all(c <= m for c, m in zip(a.arg, self.avail))
+
+    def __iter__(self) -> Iterator[Action]:
+        need, (az, ash, ao, ab) = self.need, self.avail
+        for z in range(min(need, az) + 1):
+            for sh in range(min(need - z, ash) + 1):
+                for o in range(min(need - z - sh, ao) + 1):
+                    b = need - z - sh - o
+                    if b <= ab:
+                        yield Action("dice", None, (z, sh, o, b))
+
+    def sample(self, rng: random.Random) -> Action:
+        return rng.choice(list(self))
+
+
+class Legal:
+    """The legal answers to the current prompt: listed actions plus rule-described families.
+    ``action in legal`` is the one legality check of the engine."""
+
+    __slots__ = ("actions", "families")
+
+    def __init__(self, actions: Iterable[Action] = (), families: Iterable[_Family] = ()) -> None:
+        self.actions: list[Action] = list(actions)
+        self.families: list[_Family] = list(families)
+
+    def __contains__(self, a: object) -> bool:
+        try:
+            if a in self.actions:
+                return True
+        except TypeError:
+            return False
+        return any(a in f for f in self.families)
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self.actions
+        for f in self.families:
+            yield from f
+
+    def __len__(self) -> int:
+        return len(self.actions) + sum(1 for f in self.families for _ in f)
+
+    def sample(self, rng: random.Random) -> Action:
+        """A random legal answer (each listed action and each family weighted alike)."""
+        n = len(self.actions) + len(self.families)
+        i = rng.randrange(n)
+        if i < len(self.actions):
+            return self.actions[i]
+        return self.families[i - len(self.actions)].sample(rng)
+
+
+@dataclass
+class Prompt:
+    """What must be decided now: by whom, which kind of decision, the legal answers; ``auto``
+    when there is nothing to decide (the table applies ``default`` without asking)."""
+
+    player: str
+    kind: str
+    legal: Legal
+    default: Action | None
+    auto: bool
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------- state
+
+@dataclass
+class GameState:
+    """Everything about a game. Hidden parts: the bag's order, the object side of face-down
+    tokens, ``rng``, ``seed`` and the forced rolls; see :meth:`Game.public_view`."""
+
+    players: tuple[str, ...]
+    variants: tuple[str, ...]
+    faces: dict[str, tuple[str, ...]]
+    counts: dict[str, int]                     # dice in the box per type
+    rng: random.Random
+    seed: int = 0
+    active: str = ""                           # whose turn (or whose setup decision)
+    phase: str = "before"
+    turn: int = 0                              # turns played (setup is 0)
+    level: int = 1
+    apocalypse_drawn: int = 0
+    night: bool = False
+    day_position: int | None = None            # where the day token enters (None: at random; -1: bottom)
+    bag: list[str] = field(default_factory=list)            # top first
+    aside: list[str] = field(default_factory=list)          # apocalypse/night tokens drawn
+    removed: list[str] = field(default_factory=list)        # tokens out of the game (object names, day, night)
+    held: dict[str, list[list[Any]]] = field(default_factory=dict)   # [face, object or None], holding order
+    hero: dict[str, bool] = field(default_factory=dict)
+    front: dict[str, list[Die]] = field(default_factory=dict)
+    pool: dict[str, int] = field(default_factory=dict)
+    lives: dict[str, int] = field(default_factory=dict)
+    eliminated: list[str] = field(default_factory=list)     # in order of elimination
+    finished: bool = False
+    winners: list[str] = field(default_factory=list)
+    scores: dict[str, int] = field(default_factory=dict)
+    first_zombie: str = "each"
+    first: str = ""                                         # the first player (setup)
+    setup_queue: list[str] = field(default_factory=list)    # players still to draw at setup
+    setup_token: str | None = None                          # the object drawn, awaiting its side
+    # this turn
+    tray: list[Die] = field(default_factory=list)           # dice rolled this turn, not yet applied
+    rolled: list[str] = field(default_factory=list)         # ids of the main roll, in die order
+    radio: list[tuple[str, str]] = field(default_factory=list)
+    chainsaw_before: bool = False
+    pistols: int = 0
+    axes: int = 0
+    hero_used: bool = False
+    draws_left: int = 0
+    bangs_left: int = 0
+    bangs_used: int = 0
+    gives_left: int = 0
+    # test hooks: forced faces (None: roll with rng)
+    forced_roll: dict[str, list[str]] | None = None
+    forced: dict[str, list[str]] | None = None
+    # queued faces per die type, taken by every roll before chance (the console's force());
+    # unlike ``forced``, chance takes over when a queue runs out
+    queued: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _ceil_half(n: int) -> int:
+    return (n + 1) // 2
+
+
+def _die_order(d: Die) -> tuple[int, int]:
+    return (TYPES.index(d.type), int(d.id[1:]) if d.id and d.id[0] != "f" else 0)
+
+
+class Game:
+    """A game of Last One Alive. :meth:`apply` mutates :attr:`state` and returns events."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._legal: Legal | None = None
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def new(cls, players: Sequence[str], *, seed: int = 0, variants: Iterable[str] = (),
+            first: str | None = None, first_zombie: str = "each",
+            faces: Mapping[str, Sequence[str]] | None = None, counts: Mapping[str, int] | None = None,
+            mix: Mapping[str, int] | None = None, apocalypse: int = APOCALYPSE_TOKENS) -> "Game":
+        """Set up a game: the bag (the token mix, 3 apocalypse tokens, the night token in
+        Day and Night) shuffled, each player's setup draw from ``first`` in seat order
+        (L-5; the prompt ``setup`` asks for the side of an object drawn), then the starting
+        zombie dice (L-4: ``each`` or ``first``) and the first turn."""
+        state = cls.blank_state(players, seed=seed, variants=variants, faces=faces, counts=counts)
+        s = state
+        first = s.players[0] if first is None else first
+        if first not in s.players:
+            raise RulesError(f"unknown first player {first!r}")
+        if first_zombie not in ("each", "first"):
+            raise RulesError(f"first_zombie must be each or first, not {first_zombie!r}")
+        s.first_zombie = first_zombie
+        mix = dict(DEFAULT_MIX if mix is None else mix)
+        bag = [t for t in OBJECTS for _ in range(mix.get(t, 0))] + ["apocalypse"] * apocalypse
+        if "day_night" in s.variants:
+            bag.append("night")
+        s.rng.shuffle(bag)
+        s.bag = bag
+        game = cls(state)
+        game.start_setup(first, [])
+        return game
+
+    @classmethod
+    def blank_state(cls, players: Sequence[str], *, seed: int = 0, variants: Iterable[str] = (),
+                    faces: Mapping[str, Sequence[str]] | None = None,
+                    counts: Mapping[str, int] | None = None) -> GameState:
+        """A state with no token drawn, every die in the pool, nobody's turn yet (for
+        :meth:`new` and for positions set by hand, e.g. scenarios)."""
+        players = tuple(players)
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise RulesError(f"Last One Alive is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+            raise RulesError(f"players must be distinct names: {players}")
+        vs = list(dict.fromkeys(variants))
+        for v in vs:
+            if v not in VARIANTS:
+                raise RulesError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})")
+        if "zombified_rolls" in vs and "zombies_everywhere" not in vs:
+            vs.append("zombies_everywhere")                                  # LA-4
+        fs = {t: tuple((faces or {}).get(t, DEFAULT_FACES[t])) for t in TYPES}
+        for t, f in fs.items():
+            if not f or any(x not in FACES for x in f):
+                raise RulesError(f"die {t}: faces must be among {', '.join(FACES)}")
+        cs = {t: int((counts or {}).get(t, DEFAULT_COUNTS[t])) for t in TYPES}
+        return GameState(
+            players=players, variants=tuple(v for v in VARIANTS if v in vs), faces=fs, counts=cs,
+            rng=random.Random(seed), seed=seed, active=players[0],
+            held={p: [] for p in players}, hero=dict.fromkeys(players, False),
+            front={p: [] for p in players}, pool=dict(cs),
+            lives=dict.fromkeys(players, LIVES) if "survivors" in vs else {})
+
+    def start_setup(self, first: str, sides: list[str]) -> list[Event]:
+        """Run the setup draws from ``first`` in seat order (L-5)."""
+        s = self.state
+        i = s.players.index(first)
+        self._legal = None
+        s.setup_queue = [s.players[(i + k) % len(s.players)] for k in range(len(s.players))]
+        s.active = s.first = first
+        s.phase = "setup"
+        events: list[Event] = []
+        self._setup_next(events)
+        return events
+
+    def _setup_next(self, events: list[Event]) -> None:
+        s = self.state
+        while s.setup_queue and not s.finished:
+            p = s.setup_queue.pop(0)
+            token = self._draw(p, events)
+            if token is not None:
+                s.active, s.setup_token, s.phase = p, token, "setup"
+                return
+        if s.finished:                                      # L-25: Survivors' end during setup
+            return
+        # L-4 / LA-11: the starting zombie dice, after the draws
+        targets = list(s.players) if s.first_zombie == "each" else [s.first]
+        for p in targets:
+            if s.pool["zombie"] > 0:
+                s.pool["zombie"] -= 1
+                s.front[p].append(Die("zombie", "zombie1"))
+                events.append(Event("starting_zombie", {"player": p}))
+        self._start_turn(s.first, events)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    def in_game(self) -> list[str]:
+        s = self.state
+        return [p for p in s.players if p not in s.eliminated]
+
+    def left_of(self, player: str) -> str:
+        """The next player still in the game clockwise (L-1)."""
+        s = self.state
+        i = s.players.index(player)
+        n = len(s.players)
+        for k in range(1, n + 1):
+            q = s.players[(i + k) % n]
+            if q not in s.eliminated:
+                return q
+        return player
+
+    def _holds(self, p: str, token: str) -> bool:
+        s = self.state
+        if token == "hero":
+            return s.hero[p]
+        return any(h[0] == token for h in s.held[p])
+
+    def held_faces(self, p: str) -> list[str]:
+        """The names of the object/barricade tokens ``p`` holds, in holding order."""
+        return [h[0] for h in self.state.held[p]]
+
+    def _front_die(self, die_id: Any) -> Die | None:
+        for d in self.state.front[self.state.active]:
+            if d.id == die_id:
+                return d
+        return None
+
+    def _turn_die(self, die_id: Any) -> Die | None:
+        """A die of this turn's roll still in the tray or in front of the active player."""
+        if not isinstance(die_id, str) or not die_id or die_id[0] == "f":
+            return None
+        for d in self.state.tray:
+            if d.id == die_id:
+                return d
+        return self._front_die(die_id)
+
+    def _turn_dice(self) -> list[Die]:
+        """This turn's rolled dice still in the tray or in front of the active player, in die order."""
+        s = self.state
+        return sorted(list(s.tray) + [d for d in s.front[s.active] if d.id and d.id[0] != "f"], key=_die_order)
+
+    def hero_dice(self) -> list[str]:
+        """The ids a hero token may re-roll now: this turn's roll, in die order (L-20, LA-7)."""
+        rolled = set(self.state.rolled)
+        return [d.id for d in self._turn_dice() if d.id in rolled]
+
+    def _zombie_targets(self) -> list[Die]:
+        """Zombie dice in front of the active player showing zombies (barricade, flare)."""
+        return [d for d in self.state.front[self.state.active] if d.type == "zombie" and d.face in ("zombie1", "zombie2")]
+
+    def forced_count(self) -> int:
+        s = self.state
+        return min(s.level, MAX_FORCED, s.pool["zombie"])
+
+    def _available(self) -> dict[str, int]:
+        """Dice of each type the chosen dice may still take (pool − forced − radio extras)."""
+        s = self.state
+        avail = dict(s.pool)
+        avail["zombie"] -= self.forced_count()
+        for pair in s.radio:
+            for t in pair:
+                avail[t] -= 1
+        return avail
+
+    def chosen_needed(self) -> int:
+        return min(4, max(0, sum(self._available().values())))
+
+    def symbols_in_front(self, p: str) -> int:
+        return sum(SYMBOLS.get(d.face, 0) for d in self.state.front[p])
+
+    # ------------------------------------------------------------------ prompts
+    def prompt(self) -> Prompt | None:
+        """The decision wanted now, or None once the game is over."""
+        s = self.state
+        if s.finished:
+            return None
+        legal = self.legal()
+        default, auto, info = self._default(legal)
+        return Prompt(s.active, s.phase, legal, default, auto, info)
+
+    def _default(self, legal: Legal) -> tuple[Action | None, bool, dict[str, Any]]:
+        s = self.state
+        ph = s.phase
+        if ph in WINDOWS:
+            return PASS, legal.actions == [PASS] and not legal.families, {}
+        if ph == "draw":
+            return Action("draw", None, 0), s.draws_left == 0 or not s.bag, {"results": s.draws_left}
+        if ph == "shoot":
+            return STOP_SHOOT, legal.actions == [STOP_SHOOT], {"bangs": s.bangs_left}
+        if ph == "give":
+            return STOP_GIVE, legal.actions == [STOP_GIVE], {"results": s.gives_left}
+        if ph == "draw_barricades":
+            return Action("draw_barricades", None, 0), len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
+        if ph == "zombified":
+            return Action("roll"), True, {}
+        if ph == "setup":
+            return Action("side", None, "object"), False, {}
+        if ph == "dice":
+            return None, False, {"forced": self.forced_count(), "needed": self.chosen_needed(),
+                                 "available": self._available()}
+        return None, False, {}
+
+    def legal(self) -> Legal:
+        """Every legal answer to the current prompt (computed once per decision: the cache
+        is dropped by :meth:`apply`, and by :meth:`changed` after a change made by hand)."""
+        cached = self._legal
+        if cached is None:
+            cached = self._legal = self._make_legal()
+        return cached
+
+    def changed(self) -> None:
+        """Call after changing :attr:`state` by hand (tests, positions set up by hand)."""
+        self._legal = None
+
+    def _make_legal(self) -> Legal:
+        s = self.state
+        ph = s.phase
+        if s.finished:
+            return Legal()
+        p = s.active
+        if ph == "setup":
+            return Legal([Action("side", None, "object"), Action("side", None, "barricade")])
+        if ph == "zombified":
+            return Legal([Action("roll")])
+        if ph in WINDOWS:
+            return self._legal_uses(p, ph)
+        if ph == "dice":
+            return Legal([], [_DiceCounts(self._available(), self.chosen_needed())])
+        if ph == "draw":
+            return Legal([Action("draw", None, n) for n in range(s.draws_left + 1)])
+        if ph == "shoot":
+            out = [STOP_SHOOT]
+            for d in s.front[p]:
+                for n in range(1, min(SYMBOLS.get(d.face, 0), s.bangs_left) + 1):
+                    out.append(Action("shoot", None, (d.id, n)))
+            return Legal(out)
+        if ph == "give":
+            out = [STOP_GIVE]
+            if s.gives_left > 0:
+                out += [Action("give", None, d.id) for d in self._zombie_targets()]
+            return Legal(out)
+        if ph == "draw_barricades":
+            top = s.gives_left if not s.front[p] else 0
+            return Legal([Action("draw_barricades", None, n) for n in range(top + 1)])
+        if ph == "keep":
+            return Legal([], [_Keeps(self.held_faces(p))])
+        raise RulesError(f"unknown phase {ph!r}")
+
+    def _legal_uses(self, p: str, window: str) -> Legal:
+        s = self.state
+        out: list[Action] = [PASS]
+        fams: list[_Family] = []
+        holds = {h[0] for h in s.held[p]}
+        targets = [d.id for d in self._zombie_targets()]
+        if window == "before":
+            for t in ("axe", "pistol", "chainsaw"):
+                if t in holds:
+                    out.append(Action("use", t))
+            if "radio" in holds:
+                avail = self._available()
+                for i, t1 in enumerate(TYPES):
+                    for t2 in TYPES[i:]:
+                        need = Counter((t1, t2))
+                        if all(avail[t] >= n for t, n in need.items()):
+                            out.append(Action("use", "radio", (t1, t2)))
+            if "flare" in holds and targets:
+                fams.append(_DiceSets("flare", targets, _ceil_half(len(targets))))
+        else:
+            tray_and_front = self._turn_dice()
+            if window == "after" and s.hero[p]:
+                ids = self.hero_dice()
+                if ids:
+                    fams.append(_DiceSets("hero", ids, None))
+            if "pistol" in holds and window in ("after", "before_shoot"):
+                out += [Action("use", "pistol", d.id) for d in tray_and_front if d.type == "shoot"]
+            if "axe" in holds:
+                out += [Action("use", "axe", d.id) for d in tray_and_front if d.type == "barricade"]
+            if "chainsaw" in holds:
+                out += [Action("use", "chainsaw", d.id) for d in list(s.tray) + list(s.front[p]) if d.face == "ambush"]
+        if "barricade" in holds:
+            out += [Action("use", "barricade", i) for i in targets]
+        return Legal(out, fams)
+
+    # ------------------------------------------------------------------ refusals
+    def refusal(self, action: Action) -> str | None:
+        """None if ``action`` is a legal answer to the current prompt, else the refusal code.
+        Raises RulesError for an action that is not an answer to this prompt at all."""
+        if not isinstance(action, Action):
+            raise RulesError(f"not an action: {action!r}")
+        s = self.state
+        if s.finished:
+            return "game_over"
+        if action in self.legal():
+            return None
+        return self._explain(action)
+
+    def _explain(self, a: Action) -> str:
+        s = self.state
+        ph, p = s.phase, s.active
+        if a.kind == "use":
+            return self._explain_use(p, ph, a)
+        if a.kind == "pass" and ph in WINDOWS:
+            raise RulesError("pass is always legal in a window")  # pragma: no cover
+        expected = {"setup": ("side",), "zombified": ("roll",), "dice": ("dice",), "draw": ("draw",),
+                    "shoot": ("shoot",), "give": ("give",), "draw_barricades": ("draw_barricades",),
+                    "keep": ("keep",)}.get(ph, ("pass", "use"))
+        if a.kind not in expected:
+            raise RulesError(f"the prompt is {ph!r}: expected {' or '.join(expected)}, not {a.kind!r}")
+        if ph == "setup":
+            raise RulesError(f"a side is object or barricade, not {a.arg!r}")
+        if ph == "dice":
+            counts = a.arg
+            if not (isinstance(counts, tuple) and len(counts) == 4
+                    and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)):
+                raise RulesError(f"dice are four counts (zombie, shoot, object, barricade), not {counts!r}")
+            need, total = self.chosen_needed(), sum(counts)
+            avail = self._available()
+            if total != need and total != 4:
+                return "dice_count"                                        # L-6
+            if any(c > avail[t] for c, t in zip(counts, TYPES)):
+                return "not_in_pool"                                       # L-6
+            return "dice_count"
+        if ph == "draw":
+            n = a.arg
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise RulesError(f"a draw is a number of tokens ≥ 0, not {n!r}")
+            return "too_many_draws"                                        # L-9
+        if ph == "shoot":
+            arg = a.arg
+            if not (isinstance(arg, tuple) and len(arg) == 2 and isinstance(arg[1], int) and not isinstance(arg[1], bool)):
+                raise RulesError(f"a shot is (die, bangs), not {arg!r}")
+            die_id, n = arg
+            if n < 1:
+                raise RulesError(f"a shot puts at least 1 bang on a die, not {n}")
+            d = self._front_die(die_id)
+            if d is None:
+                return "no_die"
+            return "too_many_bangs"                                        # L-10
+        if ph == "give":
+            if s.gives_left <= 0:
+                return "too_many_gives"                                    # LA-6
+            d = self._front_die(a.arg)
+            if d is None:
+                return "no_die"
+            if d.face == "ambush" or d.type != "zombie":
+                return "ambush_die"                                        # L-13
+            return "no_die"  # pragma: no cover - a zombie die showing zombies is legal
+        if ph == "draw_barricades":
+            n = a.arg
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise RulesError(f"a draw is a number of tokens ≥ 0, not {n!r}")
+            if s.front[p]:
+                return "zombies_in_front"                                  # L-14 (b), LA-5
+            return "too_many_draws"
+        if ph == "keep":
+            arg = a.arg
+            if not isinstance(arg, tuple) or not all(isinstance(t, str) for t in arg):
+                raise RulesError(f"keep names tokens, not {arg!r}")
+            if Counter(arg) - Counter(self.held_faces(p)):
+                return "not_held"                                          # LA-6
+            return "wrong_count"
+        raise RulesError(f"{a.kind!r} is not an answer to the {ph!r} prompt")  # pragma: no cover
+
+    def _explain_use(self, p: str, window: str, a: Action) -> str:
+        s = self.state
+        token, arg = a.token, a.arg
+        if token not in HELD:
+            raise RulesError(f"unknown token {token!r} (known: {', '.join(HELD)})")
+        if not self._holds(p, token):
+            return "not_held"                                              # checked first
+        if window not in WINDOWS:
+            return "wrong_moment"
+        if token in ("axe", "pistol", "chainsaw"):
+            mode = "before" if arg is None else "die"
+        else:
+            mode = _MODE.get(token, "die")
+        if (token, mode) not in _ALLOWED[window]:
+            return "wrong_moment"                                          # L-15
+        if token == "radio":
+            if not isinstance(arg, tuple) or len(arg) != 2:
+                return "dice_count"                                        # L-6
+            if any(t not in TYPES for t in arg):
+                raise RulesError(f"a radio's dice are types among {', '.join(TYPES)}, not {arg!r}")
+            return "not_in_pool"                                           # LA-2
+        if token == "flare":
+            targets = self._zombie_targets()
+            if not isinstance(arg, tuple):
+                arg = () if arg is None else (arg,)
+            for i in arg:
+                d = self._front_die(i)
+                if d is None:
+                    return "no_die" if targets else "no_target"
+                if d.face == "ambush" or d.type != "zombie":
+                    return "ambush_die"                                    # LA-1
+            if not targets:
+                return "no_target"                                         # L-18
+            return "wrong_count"                                           # L-18
+        if token == "hero":
+            if not isinstance(arg, tuple) or not arg:
+                return "wrong_count"                                       # L-20
+            for i in arg:
+                if self._turn_die(i) is None or i not in s.rolled:
+                    return "no_die"
+            return "wrong_count"
+        if token == "barricade":
+            d = self._front_die(arg)
+            if d is not None:
+                if d.face == "ambush" or d.type != "zombie":
+                    return "ambush_die"                                    # L-13, LA-1
+                return "no_die"  # pragma: no cover
+            return "no_die" if self._zombie_targets() else "no_target"     # L-18, LA-1
+        if token in ("pistol", "axe"):
+            return "no_die"                                                # L-17
+        if token == "chainsaw":
+            d = self._turn_die(arg) if not (isinstance(arg, str) and arg.startswith("f")) else self._front_die(arg)
+            if d is None:
+                return "no_die"
+            return "no_target"                                             # L-18
+        return "wrong_moment"                                              # medkit: automatic (L-19)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action) -> list[Event]:
+        """Apply the active player's decision; raises Refused (nothing changed) if illegal."""
+        s = self.state
+        if s.finished:
+            raise Refused({s.active: "game_over"}, s.phase)
+        code = self.refusal(action)
+        if code is not None:
+            raise Refused({s.active: code}, s.phase)
+        events: list[Event] = []
+        ph, p = s.phase, s.active
+        k = action.kind
+        self._legal = None
+        if ph == "setup":
+            self._place_setup(p, action.arg, events)
+        elif ph == "zombified":
+            self._zombified_roll(p, events)
+        elif k == "use":
+            self._use(p, action, events)
+        elif k == "pass":
+            self._close_window(ph, events)
+        elif ph == "dice":
+            self._take_and_roll(p, action.arg, events)
+        elif ph == "draw":
+            self._object_draws(p, action.arg, events)
+        elif ph == "shoot":
+            self._shoot(p, action.arg, events)
+        elif ph == "give":
+            self._give(p, action.arg, events)
+        elif ph == "draw_barricades":
+            self._barricade_draws(p, action.arg, events)
+        elif ph == "keep":
+            self._keep(p, action.arg, events)
+        return events
+
+    # -- setup
+    def _place_setup(self, p: str, side: str, events: list[Event]) -> None:
+        s = self.state
+        token = s.setup_token
+        assert token is not None
+        s.held[p].append([token if side == "object" else "barricade", token])
+        events.append(Event("setup_draw", {"player": p, "side": side, "token": token if side == "object" else "barricade"}))
+        s.setup_token = None
+        self._setup_next(events)
+
+    # -- the bag
+    def _draw(self, p: str, events: list[Event]) -> str | None:
+        """Draw the top of the bag (L-9): an object name, or None when the draw is used up by
+        an apocalypse/night/day token or the bag is empty."""
+        s = self.state
+        if not s.bag:
+            events.append(Event("bag_empty", {"player": p}))
+            return None
+        t = s.bag.pop(0)
+        if t == "apocalypse":
+            s.level += 1
+            s.apocalypse_drawn += 1
+            s.aside.append(t)
+            events.append(Event("apocalypse", {"player": p, "level": s.level}))
+            if "survivors" in s.variants and s.apocalypse_drawn >= APOCALYPSE_TOKENS:
+                self._finish(events, "the third apocalypse token")        # L-25
+            return None
+        if t == "night":                                                    # L-26
+            s.level += 1
+            s.night = True
+            s.aside.append(t)
+            pos = s.day_position
+            if pos is None:
+                pos = s.rng.randint(0, len(s.bag))
+            elif pos < 0 or pos > len(s.bag):
+                pos = len(s.bag)
+            s.bag.insert(pos, "day")
+            events.append(Event("night", {"player": p, "level": s.level}))
+            return None
+        if t == "day":
+            s.removed.append("day")
+            if s.night:
+                s.night = False
+                s.level -= 1
+                if "night" in s.aside:
+                    s.aside.remove("night")
+                s.removed.append("night")
+            events.append(Event("day", {"player": p, "level": s.level}))
+            return None
+        return t
+
+    # -- turns
+    def _start_turn(self, p: str, events: list[Event]) -> None:
+        s = self.state
+        self._legal = None
+        s.active = p
+        s.turn += 1
+        s.tray, s.rolled, s.radio = [], [], []
+        s.chainsaw_before, s.pistols, s.axes, s.hero_used = False, 0, 0, False
+        s.draws_left = s.bangs_left = s.bangs_used = s.gives_left = 0
+        for q in s.players:
+            for d in s.front[q]:
+                d.id = None
+        if p in s.eliminated:
+            s.phase = "zombified"
+            return
+        for i, d in enumerate(s.front[p], 1):
+            d.id = f"f{i}"
+        s.phase = "before"
+        events.append(Event("turn", {"player": p, "level": s.level}))
+
+    def _next_turn(self, events: list[Event]) -> None:
+        s = self.state
+        i = s.players.index(s.active)
+        n = len(s.players)
+        for k in range(1, n + 1):
+            q = s.players[(i + k) % n]
+            if q not in s.eliminated or "zombified_rolls" in s.variants:
+                self._start_turn(q, events)
+                return
+
+    def _zombified_roll(self, p: str, events: list[Event]) -> None:
+        """L-27: one zombie die from the pool, ambushes and blanks do nothing."""
+        s = self.state
+        if s.pool["zombie"] > 0:
+            face = self._main_faces({"zombie": 1})["zombie"][0]
+            to = self.left_of(p)
+            if face in ("zombie1", "zombie2"):
+                s.pool["zombie"] -= 1
+                s.front[to].append(Die("zombie", face))
+                events.append(Event("zombified_roll", {"player": p, "face": face, "to": to}))
+            else:
+                events.append(Event("zombified_roll", {"player": p, "face": face}))
+        else:
+            self._main_faces({"zombie": 0})
+            events.append(Event("zombified_roll", {"player": p, "face": None}))
+        self._next_turn(events)
+
+    # -- rolls
+    def _face(self, t: str) -> str:
+        """One later roll of a die of type ``t`` (re-rolls, "+" chains, medkit)."""
+        s = self.state
+        if s.forced is not None:
+            q = s.forced.get(t)
+            if not q:
+                raise ForcedRollError("rerolls", f"no forced {t} face left for a later roll")
+            return q.pop(0)
+        return self._chance(t)
+
+    def _chance(self, t: str) -> str:
+        s = self.state
+        q = s.queued.get(t)
+        if q:
+            return q.pop(0)
+        faces = s.faces[t]
+        return faces[s.rng.randrange(len(faces))]
+
+    def _main_faces(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
+        s = self.state
+        if s.forced_roll is not None:
+            out = {}
+            for t in TYPES:
+                got = list(s.forced_roll.get(t, []))
+                n = counts.get(t, 0)
+                if len(got) != n:
+                    raise ForcedRollError("roll", f"{n} {t} dice rolled, but {len(got)} faces given")
+                out[t] = got
+            s.forced_roll = None
+            return out
+        return {t: [self._chance(t) for _ in range(counts.get(t, 0))] for t in TYPES}
+
+    def _set_face(self, d: Die, face: str) -> None:
+        d.face = "blank" if face == "ambush" and self.state.chainsaw_before else face
+
+    def _take_and_roll(self, p: str, counts: tuple[int, int, int, int], events: list[Event]) -> None:
+        s = self.state
+        forced = self.forced_count()
+        chosen = dict(zip(TYPES, counts))
+        number = {t: 0 for t in TYPES}
+        order: dict[str, list[Die]] = {t: [] for t in TYPES}
+
+        def take(t: str, n: int) -> None:
+            for _ in range(n):
+                number[t] += 1
+                s.pool[t] -= 1
+                order[t].append(Die(t, "blank", f"{PREFIX[t]}{number[t]}"))
+
+        take("zombie", forced)
+        for t in TYPES:
+            take(t, chosen[t])
+        for pair in s.radio:
+            for t in TYPES:
+                take(t, pair.count(t))
+        try:
+            faces = self._main_faces({t: len(order[t]) for t in TYPES})
+        except ForcedRollError:
+            for t in TYPES:
+                s.pool[t] += len(order[t])
+            raise
+        events.append(Event("dice_taken", {"player": p, "forced": forced, "chosen": [[t, chosen[t]] for t in TYPES],
+                                           "radio": [list(r) for r in s.radio]}))
+        s.tray = []
+        for t in TYPES:
+            for d, f in zip(order[t], faces[t]):
+                self._set_face(d, f)
+                s.tray.append(d)
+        s.rolled = [d.id for d in s.tray]
+        events.append(Event("rolled", {"player": p, "dice": [[d.id, d.face] for d in s.tray]}))
+        s.phase = "after"
+
+    def _reroll(self, p: str, d: Die, why: str, events: list[Event]) -> None:
+        """Re-roll a die of this turn (hero, pistol, axe: L-17, L-20); an ambush landing
+        outside the window after goes in front at once."""
+        s = self.state
+        if d in s.front[p]:
+            s.front[p].remove(d)
+            s.tray.append(d)
+            s.tray.sort(key=_die_order)
+        self._set_face(d, self._face(d.type))                                # L-18: chainsaw before
+
+    # -- token uses
+    def _take_token(self, p: str, token: str) -> None:
+        s = self.state
+        if token == "hero":
+            s.hero[p] = False
+            s.hero_used = True
+            return
+        for i, h in enumerate(s.held[p]):                                   # LA-10
+            if h[0] == token:
+                del s.held[p][i]
+                s.removed.append(h[1] or token)
+                return
+
+    def _use(self, p: str, a: Action, events: list[Event]) -> None:
+        s = self.state
+        token, arg = a.token, a.arg
+        self._take_token(p, token)
+        if token == "axe" and arg is None:
+            s.axes += 1
+            events.append(Event("token_used", {"player": p, "token": token, "what": "barricade results count double"}))
+        elif token == "pistol" and arg is None:
+            s.pistols += 1
+            events.append(Event("token_used", {"player": p, "token": token, "what": "bangs count double"}))
+        elif token == "chainsaw" and arg is None:
+            s.chainsaw_before = True
+            events.append(Event("token_used", {"player": p, "token": token, "what": "ambushes are ignored this turn"}))
+        elif token == "radio":
+            s.radio.append(tuple(arg))
+            events.append(Event("token_used", {"player": p, "token": token, "what": f"two more dice ({arg[0]}, {arg[1]})"}))
+        elif token in ("flare", "barricade"):
+            ids = arg if token == "flare" else (arg,)
+            to = self.left_of(p)
+            moved = []
+            for i in ids:
+                d = self._front_die(i)
+                s.front[p].remove(d)
+                s.front[to].append(d)                                       # L-8
+                moved.append([d.id, d.face])
+            events.append(Event("token_used", {"player": p, "token": token}))
+            events.append(Event("given", {"player": p, "to": to, "dice": moved}))
+        elif token == "hero":
+            events.append(Event("token_used", {"player": p, "token": token}))
+            dice = [self._turn_die(i) for i in arg]
+            for d in dice:
+                self._reroll(p, d, "hero", events)                          # L-20
+            events.append(Event("rerolled", {"player": p, "dice": [[d.id, d.face] for d in dice], "why": "hero"}))
+            self._ambush_now(p)
+        elif token in ("pistol", "axe"):
+            d = self._turn_die(arg)
+            events.append(Event("token_used", {"player": p, "token": token}))
+            self._reroll(p, d, token, events)                               # L-17
+            events.append(Event("rerolled", {"player": p, "dice": [[d.id, d.face]], "why": token}))
+            self._ambush_now(p, d)
+        elif token == "chainsaw":
+            d = self._front_die(arg) if arg.startswith("f") else self._turn_die(arg)
+            if d in s.tray:
+                s.tray.remove(d)
+            else:
+                s.front[p].remove(d)
+            s.pool[d.type] += 1                                             # L-18
+            events.append(Event("token_used", {"player": p, "token": token, "what": f"the ambush on {arg} is discarded"}))
+
+    def _ambush_now(self, p: str, die: Die | None = None) -> None:
+        """After the window **after**, a re-rolled ambush is applied at once (L-17); during
+        it, assignment is still to come (L-7)."""
+        s = self.state
+        if s.phase == "after" and die is None:
+            return
+        if die is not None and die.face == "ambush" and die in s.tray:
+            s.tray.remove(die)
+            s.front[p].append(die)
+
+    def _close_window(self, window: str, events: list[Event]) -> None:
+        s = self.state
+        p = s.active
+        if window == "before":
+            s.phase = "dice"
+        elif window == "after":
+            self._assign(p, events)
+            s.draws_left = sum(1 for d in s.tray if d.face == "object")
+            s.phase = "draw"
+        elif window == "before_shoot":
+            self._count_bangs(p, events)
+            s.phase = "shoot"
+        elif window == "before_barricades":
+            results = sum(1 for d in s.tray if d.face == "barricade") * (2 ** s.axes)
+            s.gives_left = results
+            if results:
+                events.append(Event("barricades", {"player": p, "results": results}))
+            s.phase = "give"
+
+    def _assign(self, p: str, events: list[Event]) -> None:
+        """L-7: ambushes in front of the roller, zombies in front of the left player."""
+        s = self.state
+        left = self.left_of(p)
+        ambush, zombies = [], 0
+        keep = []
+        for d in sorted(s.tray, key=_die_order):
+            if d.face == "ambush":
+                s.front[p].append(d)
+                ambush.append(d.id)
+            elif d.face in ("zombie1", "zombie2"):
+                s.front[left].append(d)
+                zombies += SYMBOLS[d.face]
+            else:
+                keep.append(d)
+        s.tray = keep
+        events.append(Event("assigned", {"player": p, "left": left, "ambush": ambush, "zombies": zombies}))
+
+    def _object_draws(self, p: str, n: int, events: list[Event]) -> None:
+        s = self.state
+        if n == 0:
+            s.draws_left = 0
+            s.phase = "before_shoot"
+            return
+        for _ in range(n):
+            s.draws_left -= 1
+            t = self._draw(p, events)
+            if s.finished:
+                return
+            if t is not None:
+                s.held[p].append([t, t])
+                events.append(Event("drew", {"player": p, "token": t}))
+        if s.draws_left == 0:
+            s.phase = "before_shoot"
+
+    def _count_bangs(self, p: str, events: list[Event]) -> None:
+        """L-11: bangs of the shoot dice in the tray, "+" re-rolled in rounds, doubled per
+        pistol used before the roll."""
+        s = self.state
+        shooters = [d for d in sorted(s.tray, key=_die_order) if d.type == "shoot"]
+        total = sum(BANGS.get(d.face, 0) for d in shooters)
+        chain = []
+        rolling = [d for d in shooters if d.face == PLUS]
+        while rolling:
+            nxt = []
+            for d in rolling:
+                self._set_face(d, self._face("shoot"))
+                chain.append(d.face)
+                total += BANGS.get(d.face, 0)
+                if d.face == "ambush":                                      # only with custom faces
+                    s.tray.remove(d)
+                    s.front[p].append(d)
+                elif d.face == PLUS:
+                    nxt.append(d)
+            rolling = nxt
+        total *= 2 ** s.pistols
+        s.bangs_left = total
+        s.bangs_used = 0
+        if total or chain:
+            events.append(Event("bangs", {"player": p, "bangs": total, "chain": chain, "doublings": s.pistols}))
+
+    def _shoot(self, p: str, arg: tuple[str, int] | None, events: list[Event]) -> None:
+        s = self.state
+        if arg is None:
+            # L-12: the hero token, for 3 bangs used
+            if s.bangs_used >= 3 and not s.hero[p] and not s.hero_used:
+                s.hero[p] = True
+                events.append(Event("hero_gained", {"player": p, "why": f"{s.bangs_used} bangs"}))
+            s.bangs_left = 0
+            s.phase = "before_barricades"
+            return
+        die_id, n = arg
+        d = self._front_die(die_id)
+        s.bangs_left -= n
+        s.bangs_used += n
+        left = SYMBOLS[d.face] - n
+        if left == 0:
+            s.front[p].remove(d)
+            s.pool[d.type] += 1
+        else:
+            d.face = "zombie1"                                              # L-10
+        events.append(Event("shot", {"player": p, "die": die_id, "bangs": n, "cleared": left == 0, "face": d.face}))
+
+    def _give(self, p: str, die_id: str | None, events: list[Event]) -> None:
+        s = self.state
+        if die_id is None:
+            self._end_of_turn_a(p, events)
+            return
+        d = self._front_die(die_id)
+        to = self.left_of(p)
+        s.front[p].remove(d)
+        s.front[to].append(d)                                               # L-8, L-13
+        s.gives_left -= 1
+        events.append(Event("given", {"player": p, "to": to, "dice": [[d.id, d.face]], "why": "barricade"}))
+
+    def _end_of_turn_a(self, p: str, events: list[Event]) -> None:
+        """L-14 (a) the medkit (L-19), then the prompt for (b)."""
+        s = self.state
+        while s.front[p] and any(h[0] == "medkit" for h in s.held[p]):
+            self._take_token(p, "medkit")
+            face = self._face("shoot")                                      # LA-9
+            saved = BANGS.get(face, 0) > 0
+            events.append(Event("medkit", {"player": p, "face": face, "saved": saved}))
+            if saved:
+                for d in s.front[p]:
+                    s.pool[d.type] += 1
+                s.front[p] = []
+        s.phase = "draw_barricades"
+
+    def _barricade_draws(self, p: str, n: int, events: list[Event]) -> None:
+        s = self.state
+        for _ in range(n):
+            s.gives_left -= 1
+            t = self._draw(p, events)
+            if s.finished:
+                return
+            if t is not None:
+                s.held[p].append(["barricade", t])
+                events.append(Event("drew_face_down", {"player": p}))
+        s.gives_left = 0
+        if len(s.held[p]) > TOKEN_LIMIT and not s.front[p]:                 # LA-5
+            s.phase = "keep"
+            return
+        self._end_of_turn_d(p, events)
+
+    def _keep(self, p: str, names: tuple[str, ...], events: list[Event]) -> None:
+        s = self.state
+        want = Counter(names)
+        kept, gone = [], []
+        for h in s.held[p]:
+            if want[h[0]] > 0:
+                want[h[0]] -= 1
+                kept.append(h)
+            else:
+                gone.append(h)
+        s.held[p] = kept
+        self._discard(p, gone, events)
+        self._end_of_turn_d(p, events)
+
+    def _discard(self, p: str, gone: list[list[Any]], events: list[Event]) -> None:
+        if gone:
+            self.state.removed.extend(h[1] or h[0] for h in gone)
+            events.append(Event("discarded", {"player": p, "tokens": [h[0] for h in gone]}))
+
+    def _end_of_turn_d(self, p: str, events: list[Event]) -> None:
+        """L-14 (c) the limit (the 3 held longest when not asked), (d) dice back, (e) overrun."""
+        s = self.state
+        if len(s.held[p]) > TOKEN_LIMIT:
+            gone = s.held[p][TOKEN_LIMIT:]
+            s.held[p] = s.held[p][:TOKEN_LIMIT]
+            self._discard(p, gone, events)
+        for d in s.tray:
+            s.pool[d.type] += 1
+        s.tray = []
+        if s.front[p]:
+            self._overrun(p, events)
+        if not s.finished:
+            self._next_turn(events)
+
+    def _overrun(self, p: str, events: list[Event]) -> None:
+        """L-21; Survivors L-24."""
+        s = self.state
+        for d in s.front[p]:
+            s.pool[d.type] += 1
+        s.front[p] = []
+        s.removed.extend(h[1] or h[0] for h in s.held[p])
+        s.held[p] = []
+        if "survivors" in s.variants and s.lives[p] > 1:
+            s.lives[p] -= 1
+            events.append(Event("overrun", {"player": p, "lives": s.lives[p]}))
+            if not s.hero[p] and not s.hero_used:
+                s.hero[p] = True
+                events.append(Event("hero_gained", {"player": p, "why": "a life lost"}))
+            return
+        events.append(Event("overrun", {"player": p}))
+        if "survivors" in s.variants:
+            s.lives[p] = 0
+        s.hero[p] = False                                                   # back to the supply
+        s.eliminated.append(p)
+        events.append(Event("eliminated", {"player": p}))
+        if "zombies_everywhere" in s.variants and s.level < MAX_FORCED:     # L-27
+            s.level += 1
+            events.append(Event("level", {"level": s.level, "why": "a player is zombified"}))
+        if len(self.in_game()) <= 1:
+            self._finish(events, "the last one alive")
+
+    def score(self, p: str) -> int:
+        """Survivors (L-25): 2 per life plus the object/barricade tokens held (at most 3)."""
+        s = self.state
+        return 2 * s.lives.get(p, 0) + min(TOKEN_LIMIT, len(s.held[p]))
+
+    def _finish(self, events: list[Event], why: str) -> None:
+        s = self.state
+        self._legal = None
+        alive = self.in_game()
+        s.finished = True
+        s.phase = "finished"
+        if "survivors" in s.variants:
+            s.scores = {p: self.score(p) for p in alive}
+        if len(alive) == 1:
+            s.winners = alive
+        elif alive and "survivors" in s.variants:
+            best = max(s.scores.values())
+            tied = [p for p in alive if s.scores[p] == best]
+            heroes = [p for p in tied if s.hero[p]]
+            s.winners = heroes or tied                                      # L-25
+        else:
+            s.winners = alive
+        events.append(Event("game_over", {"winners": list(s.winners), "why": why, "scores": dict(s.scores)}))
+
+    # ------------------------------------------------------------------ views
+    def _held_public(self, p: str) -> list[str]:
+        s = self.state
+        return [h[0] for h in s.held[p]] + (["hero"] if s.hero[p] else [])
+
+    def public_view(self) -> dict[str, Any]:
+        """What the whole table may see: no bag order (only its size), no object side of a
+        face-down token, no random state, seed or forced roll."""
+        s = self.state
+        pr = self.prompt()
+        return {
+            "players": [
+                {"player": p, "in_game": p not in s.eliminated, "tokens": self._held_public(p),
+                 "front": [[d.id, d.type, d.face] for d in s.front[p]],
+                 **({"lives": s.lives[p]} if s.lives else {})}
+                for p in s.players],
+            "variants": list(s.variants),
+            "active": s.active, "phase": s.phase, "turn": s.turn,
+            "level": s.level, "night": s.night, "apocalypse_drawn": s.apocalypse_drawn,
+            "bag_size": len(s.bag), "pool": dict(s.pool),
+            "tray": [[d.id, d.type, d.face] for d in sorted(s.tray, key=_die_order)],
+            "turn_state": {"radio": [list(r) for r in s.radio], "chainsaw_before": s.chainsaw_before,
+                           "pistols": s.pistols, "axes": s.axes, "hero_used": s.hero_used,
+                           "draws_left": s.draws_left, "bangs_left": s.bangs_left, "gives_left": s.gives_left},
+            "prompt": None if pr is None else {"player": pr.player, "kind": pr.kind, "auto": pr.auto, **pr.info},
+            "eliminated": list(s.eliminated), "finished": s.finished, "winners": list(s.winners),
+            "scores": dict(s.scores),
+        }
+
+    def private_view(self, player: str) -> dict[str, Any]:
+        """The public view plus what ``player`` alone knows: the object side of their
+        face-down tokens, and the token they drew at setup while deciding its side."""
+        s = self.state
+        if player not in s.players:
+            raise RulesError(f"unknown player {player!r}")
+        view = self.public_view()
+        view["me"] = player
+        view["hidden"] = [h[1] for h in s.held[player] if h[0] == "barricade"]
+        view["setup_token"] = s.setup_token if s.phase == "setup" and s.active == player else None
+        return view
+
+    # ------------------------------------------------------------------ data
+    def to_data(self) -> dict[str, Any]:
+        s = self.state
+        st = s.rng.getstate()
+        return {
+            "game": "lastonealive", "version": 1,
+            "players": list(s.players), "variants": list(s.variants),
+            "faces": {t: list(f) for t, f in s.faces.items()}, "counts": dict(s.counts),
+            "rng": [st[0], list(st[1]), st[2]], "seed": s.seed,
+            "active": s.active, "phase": s.phase, "turn": s.turn, "level": s.level,
+            "apocalypse_drawn": s.apocalypse_drawn, "night": s.night, "day_position": s.day_position,
+            "bag": list(s.bag), "aside": list(s.aside), "removed": list(s.removed),
+            "held": {p: [list(h) for h in v] for p, v in s.held.items()}, "hero": dict(s.hero),
+            "front": {p: [d.to_data() for d in v] for p, v in s.front.items()}, "pool": dict(s.pool),
+            "lives": dict(s.lives), "eliminated": list(s.eliminated), "finished": s.finished,
+            "winners": list(s.winners), "scores": dict(s.scores), "first_zombie": s.first_zombie,
+            "first": s.first,
+            "setup_queue": list(s.setup_queue), "setup_token": s.setup_token,
+            "tray": [d.to_data() for d in s.tray], "rolled": list(s.rolled),
+            "radio": [list(r) for r in s.radio], "chainsaw_before": s.chainsaw_before,
+            "pistols": s.pistols, "axes": s.axes, "hero_used": s.hero_used,
+            "draws_left": s.draws_left, "bangs_left": s.bangs_left, "bangs_used": s.bangs_used,
+            "gives_left": s.gives_left,
+            "forced_roll": None if s.forced_roll is None else {t: list(v) for t, v in s.forced_roll.items()},
+            "forced": None if s.forced is None else {t: list(v) for t, v in s.forced.items()},
+            "queued": {t: list(v) for t, v in s.queued.items()},
+        }
+
+    @classmethod
+    def from_data(cls, d: Mapping[str, Any]) -> "Game":
+        try:
+            rng = random.Random()
+            r = d["rng"]
+            rng.setstate((r[0], tuple(r[1]), r[2]))
+            s = GameState(
+                players=tuple(d["players"]), variants=tuple(d["variants"]),
+                faces={t: tuple(f) for t, f in d["faces"].items()}, counts=dict(d["counts"]),
+                rng=rng, seed=d["seed"], active=d["active"], phase=d["phase"], turn=d["turn"],
+                level=d["level"], apocalypse_drawn=d["apocalypse_drawn"], night=d["night"],
+                day_position=d["day_position"], bag=list(d["bag"]), aside=list(d["aside"]),
+                removed=list(d["removed"]), held={p: [list(h) for h in v] for p, v in d["held"].items()},
+                hero=dict(d["hero"]), front={p: [Die.from_data(x) for x in v] for p, v in d["front"].items()},
+                pool=dict(d["pool"]), lives=dict(d["lives"]), eliminated=list(d["eliminated"]),
+                finished=d["finished"], winners=list(d["winners"]), scores=dict(d["scores"]),
+                first_zombie=d["first_zombie"], first=d["first"], setup_queue=list(d["setup_queue"]), setup_token=d["setup_token"],
+                tray=[Die.from_data(x) for x in d["tray"]], rolled=list(d["rolled"]),
+                radio=[tuple(r) for r in d["radio"]], chainsaw_before=d["chainsaw_before"],
+                pistols=d["pistols"], axes=d["axes"], hero_used=d["hero_used"], draws_left=d["draws_left"],
+                bangs_left=d["bangs_left"], bangs_used=d["bangs_used"], gives_left=d["gives_left"],
+                forced_roll=None if d["forced_roll"] is None else {t: list(v) for t, v in d["forced_roll"].items()},
+                forced=None if d["forced"] is None else {t: list(v) for t, v in d["forced"].items()},
+                queued={t: list(v) for t, v in d.get("queued", {}).items()})
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise RulesError(f"not a saved Last One Alive game: {type(exc).__name__}: {exc}") from None
+        return cls(s)
+
+    def copy(self) -> "Game":
+        return Game.from_data(self.to_data())

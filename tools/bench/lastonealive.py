@@ -1,0 +1,94 @@
+"""Last One Alive engine benchmark: five-player random games per second on one core, next to
+the same figure for Outspeed measured in the same run.
+
+    python -m bitbox_tools.bench.lastonealive [--seconds S]
+
+Figure: complete games of Last One Alive (setup with its draws and sides, every prompt of
+every turn to the last one alive) played by :func:`lastonealive.bots.play_game` with five
+:class:`~lastonealive.bots.RandomBot` players, in this process, one thread; every decision
+goes through the engine's legality check (membership in the legal answers) and every event
+is built. ``auto`` prompts (nothing to decide) are applied as a table applies them.
+
+Baseline, measured in the same run: five-player Outspeed games with its random bots
+(:mod:`bitbox_tools.bench.engine`'s game), the project's other rules engine on the same
+machine, at the same moment. The ratio is Last One Alive ÷ Outspeed. No target: the figure
+tells how many simulated games a study can afford (a table needs one game per hour).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, Callable, Sequence
+
+from lastonealive.bots import RandomBot, play_game
+from lastonealive.content import load_content
+from lastonealive.rules import Game
+
+NAMES = ("red", "blue", "green", "yellow", "purple")
+
+
+def _best_rate(play: Callable[[int], Any], seconds: float) -> tuple[float, int]:
+    """Games per second, best of three rounds of about ``seconds``/3 each; games played."""
+    best, total, seed = 0.0, 0, 0
+    for _ in range(3):
+        n, t0 = 0, time.perf_counter()
+        while True:
+            play(seed)
+            seed += 1
+            n += 1
+            elapsed = time.perf_counter() - t0
+            if elapsed >= seconds / 3:
+                break
+        best = max(best, n / elapsed)
+        total += n
+    return best, total
+
+
+def run(seconds: float = 3.0, players: int = 5) -> dict[str, Any]:
+    content = load_content()
+    options = content.game_options()
+    names = NAMES[:players]
+    stats = {"decisions": 0, "turns": 0, "games": 0}
+
+    def loa(seed: int) -> None:
+        game = Game.new(names, seed=seed, first=names[seed % players], **options)
+        stats["decisions"] += play_game(game, {p: RandomBot(seed * 10 + i) for i, p in enumerate(names)})
+        stats["turns"] += game.state.turn
+        stats["games"] += 1
+
+    from outspeed.content import load_content as outspeed_content
+    from . import engine as outspeed_bench
+    oc = outspeed_content()
+
+    def outspeed(seed: int) -> None:
+        outspeed_bench._play(oc, players, seed)
+
+    loa(0)
+    outspeed(0)                                               # warm up
+    stats.update(decisions=0, turns=0, games=0)
+    rate, games = _best_rate(loa, seconds)
+    base, base_games = _best_rate(outspeed, seconds)
+    return {"games_per_s": rate, "games": games, "ms_per_game": 1000 / rate,
+            "baseline_games_per_s": base, "baseline_games": base_games, "ratio": rate / base,
+            "decisions_per_game": stats["decisions"] / stats["games"], "turns_per_game": stats["turns"] / stats["games"],
+            "players": players}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bitbox_tools.bench.lastonealive", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time for each of the two figures")
+    args = parser.parse_args(argv)
+    r = run(args.seconds)
+    print(f"Last One Alive: {r['games_per_s']:,.0f} games/s ({r['ms_per_game']:.2f} ms a game, {r['players']} players, "
+          f"random bots, {r['games']} games, {r['turns_per_game']:.1f} turns and "
+          f"{r['decisions_per_game']:.0f} decisions a game)")
+    print(f"Outspeed, same run: {r['baseline_games_per_s']:,.0f} games/s ({r['players']} players, random bots, "
+          f"{r['baseline_games']} games)")
+    print(f"ratio (Last One Alive / Outspeed): {r['ratio']:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
