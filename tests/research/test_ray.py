@@ -48,8 +48,6 @@ def _children(pid: int) -> set[int]:
 @pytest.fixture(scope="module")
 def local_ray():
     before = _children(os.getpid())
-    saved = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "token"           # the same mode for the instance and its clients
     context = ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
     started = _children(os.getpid()) - before
     assert started                                  # the instance's own processes
@@ -57,10 +55,6 @@ def local_ray():
         yield context
     finally:
         ray.shutdown()
-        if saved is None:
-            os.environ.pop("RAY_AUTH_MODE", None)
-        else:
-            os.environ["RAY_AUTH_MODE"] = saved
         alive = set()
         for _ in range(100):                        # wait for them to exit (not a timing check)
             alive = _children(os.getpid()) - before
