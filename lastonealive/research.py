@@ -1,7 +1,7 @@
 """Last One Alive's research encoding (:mod:`bitbox.research.encoding`): its answers as
 fixed ids and a player's private view as a fixed-size vector. Registered in the entry
 points ``bitbox.research`` as ``lastonealive``; the environment is the console's
-(``bitbox.research.aec_env("lastonealive")``). docs/research.md shows the layout as a table.
+(``bitbox.research.aec_env("lastonealive")``).
 
 Die slots: the ids a die can have during a turn, ``f1`` … ``fN`` (in front of the active
 player at the start of the turn, N = every die in the box) then ``z1`` …, ``s1`` …, ``o1`` …,
@@ -22,34 +22,8 @@ Actions (after no-op 0 and confirm 1):
 
 Prompts the engine marks ``auto`` (nothing to decide) are answered for the player.
 
-Observation (float32; each value a count or a 0/1 flag, clipped to 0..255), five seat
-blocks in seat order whatever the number of players:
-
-===========  ============================================================================
-index        meaning
-===========  ============================================================================
-0            turn number
-1            apocalypse level
-2            night
-3            apocalypse tokens drawn
-4            tokens left in the bag (its order is never shown)
-5-8          dice in the pool: zombie, shoot, object, barricade
-9-21         phase: setup, before, dice, after, draw, before_shoot, shoot,
-             before_barricades, give, draw_barricades, keep, zombified, finished
-22-29        this turn: radios used, chainsaw used before the roll, pistols, axes, hero
-             used, draws left, bangs left, barricade results left
-30-339       per seat (5 × 62): seat taken, in the game, is me, is the active player,
-             lives, tokens shown (8 counts: axe, chainsaw, flare, pistol, medkit, radio,
-             face-down barricade, hero), dice in front by type and face (4 × 9 counts),
-             score, has won, dice in front (count), symbols in front (count), then 10
-             unused values (0)
-340-...      per die slot (16 values each): present, in the tray, in front of the active
-             player, type (4), face (9: blank, ambush, zombie1, zombie2, bang1, bang2,
-             bang1plus, object, barricade)
-then 6       my face-down tokens' object sides, by object
-then 6       the token I drew at setup and must place, by object
-then 12      my open prompt's kind (the phases above, without finished)
-===========  ============================================================================
+Observation (float32; each value a count or a 0/1 flag, clipped to 0..255): the layout, index
+by index, is in docs/research.md; :meth:`observe` writes exactly that.
 
 Nothing in it depends on another player's face-down tokens, the bag's order or the random
 state: it is made from the game's private view only.

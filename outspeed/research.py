@@ -1,7 +1,7 @@
 """Outspeed's research encoding (:mod:`bitbox.research.encoding`): its answers as fixed ids
 and a player's private view as a fixed-size vector. Registered in the entry points
 ``bitbox.research`` as ``outspeed``; the environments are the console's
-(``bitbox.research.parallel_env("outspeed")``). docs/research.md shows the layout as a table.
+(``bitbox.research.parallel_env("outspeed")``).
 
 Actions (after no-op 0 and confirm 1, which Outspeed never needs: each answer is one id):
 
@@ -16,33 +16,8 @@ the table does; the answers are applied together when the last zone has answered
 programming phase is every racing player at once. A player holding no token is not asked in
 the bonus phase, and a prompt with a single option is answered for its player.
 
-Observation (float32; each value a count or a 0/1 flag, clipped to 0..255). Seats are in
-seat order (the game's players), six blocks whatever the number of players:
-
-=========  ===============================================================================
-index      meaning
-=========  ===============================================================================
-0          turn number
-1-4        phase: bonus, programming, draw, finished
-5-20       current tile number, one-hot (tiles 1-16)
-21         the current tile is the finish tile
-22-23      current face: 3-4, 5-6
-24-25      next tile's face: 3-4, 5-6
-26-28      lit paths of the current face: left, center, right
-29         tiles left in the stack
-30         rear zone of the track
-31         boards in the track (2 or 3)
-32-52      force-field marker on the zone rear+0 … rear+20
-53         markers left
-54         bonus pile size
-55         discards
-56-133     per seat (6 × 13): seat taken, racing, is me, zone − rear (0 when out), fuel,
-           tokens held (a count: their types are hidden), drawing now, last revealed path
-           (left, center, right), its centre-wheel number, eliminated, has won
-134-139    my tokens by type (TOKENS order)
-140-145    the tokens I have just drawn, by type (only while I choose one)
-146-148    my open prompt: bonus, program, keep
-=========  ===============================================================================
+Observation (float32; each value a count or a 0/1 flag, clipped to 0..255): the layout, index
+by index, is in docs/research.md; :meth:`observe` writes exactly that.
 
 Nothing in it depends on another player's tokens, an answer not yet revealed, the pile's
 order or the random state: it is made from :meth:`Game.private_view` only.

@@ -61,6 +61,7 @@ class Table:
         self.staged: dict[Player, Counter[int]] = {}   # selections in progress
         self.acting: dict[Player, Prompt] = {}         # the prompts answered now
         self._choices: dict[Player, list[tuple[Counter[int], Action]]] = {}
+        self._masks: dict[Player, np.ndarray] = {}       # while the player's selection is unchanged
         self.applied = 0                               # game.apply calls
 
     @classmethod
@@ -86,7 +87,7 @@ class Table:
         """Answer what needs no one, apply complete phases, and find who acts now."""
         game = self.game
         assert game is not None
-        self._choices = {}
+        self._choices, self._masks = {}, {}
         while not game.finished:
             prompts = game.prompts()
             if not prompts:
@@ -122,11 +123,22 @@ class Table:
 
     def mask(self, player: Player) -> np.ndarray:
         """1 for each id legal for ``player`` now (only no-op without a prompt open)."""
+        cached = self._masks.get(player)
+        if cached is None:
+            cached = self._masks[player] = self._mask(player)
+        return cached.copy()
+
+    def _mask(self, player: Player) -> np.ndarray:
         out = np.zeros(self.n_actions, dtype=np.int8)
         if player not in self.acting:
             out[NOOP] = 1
             return out
         sel = self.staged.get(player, Counter())
+        if not sel:                                 # nothing chosen yet: every part of every option
+            for ids, _ in self._options(player):
+                for k in ids:
+                    out[k] = 1
+            return out
         for ids, _ in self._options(player):
             if not sel - ids:                       # the selection is part of this option
                 rest = ids - sel
@@ -151,6 +163,7 @@ class Table:
         prompt = self.acting[player]
         if not 0 <= action < self.n_actions or not self.mask(player)[action]:
             return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
+        self._masks.pop(player, None)
         sel = self.staged.setdefault(player, Counter())
         if action != CONFIRM:
             sel[action] += 1
