@@ -5,6 +5,7 @@
     bitbox emulate -n N          N emulated controllers on pseudo-terminals
     bitbox udev-rules            the Linux udev rules for our USB ids
     bitbox games                 the games installed (cartridges), with their player counts
+    bitbox games --check NAME    the conformance checks every game must pass, on NAME
     bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
 
 The subcommands live in ``tools/`` (installed as ``bitbox_tools``); docs/devices.md has the
@@ -36,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                        description="List the games the console finds (entry points of the group bitbox.games): "
                                    "name, title, player counts and options.")
     p.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
+    p.add_argument("--check", metavar="NAME", help="run the conformance checks on the game NAME instead "
+                   "(exit 0 if it passes them all, 1 if not)")
     p.set_defaults(run=_games)
     p = sub.add_parser("simulate", help="play many games of a cartridge with bots",
                        description="Play N games of GAME with bots (any installed cartridge) and report win rates "
@@ -99,6 +102,8 @@ def _games(args: argparse.Namespace) -> int:
     import json
 
     from .games import GameError, find, names
+    if args.check:
+        return _check_game(args.check)
     status = 0
     for name in names():
         try:
@@ -115,6 +120,21 @@ def _games(args: argparse.Namespace) -> int:
             text = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "no options"
             print(f"{c.name:<14} {c.title:<20} {c.min_players}-{c.max_players} players  ({text})")
     return status
+
+
+def _check_game(name: str) -> int:
+    from .games import GameError, find
+    from .games.conformance import check_all
+    try:
+        cartridge = find(name)
+    except GameError as exc:
+        print(f"bitbox games: {exc}", file=sys.stderr)
+        return 2
+    failed = 0
+    for what, problem in check_all(cartridge):
+        print(f"{cartridge.name}: {what}: {'ok' if problem is None else 'FAILED: ' + problem}")
+        failed += problem is not None
+    return 1 if failed else 0
 
 
 def _udev_rules(args: argparse.Namespace) -> int:

@@ -204,26 +204,50 @@ class Terminated(KeyboardInterrupt):
     headless table never reads)."""
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)      # one clean stop; SIGKILL remains
-    raise Terminated()
+class _StopRequest:
+    """Ctrl-C (SIGINT) and SIGTERM during `outspeed play`. While the table loop runs, a signal
+    is a request the loop reads at its next frame: never an exception in the middle of the
+    hub's or the journal's work (a lock held, a thread half-joined); a second one, or one
+    outside the loop (setting up), raises as Ctrl-C always does."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.in_loop = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.in_loop and self.signum is None:
+            self.signum = signum
+            return
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def exit_code(self) -> int | None:
+        if self.signum is None:
+            return None
+        return 143 if self.signum == signal.SIGTERM else 130
 
 
-def _catch_sigterm() -> Any:
-    """Install the SIGTERM handler (main thread only) and keep SDL's own off; returns the
-    previous handler (None when it could not be installed)."""
+_STOP = _StopRequest()
+
+
+def _catch_signals() -> dict[int, Any]:
+    """Route SIGINT and SIGTERM to :data:`_STOP` (main thread only) and keep SDL's own signal
+    handlers off; returns the previous handlers (to restore)."""
     os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+    _STOP.signum, _STOP.in_loop = None, False
+    previous: dict[int, Any] = {}
     try:
-        return signal.signal(signal.SIGTERM, _on_sigterm)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, _STOP)
     except ValueError:                                  # not the main thread
-        return None
+        pass
+    return previous
 
 
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
     out = opts.out or sys.stdout
     from bitbox.config import ConfigError as DeviceConfigError
-    previous = _catch_sigterm()
+    previous = _catch_signals()
     try:
         return _play(opts, out)
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
@@ -236,8 +260,8 @@ def play(opts: PlayOptions) -> int:
         print("outspeed play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
         return 130
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _play(opts: PlayOptions, out: TextIO) -> int:
@@ -511,6 +535,13 @@ class TableLoop:
         return t
 
     def run(self) -> int:
+        _STOP.in_loop = True
+        try:
+            return self._run()
+        finally:
+            _STOP.in_loop = False
+
+    def _run(self) -> int:
         pygame = _init_pygame(self.headless)
         from .display.render import TableDisplay
         s = self.session
@@ -528,6 +559,9 @@ class TableLoop:
         running = True
         end_seen = False
         while running:
+            stop = _STOP.exit_code()               # Ctrl-C or SIGTERM: the journal has every input
+            if stop is not None:
+                return stop
             now = time.monotonic()
             if screen is not None:
                 for ev in pygame.event.get():
@@ -582,7 +616,7 @@ class TableLoop:
 # ---------------------------------------------------------------------------- history and replay
 
 def history(journal_path: str | None, out: TextIO | None = None, table_config: str | None = None) -> int:
-    """`outspeed history`: every game, verified (replayed from its inputs: a game whose stored
+    """`outspeed history`: every game, replayed from its inputs (a finished game whose stored
     result disagrees refuses the journal); a game's seed is shown once it has ended."""
     out = out or sys.stdout
     try:

@@ -264,5 +264,36 @@ def check_redeal_hides_something(cartridge: Cartridge, players: int, seed: int) 
     return changed[0]
 
 
-__all__ = ["ConformanceError", "MAX_STEPS", "check_determinism", "check_public_view", "check_random_play",
+def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple[str, str | None]]:
+    """Every check on ``cartridge`` (each player count, each seed): ``(check, None)`` when it
+    passed, ``(check, what failed)`` when not. A game that raises anything else while checked
+    fails that check with the exception's type and message (a check never raises)."""
+    counts = range(cartridge.min_players, cartridge.max_players + 1)
+
+    def each(check: Callable[[Cartridge, int, int], object], players: Sequence[int]) -> Callable[[], None]:
+        def run() -> None:
+            for n in players:
+                for seed in seeds:
+                    check(cartridge, n, seed)
+        return run
+
+    plan: list[tuple[str, Callable[[], None]]] = [("setup: player bounds and options", lambda: check_setup(cartridge))]
+    plan += [(f"random play, {n} players", each(check_random_play, [n])) for n in counts]
+    plan += [("determinism", each(check_determinism, counts)),
+             ("data round trip", each(check_round_trip, counts)),
+             ("no hidden information in the public view", each(check_public_view, counts))]
+    results: list[tuple[str, str | None]] = []
+    for what, check in plan:
+        try:
+            check()
+        except ConformanceError as exc:
+            results.append((what, str(exc)))
+        except Exception as exc:                # the game itself broke: one line, no traceback
+            results.append((what, f"{type(exc).__name__}: {exc}"))
+        else:
+            results.append((what, None))
+    return results
+
+
+__all__ = ["ConformanceError", "MAX_STEPS", "check_all", "check_determinism", "check_public_view", "check_random_play",
            "check_redeal_hides_something", "check_round_trip", "check_setup", "play_random", "player_names"]

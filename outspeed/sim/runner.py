@@ -9,7 +9,7 @@ processes, and are aggregated in that order, so a run's report is the same for a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from bitbox.colours import SEAT_COLOURS
 from bitbox.simulation import seeds
@@ -19,6 +19,9 @@ from bitbox.simulation.progress import Progress
 from ..bots import BOTS, make_bot, play_game
 from ..rules import EventKind, Game
 from ..rules.game import MAX_PLAYERS, MIN_PLAYERS
+
+if TYPE_CHECKING:
+    from ..content import Content
 
 COLOURS = SEAT_COLOURS
 NAMESPACE = "outspeed-simulate"
@@ -111,7 +114,7 @@ class Job:
     """:func:`play_one` for a run, as the harness's picklable job: the contents go to the
     worker processes by name (each loads config/ once), not by value."""
 
-    def __init__(self, config: SimConfig, content: Any = None) -> None:
+    def __init__(self, config: SimConfig, content: "Content | None" = None) -> None:
         self.config = config
         self.content = content
 

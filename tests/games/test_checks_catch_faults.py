@@ -95,3 +95,28 @@ def test_the_real_cartridge_passes_the_same_checks() -> None:
     cf.check_random_play(c, 4, 0)
     cf.check_determinism(c, 4, 0)
     assert isinstance(Prompt("red", "bonus", (None,)).options, tuple)
+
+
+def test_check_all_names_each_failed_check_and_never_raises() -> None:
+    results = dict(cf.check_all(cartridge_of(LeakyGame)))
+    assert results["setup: player bounds and options"] is None
+    assert results["random play, 4 players"] is None
+    assert "public view changes" in (results["no hidden information in the public view"] or "")
+
+    class Broken(OutspeedGame):
+        def prompts(self):                                          # type: ignore[no-untyped-def]
+            raise ZeroDivisionError("oops")
+
+    results = dict(cf.check_all(cartridge_of(Broken), seeds=(0,)))
+    assert results["random play, 3 players"] == "ZeroDivisionError: oops"
+
+
+def test_bitbox_games_check() -> None:
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-m", "bitbox.cli", "games", "--check", "outspeed"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines()[-1] == "outspeed: no hidden information in the public view: ok"
+    run = subprocess.run([sys.executable, "-m", "bitbox.cli", "games", "--check", "nope"], capture_output=True, text=True)
+    assert run.returncode == 2 and run.stderr.startswith("bitbox games: no game called 'nope'")

@@ -275,6 +275,13 @@ def test_a_full_disk_during_commit_is_one_line_and_loses_nothing(tmp_path):
     assert res.stdout.strip().splitlines()[-1] == ref.stdout.strip().splitlines()[-1]
 
 
+def test_a_full_disk_when_the_journal_is_created_is_one_line(tmp_path):
+    journal = tmp_path / "new.sqlite"
+    r = run(GAME + ["--journal", str(journal), "--snapshots", "s"], tmp_path, preexec_fn=_limit_file_size(2048))
+    one_line_naming(r, journal)
+    assert "cannot write" in r.stderr
+
+
 # ---------------------------------------------------------------- 12: --snapshots checked first
 
 @pytest.mark.parametrize("where", ["an existing file", "a folder that cannot be made"])
