@@ -57,6 +57,9 @@ def parse_dice(data: Any, path: Path) -> tuple[dict[str, tuple[str, ...]], dict[
             if f not in FACES:
                 raise ConfigError(f"{path}: die {t}, field faces[{i}]: unknown face {str(f)[:40]!r} "
                                   f"(known: {', '.join(FACES)})")
+        if all(f == "bang1plus" for f in fs):
+            raise ConfigError(f"{path}: die {t}, field faces: every face is bang1plus, so its \"+\" re-rolls "
+                              "would never end")
         faces[t] = tuple(fs)
     return faces, counts
 

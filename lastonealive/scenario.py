@@ -229,6 +229,8 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
         if not fl:
             raise ScenarioError(f"faces.{t}", "a die needs at least one face")
         faces[t] = tuple(_name(f, f"faces.{t}[{i}]", FACES, "face") for i, f in enumerate(fl))
+        if all(f == "bang1plus" for f in faces[t]):
+            raise ScenarioError(f"faces.{t}", "every face is bang1plus: its \"+\" re-rolls would never end")
 
     try:
         state = Game.blank_state(players, variants=variants, faces=faces, counts=content.counts)

@@ -61,6 +61,7 @@ _TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
     "turn": lambda d: f"{d['player']}'s turn (apocalypse level {d['level']})",
     "token_used": lambda d: f"{d['player']} uses {TOKEN_WORDS[d['token']]}" + (f": {d['what']}" if d.get("what") else ""),
     "given": lambda d: f"{d['player']} gives {_dice(d['dice'])} to {d['to']}" + (f" [{d['why']}]" if d.get("why") else ""),
+    "radios_back": lambda d: f"{d['player']} cannot take the radios' dice from the pool: the radios go back to their hand",
     "dice_taken": lambda d: (f"{d['player']} takes {_plural(d['forced'], 'forced zombie die', 'forced zombie dice')}"
                              + f" and chooses {', '.join(f'{n} {t}' for t, n in d['chosen'] if n) or 'nothing'}"),
     "rolled": lambda d: f"{d['player']} rolls {roll_summary([f for _, f in d['dice']])}",

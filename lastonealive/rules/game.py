@@ -35,20 +35,26 @@ Choices for cases the digest leaves open (each is also written where it is appli
   refused ``ambush_die`` even when no zombie die is in front; ``no_target`` is for a die that
   is not there while no zombie die showing zombies is in front (nothing to act on), and
   ``no_die`` when there is one.
-* LA-2 A radio's two dice are checked against the pool when the radio is used, as well as
-  when rolled (refused ``not_in_pool``), so the dice prompt always has a legal answer; when
-  the pool cannot supply four chosen dice (L-6), the chosen count is what it holds.
+* LA-2 A radio's two dice are checked against the pool when the dice are rolled (step 1:
+  "the dice are checked against the pool when they are rolled"): the radio use itself only
+  needs two dice types. When the radios ask for dice the pool cannot supply, no choice of
+  dice can be rolled (each is refused ``not_in_pool``); on the console the turn would be
+  stuck, so the dice prompt then offers one more answer, ``undo``: the radios used this turn
+  go back to the player's hand and the window **before** opens again (what the undone turn
+  of L-22 does in a scenario). When the pool cannot supply four chosen dice (L-6), the
+  chosen count is what it holds.
 * LA-3 The Survivors' end in the middle of a turn (L-25) leaves the tray's dice where they
   are: they are not returned to the pool (step (d) is not resolved).
 * LA-4 ``zombified_rolls`` implies ``zombies_everywhere`` (it is an option of that variant).
-* LA-5 A player about to be overrun is not asked which tokens to keep (they lose them all);
-  no barricade draw is possible then either (``zombies_in_front``), and that refusal is
-  checked before ``too_many_draws``.
+* LA-5 A player about to be overrun is still asked which tokens to keep when holding more
+  than three: L-14 puts (c) before (e). No barricade draw is possible then
+  (``zombies_in_front``), and that refusal is checked before ``too_many_draws``.
 * LA-6 ``give`` beyond the barricade results is refused ``too_many_gives`` before the die is
   looked at; a ``keep`` naming a token not held is ``not_held`` before its count is checked.
-* LA-7 A hero re-roll may include a die of this turn's roll that a pistol or axe re-roll has
-  already put in front of the player (an ambush); a die a chainsaw sent back to the pool is
-  gone (``no_die``).
+* LA-7 In the window **after** nothing is applied yet (step 2, L-7): a die re-rolled there
+  (hero, pistol, axe) only changes its face and is assigned at step 3 with the others, in die
+  order; L-17's "applied at once" is for the later windows. A die a chainsaw sent back to the
+  pool is gone (``no_die``).
 * LA-8 The object draw prompt stays open until the results are used up or the player stops;
   an empty bag makes it ``auto`` (drawing gives nothing, L-9).
 * LA-9 The medkit's roll is not a die of the pool: it is rolled even when every shoot die is
@@ -194,6 +200,7 @@ class Action:
 
 
 PASS = Action("pass")
+UNDO = Action("undo")
 STOP_SHOOT = Action("shoot")
 STOP_GIVE = Action("give")
 
@@ -383,6 +390,7 @@ class GameState:
     tray: list[Die] = field(default_factory=list)           # dice rolled this turn, not yet applied
     rolled: list[str] = field(default_factory=list)         # ids of the main roll, in die order
     radio: list[tuple[str, str]] = field(default_factory=list)
+    radio_used: list[list[Any]] = field(default_factory=list)  # [index, token] taken by radios (LA-2)
     chainsaw_before: bool = False
     pistols: int = 0
     axes: int = 0
@@ -397,6 +405,15 @@ class GameState:
     # queued faces per die type, taken by every roll before chance (the console's force());
     # unlike ``forced``, chance takes over when a queue runs out
     queued: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _canonical(a: Action) -> Action:
+    """A radio's two dice types in die-type order (the order they are named in does not matter)."""
+    if a.kind == "use" and a.token == "radio" and isinstance(a.arg, tuple) and all(t in TYPES for t in a.arg):
+        arg = tuple(sorted(a.arg, key=TYPES.index))
+        if arg != a.arg:
+            return Action("use", "radio", arg)
+    return a
 
 
 def _ceil_half(n: int) -> int:
@@ -463,6 +480,8 @@ class Game:
         for t, f in fs.items():
             if not f or any(x not in FACES for x in f):
                 raise RulesError(f"die {t}: faces must be among {', '.join(FACES)}")
+            if all(x == PLUS for x in f):
+                raise RulesError(f"die {t}: every face is {PLUS}, so its re-rolls would never end")
         cs = {t: int((counts or {}).get(t, DEFAULT_COUNTS[t])) for t in TYPES}
         return GameState(
             players=players, variants=tuple(v for v in VARIANTS if v in vs), faces=fs, counts=cs,
@@ -580,7 +599,12 @@ class Game:
         return avail
 
     def chosen_needed(self) -> int:
-        return min(4, max(0, sum(self._available().values())))
+        avail = self._available()
+        return min(4, sum(max(0, n) for n in avail.values()))
+
+    def radios_short(self) -> bool:
+        """The radios used this turn ask for dice the pool does not hold (LA-2)."""
+        return any(n < 0 for n in self._available().values())
 
     def symbols_in_front(self, p: str) -> int:
         return sum(SYMBOLS.get(d.face, 0) for d in self.state.front[p])
@@ -642,6 +666,8 @@ class Game:
         if ph in WINDOWS:
             return self._legal_uses(p, ph)
         if ph == "dice":
+            if self.radios_short():
+                return Legal([UNDO])                                        # LA-2
             return Legal([], [_DiceCounts(self._available(), self.chosen_needed())])
         if ph == "draw":
             return Legal([Action("draw", None, n) for n in range(s.draws_left + 1)])
@@ -673,13 +699,10 @@ class Game:
             for t in ("axe", "pistol", "chainsaw"):
                 if t in holds:
                     out.append(Action("use", t))
-            if "radio" in holds:
-                avail = self._available()
+            if "radio" in holds:                                           # checked at the roll (LA-2)
                 for i, t1 in enumerate(TYPES):
                     for t2 in TYPES[i:]:
-                        need = Counter((t1, t2))
-                        if all(avail[t] >= n for t, n in need.items()):
-                            out.append(Action("use", "radio", (t1, t2)))
+                        out.append(Action("use", "radio", (t1, t2)))
             if "flare" in holds and targets:
                 fams.append(_DiceSets("flare", targets, _ceil_half(len(targets))))
         else:
@@ -707,6 +730,7 @@ class Game:
         s = self.state
         if s.finished:
             return "game_over"
+        action = _canonical(action)
         if action in self.legal():
             return None
         return self._explain(action)
@@ -718,7 +742,7 @@ class Game:
             return self._explain_use(p, ph, a)
         if a.kind == "pass" and ph in WINDOWS:
             raise RulesError("pass is always legal in a window")  # pragma: no cover
-        expected = {"setup": ("side",), "zombified": ("roll",), "dice": ("dice",), "draw": ("draw",),
+        expected = {"setup": ("side",), "zombified": ("roll",), "dice": ("dice", "undo"), "draw": ("draw",),
                     "shoot": ("shoot",), "give": ("give",), "draw_barricades": ("draw_barricades",),
                     "keep": ("keep",)}.get(ph, ("pass", "use"))
         if a.kind not in expected:
@@ -726,6 +750,8 @@ class Game:
         if ph == "setup":
             raise RulesError(f"a side is object or barricade, not {a.arg!r}")
         if ph == "dice":
+            if a.kind == "undo":
+                raise RulesError("undo takes back radios only when the pool cannot supply their dice (LA-2)")
             counts = a.arg
             if not (isinstance(counts, tuple) and len(counts) == 4
                     and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)):
@@ -734,8 +760,8 @@ class Game:
             avail = self._available()
             if total != need and total != 4:
                 return "dice_count"                                        # L-6
-            if any(c > avail[t] for c, t in zip(counts, TYPES)):
-                return "not_in_pool"                                       # L-6
+            if any(c > avail[t] for c, t in zip(counts, TYPES)) or self.radios_short():
+                return "not_in_pool"                                       # L-6, LA-2
             return "dice_count"
         if ph == "draw":
             n = a.arg
@@ -798,7 +824,7 @@ class Game:
                 return "dice_count"                                        # L-6
             if any(t not in TYPES for t in arg):
                 raise RulesError(f"a radio's dice are types among {', '.join(TYPES)}, not {arg!r}")
-            return "not_in_pool"                                           # LA-2
+            return "dice_count"  # pragma: no cover - two known types in die-type order are legal
         if token == "flare":
             targets = self._zombie_targets()
             if not isinstance(arg, tuple):
@@ -844,6 +870,7 @@ class Game:
         code = self.refusal(action)
         if code is not None:
             raise Refused({s.active: code}, s.phase)
+        action = _canonical(action)
         events: list[Event] = []
         ph, p = s.phase, s.active
         k = action.kind
@@ -856,6 +883,8 @@ class Game:
             self._use(p, action, events)
         elif k == "pass":
             self._close_window(ph, events)
+        elif ph == "dice" and k == "undo":
+            self._undo_radios(p, events)
         elif ph == "dice":
             self._take_and_roll(p, action.arg, events)
         elif ph == "draw":
@@ -927,7 +956,7 @@ class Game:
         self._legal = None
         s.active = p
         s.turn += 1
-        s.tray, s.rolled, s.radio = [], [], []
+        s.tray, s.rolled, s.radio, s.radio_used = [], [], [], []
         s.chainsaw_before, s.pistols, s.axes, s.hero_used = False, 0, 0, False
         s.draws_left = s.bangs_left = s.bangs_used = s.gives_left = 0
         for q in s.players:
@@ -1051,22 +1080,38 @@ class Game:
         self._set_face(d, self._face(d.type))                                # L-18: chainsaw before
 
     # -- token uses
-    def _take_token(self, p: str, token: str) -> None:
+    def _take_token(self, p: str, token: str) -> list[Any] | None:
+        """Spend a token; returns ``[index, token]`` as it was held (None for the hero)."""
         s = self.state
         if token == "hero":
             s.hero[p] = False
             s.hero_used = True
-            return
+            return None
         for i, h in enumerate(s.held[p]):                                   # LA-10
             if h[0] == token:
                 del s.held[p][i]
                 s.removed.append(h[1] or token)
-                return
+                return [i, list(h)]
+        return None  # pragma: no cover - legality checked that it is held
+
+    def _undo_radios(self, p: str, events: list[Event]) -> None:
+        """LA-2: the radios of this turn go back to the hand, the window before reopens."""
+        s = self.state
+        for i, h in reversed(s.radio_used):
+            s.held[p].insert(i, h)
+            ident = h[1] or h[0]
+            for k in range(len(s.removed) - 1, -1, -1):
+                if s.removed[k] == ident:
+                    del s.removed[k]
+                    break
+        s.radio, s.radio_used = [], []
+        s.phase = "before"
+        events.append(Event("radios_back", {"player": p}))
 
     def _use(self, p: str, a: Action, events: list[Event]) -> None:
         s = self.state
         token, arg = a.token, a.arg
-        self._take_token(p, token)
+        taken = self._take_token(p, token)
         if token == "axe" and arg is None:
             s.axes += 1
             events.append(Event("token_used", {"player": p, "token": token, "what": "barricade results count double"}))
@@ -1078,6 +1123,7 @@ class Game:
             events.append(Event("token_used", {"player": p, "token": token, "what": "ambushes are ignored this turn"}))
         elif token == "radio":
             s.radio.append(tuple(arg))
+            s.radio_used.append(taken)
             events.append(Event("token_used", {"player": p, "token": token, "what": f"two more dice ({arg[0]}, {arg[1]})"}))
         elif token in ("flare", "barricade"):
             ids = arg if token == "flare" else (arg,)
@@ -1116,7 +1162,7 @@ class Game:
         """After the window **after**, a re-rolled ambush is applied at once (L-17); during
         it, assignment is still to come (L-7)."""
         s = self.state
-        if s.phase == "after" and die is None:
+        if s.phase == "after":                                              # LA-7
             return
         if die is not None and die.face == "ambush" and die in s.tray:
             s.tray.remove(die)
@@ -1261,7 +1307,7 @@ class Game:
                 s.held[p].append(["barricade", t])
                 events.append(Event("drew_face_down", {"player": p}))
         s.gives_left = 0
-        if len(s.held[p]) > TOKEN_LIMIT and not s.front[p]:                 # LA-5
+        if len(s.held[p]) > TOKEN_LIMIT:                                    # L-14 (c) before (e), LA-5
             s.phase = "keep"
             return
         self._end_of_turn_d(p, events)
@@ -1411,7 +1457,8 @@ class Game:
             "first": s.first,
             "setup_queue": list(s.setup_queue), "setup_token": s.setup_token,
             "tray": [d.to_data() for d in s.tray], "rolled": list(s.rolled),
-            "radio": [list(r) for r in s.radio], "chainsaw_before": s.chainsaw_before,
+            "radio": [list(r) for r in s.radio], "radio_used": [[i, list(h)] for i, h in s.radio_used],
+            "chainsaw_before": s.chainsaw_before,
             "pistols": s.pistols, "axes": s.axes, "hero_used": s.hero_used,
             "draws_left": s.draws_left, "bangs_left": s.bangs_left, "bangs_used": s.bangs_used,
             "gives_left": s.gives_left,
@@ -1438,7 +1485,8 @@ class Game:
                 finished=d["finished"], winners=list(d["winners"]), scores=dict(d["scores"]),
                 first_zombie=d["first_zombie"], first=d["first"], setup_queue=list(d["setup_queue"]), setup_token=d["setup_token"],
                 tray=[Die.from_data(x) for x in d["tray"]], rolled=list(d["rolled"]),
-                radio=[tuple(r) for r in d["radio"]], chainsaw_before=d["chainsaw_before"],
+                radio=[tuple(r) for r in d["radio"]], radio_used=[[i, list(h)] for i, h in d["radio_used"]],
+                chainsaw_before=d["chainsaw_before"],
                 pistols=d["pistols"], axes=d["axes"], hero_used=d["hero_used"], draws_left=d["draws_left"],
                 bangs_left=d["bangs_left"], bangs_used=d["bangs_used"], gives_left=d["gives_left"],
                 forced_roll=None if d["forced_roll"] is None else {t: list(v) for t, v in d["forced_roll"].items()},

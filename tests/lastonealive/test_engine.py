@@ -74,16 +74,22 @@ def test_la1_barricade_on_an_ambush_die_is_ambush_die_even_with_no_zombie_in_fro
     assert g.refusal(Action("use", "barricade", "f1")) == "no_target"
 
 
-def test_la2_radios_are_checked_against_the_pool_when_used():
-    g = position("players: [red, blue]\ntokens: {red: [radio, radio]}\n")
+def test_la2_radios_are_checked_against_the_pool_at_the_roll_and_can_be_taken_back():
+    g = position("players: [red, blue]\ntokens: {red: [axe, radio, radio]}\n")
     g.apply(Action("use", "radio", ("shoot", "shoot")))
-    assert g.refusal(Action("use", "radio", ("shoot", "shoot"))) == "not_in_pool"
-    assert g.refusal(Action("use", "radio", ("shoot",))) == "dice_count"
-    g.apply(Action("use", "radio", ("shoot", "object")))
+    g.apply(Action("use", "radio", ("shoot", "shoot")))               # 4 shoot dice asked: accepted now
+    assert [h[0] for h in g.state.held["red"]] == ["axe"]
     g.apply(PASS)
-    assert g.prompt().info["available"]["shoot"] == 0
-    assert g.refusal(Action("dice", None, (0, 1, 2, 1))) == "not_in_pool"
-    assert g.refusal(Action("dice", None, (1, 0, 2, 0))) == "dice_count"
+    assert g.state.phase == "dice" and g.radios_short()
+    assert g.refusal(Action("dice", None, (0, 0, 2, 2))) == "not_in_pool"   # every choice: checked when rolled
+    assert g.refusal(Action("dice", None, (0, 0, 1, 2))) == "dice_count"    # the count is checked first
+    assert list(g.legal()) == [Action("undo")]
+    events = g.apply(Action("undo"))                                    # the console's way out (LA-2)
+    assert events[0].kind == "radios_back" and g.state.phase == "before"
+    assert [h[0] for h in g.state.held["red"]] == ["axe", "radio", "radio"] and g.state.removed == []
+    g.apply(Action("use", "radio", ("shoot", "zombie")))
+    g.apply(PASS)
+    assert not g.radios_short() and g.prompt().info["available"]["shoot"] == 2
 
 
 def test_la3_survivors_end_mid_turn_leaves_the_tray_alone():
@@ -99,7 +105,7 @@ def test_la3_survivors_end_mid_turn_leaves_the_tray_alone():
     assert s.scores == {"red": 6, "blue": 6} and s.winners == ["red", "blue"]
 
 
-def test_la5_a_player_about_to_be_overrun_is_not_asked_what_to_keep():
+def test_la5_a_player_about_to_be_overrun_still_chooses_what_to_keep():
     g = position("players: [red, blue, green]\ntokens: {red: [axe, pistol, flare]}\nbag: [medkit, radio]\nfront: {red: [zombie2]}\n")
     g.apply(PASS)
     force(g, {"zombie": ["blank"], "object": ["object", "object", "object"], "barricade": ["barricade"]})
@@ -113,21 +119,25 @@ def test_la5_a_player_about_to_be_overrun_is_not_asked_what_to_keep():
     g.apply(STOP_GIVE)                                                  # the barricade result is not used
     assert g.state.phase == "draw_barricades"
     assert g.refusal(Action("draw_barricades", None, 1)) == "zombies_in_front"
-    events = g.apply(Action("draw_barricades", None, 0))
-    assert [e.kind for e in events] == ["discarded", "overrun", "eliminated", "turn"]    # no keep prompt
+    g.apply(Action("draw_barricades", None, 0))
+    assert g.state.phase == "keep"                                      # L-14 (c) comes before (e)
+    assert g.refusal(Action("keep", None, ("axe", "pistol", "medkit"))) == "not_held"
+    assert g.refusal(Action("keep", None, ("axe", "pistol"))) == "wrong_count"
+    events = g.apply(Action("keep", None, ("axe", "flare", "radio")))
+    assert [e.kind for e in events] == ["discarded", "overrun", "eliminated", "turn"]
     assert g.state.eliminated == ["red"] and g.state.active == "blue"
 
 
-def test_la7_a_hero_may_reroll_an_ambush_a_pistol_put_in_front():
+def test_la7_a_reroll_in_the_window_after_is_assigned_at_step_3():
     g = position("players: [red, blue]\ntokens: {red: [pistol, hero]}\nfaces: {shoot: [bang1, ambush]}\n")
     g.apply(PASS)
-    force(g, {"zombie": ["blank"], "shoot": ["bang1"] * 3, "object": ["object"]}, {"shoot": ["ambush", "bang1"]})
+    force(g, {"zombie": ["ambush"], "shoot": ["bang1"] * 3, "object": ["object"]}, {"shoot": ["ambush", "ambush"]})
     g.apply(Action("dice", None, (0, 3, 1, 0)))
-    g.apply(Action("use", "pistol", "s1"))
-    assert [d.id for d in g.state.front["red"]] == ["s1"]               # applied at once (L-17)
-    assert g.hero_dice() == ["z1", "s1", "s2", "s3", "o1"]
+    g.apply(Action("use", "pistol", "s2"))
+    assert g.state.front["red"] == []                                   # nothing applied in the window after
     g.apply(Action("use", "hero", ("s1",)))
-    assert g.state.front["red"] == [] and g.state.hero_used
+    g.apply(PASS)
+    assert [d.id for d in g.state.front["red"]] == ["z1", "s1", "s2"]   # die order (L-7)
 
 
 def test_hero_sets_and_flare_combinations_are_families():

@@ -27,8 +27,30 @@ def new_game(seed: int, players: int, variants, first_zombie="each") -> Game:
                     first=NAMES[seed % players])
 
 
+class CarefulBot(RandomBot):
+    """Shoots with every bang, gives with every barricade, draws every token, otherwise
+    random: longer games that reach the empty bag, level 4 and the keep prompt."""
+
+    def decide(self, game: Game, prompt):
+        acts = prompt.legal.actions
+        if prompt.kind == "shoot" and len(acts) > 1:
+            return max(acts[1:], key=lambda a: a.arg[1])
+        if prompt.kind == "give" and len(acts) > 1:
+            return acts[1]
+        if prompt.kind in ("draw", "draw_barricades"):
+            return max(acts, key=lambda a: a.arg)
+        if prompt.kind == "dice" and not prompt.legal.actions:
+            options = list(prompt.legal)
+            fewest = min(a.arg[0] for a in options)
+            options = [a for a in options if a.arg[0] == fewest]
+            most = max(a.arg[1] for a in options)
+            return self.rng.choice([a for a in options if a.arg[1] == most])
+        return super().decide(game, prompt)
+
+
 def bots(game: Game, seed: int) -> dict:
-    return {p: RandomBot(seed * 7 + i) for i, p in enumerate(game.state.players)}
+    kind = CarefulBot if seed % 2 else RandomBot
+    return {p: kind(seed * 7 + i) for i, p in enumerate(game.state.players)}
 
 
 def initial_tokens(game: Game) -> Counter:
@@ -202,8 +224,11 @@ def test_public_view_hides_the_bag_order_and_face_down_objects(g, cut):
 
 
 def test_a_hundred_five_player_games_end_with_one_winner():
+    turns = []
     for seed in range(100):
         game = new_game(seed, 5, ())
         play_game(game, bots(game, seed))
         assert len(game.state.winners) == 1 and game.in_game() == game.state.winners
         assert len(game.state.eliminated) == 4
+        turns.append(game.state.turn)
+    assert max(turns) > 15                    # careful bots reach the long games too

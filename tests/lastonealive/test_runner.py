@@ -116,6 +116,7 @@ def test_a_refusal_undoes_the_turn(tmp_path, capsys):
     ("players: [red, blue]\nexpect: {finished: maybe}\n", "expect.finished"),
     ("players: [red, blue]\nexpect: {pool: {zombie: x}}\n", "expect.pool.zombie"),
     ("[1, 2, 3]\n", ""),
+    ("players: [red, blue]\nfaces: {shoot: [bang1plus, bang1plus]}\n", "faces.shoot"),
 ])
 def test_invalid_files_exit_2_naming_the_file_and_field(tmp_path, capsys, text, field):
     path = write(tmp_path, "broken.yaml", text)
@@ -192,6 +193,8 @@ def test_dice_show_prints_the_reconstruction(capsys):
     ("dice:\n  zombie: {faces: [blank], colour: green}\n", "die zombie: unknown field 'colour'"),
     ("dice: {zombie: {faces: [blank]}, zombie: {faces: [ambush]}}\n", "given twice"),
     ("nothing: here\n", "expected a mapping with the key 'dice'"),
+    ("dice:\n  zombie: {faces: [blank]}\n  shoot: {faces: [bang1plus]}\n"
+     "  object: {faces: [object]}\n  barricade: {faces: [barricade]}\n", "would never end"),
 ])
 def test_bad_dice_files_name_the_entry_and_field(tmp_path, capsys, text, words):
     path = write(tmp_path, "dice.yaml", text)
