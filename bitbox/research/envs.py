@@ -22,7 +22,6 @@ given (or by the OS).
 """
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -154,7 +153,6 @@ class GameAECEnv(AECEnv):
         self.infos: dict[Player, dict[str, Any]] = {}
         self.agent_selection: Player = self.possible_agents[0]
 
-    @functools.lru_cache(maxsize=None)          # noqa: B019 - one space object per agent
     def observation_space(self, agent: Player) -> spaces.Space:
         return self._observation_space
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
@@ -33,7 +34,7 @@ class ClusterError(Exception):
     """The cluster cannot be reached or joined (one line, naming the address)."""
 
 
-def check_reachable(address: str, timeout: float = 5.0) -> None:
+def check_reachable(address: str, timeout: float = 5.0, label: str = "--ray") -> None:
     """For an address with a port (``HOST:PORT``, ``ray://HOST:PORT``): ClusterError unless
     something answers there within ``timeout`` seconds (Ray itself would retry for minutes)."""
     import socket
@@ -42,11 +43,11 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     if not sep or not host:
         return                                  # "auto" and the like: Ray says itself
     if not port.isdigit():
-        raise ClusterError(f"--ray {address}: the port must be a number")
+        raise ClusterError(f"{label} {address}: the port must be a number")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
     except OSError as exc:
-        raise ClusterError(f"--ray {address}: no Ray cluster answers there ({exc.strerror or exc})") from None
+        raise ClusterError(f"{label} {address}: no Ray cluster answers there ({exc.strerror or exc})") from None
 
 
 def missing() -> str | None:
@@ -74,9 +75,11 @@ def connected(address: str | None) -> Iterator[Any]:
     if ray.is_initialized():
         yield ray
         return
+    label = "--ray" if address else "RAY_ADDRESS"
+    address = address or os.environ.get("RAY_ADDRESS") or None
     try:
         if address:
-            check_reachable(address)
+            check_reachable(address, label=label)
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         else:
             ray.init(num_cpus=usable_cores(), include_dashboard=False, logging_level=logging.ERROR,
