@@ -32,7 +32,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
                         "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
-                        "Needs the extra: pip install '.[cluster]' (docs/research.md)")
+                        "Needs the extra: pip install \".[cluster]\" (docs/research.md)")
     p.add_argument("--out", metavar="DIR", help="write PNG charts and results.json into DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
