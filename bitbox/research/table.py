@@ -62,6 +62,7 @@ class Table:
         self.acting: dict[Player, Prompt] = {}         # the prompts answered now
         self._choices: dict[Player, list[tuple[Counter[int], Action]]] = {}
         self._masks: dict[Player, np.ndarray] = {}       # while the player's selection is unchanged
+        self._singles: dict[Player, dict[int, Action]] = {}  # one-id answers no other answer extends
         self.applied = 0                               # game.apply calls
 
     @classmethod
@@ -87,7 +88,7 @@ class Table:
         """Answer what needs no one, apply complete phases, and find who acts now."""
         game = self.game
         assert game is not None
-        self._choices, self._masks = {}, {}
+        self._choices, self._masks, self._singles = {}, {}, {}
         while not game.finished:
             prompts = game.prompts()
             if not prompts:
@@ -119,6 +120,21 @@ class Table:
         if got is None:
             prompt = self.acting[player]
             got = self._choices[player] = [(Counter(self.encoding.ids(prompt, o)), o) for o in prompt.options]
+        return got
+
+    def _single(self, player: Player) -> dict[int, Action]:
+        """The ids that are a whole answer by themselves and part of no longer answer."""
+        got = self._singles.get(player)
+        if got is None:
+            options = self._options(player)
+            in_longer = {k for ids, _ in options if sum(ids.values()) > 1 for k in ids}
+            got = {}
+            for ids, o in options:
+                if sum(ids.values()) == 1:
+                    (k,) = ids
+                    if k not in in_longer and k not in got:
+                        got[k] = o
+            self._singles[player] = got
         return got
 
     def mask(self, player: Player) -> np.ndarray:
@@ -164,6 +180,12 @@ class Table:
         if not 0 <= action < self.n_actions or not self.mask(player)[action]:
             return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
         self._masks.pop(player, None)
+        if player not in self.staged:              # the usual case: a whole answer in one id
+            singles = self._single(player)
+            if action in singles:
+                self.pending[player] = singles[action]
+                del self.acting[player]
+                return None
         sel = self.staged.setdefault(player, Counter())
         if action != CONFIRM:
             sel[action] += 1
