@@ -54,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="W", help="worker processes (default 1)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
+                        "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
+                        "Needs the extra: pip install \".[cluster]\" (docs/research.md)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_simulate)
     p = sub.add_parser("identify", help="blink one controller (by port or id)",
@@ -82,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _simulate(args: argparse.Namespace) -> int:
     from .games import GameError, find
+    from .simulation.cluster import ClusterError
     from .simulation.games import Run, simulate
     from .simulation.progress import Progress
     try:
@@ -94,17 +99,26 @@ def _simulate(args: argparse.Namespace) -> int:
     except (GameError, ValueError) as exc:
         print(f"bitbox simulate: {exc}", file=sys.stderr)
         return 2
+    if args.ray is not None:
+        from .simulation.cluster import missing
+        why = missing()
+        if why:
+            print(f"bitbox simulate: {why}", file=sys.stderr)
+            return 2
     from .simulation.pool import usable_cores
     workers = args.workers
-    if workers > usable_cores():
+    if args.ray is None and workers > usable_cores():
         workers = usable_cores()
         print(f"bitbox simulate: --workers {args.workers} is more than the {workers} core(s) here: using {workers}",
               file=sys.stderr)
     try:
-        summary = simulate(run, workers, None if args.quiet else Progress(run.games))
+        summary = simulate(run, workers, None if args.quiet else Progress(run.games), ray=args.ray)
     except KeyboardInterrupt:               # Ctrl-C: the pool's workers are ended with it
         print("\nbitbox simulate: interrupted", file=sys.stderr)
         return 130
+    except ClusterError as exc:             # --ray: the cluster cannot be reached or joined
+        print(f"bitbox simulate: {exc}", file=sys.stderr)
+        return 2
     print(summary.report(cartridge.title))
     return 0
 
