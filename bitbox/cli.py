@@ -4,6 +4,8 @@
     bitbox monitor PORT          print every message a controller sends (--json, --count, --seconds)
     bitbox emulate -n N          N emulated controllers on pseudo-terminals
     bitbox udev-rules            the Linux udev rules for our USB ids
+    bitbox identify PORT|ID      blink one controller (by its port or its id)
+    bitbox test-controllers      the controller test screen: live wheels, lock, bad frames, lights test
     bitbox games                 the games installed (cartridges), with their player counts
     bitbox games --check NAME    the conformance checks every game must pass, on NAME
     bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
@@ -52,8 +54,31 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="W", help="worker processes (default 1)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
+                        "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
+                        "Needs the extra: pip install \".[cluster]\" (docs/research.md)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_simulate)
+    p = sub.add_parser("identify", help="blink one controller (by port or id)",
+                       description="Make one controller blink: give its port (/dev/ttyACM0, socket://host:7000) "
+                                   "or its id (16 hex digits from `bitbox ports`, or their first or last 4+).")
+    p.add_argument("target", metavar="PORT|ID")
+    p.add_argument("--ms", type=int, default=3000, help="how long it blinks, in milliseconds (default 3000)")
+    p.add_argument("--wait", type=float, default=4.0, help="seconds to wait for it to answer (default 4)")
+    p.add_argument("--controller", action="append", metavar="URL", default=[],
+                   help="also look on this port (besides the discovered ones) when ID is an id; repeatable")
+    p.set_defaults(run=_identify)
+    p = sub.add_parser("test-controllers", help="the controller test screen (service mode)",
+                       description="Every controller found, live: wheel positions, lock, frames and bad frames; "
+                                   "L runs the lights test, I blinks them all, Esc leaves. Without a display, "
+                                   "prints one line per controller after --seconds.")
+    p.add_argument("--controller", action="append", metavar="URL", default=[],
+                   help="a controller to open besides the discovered ones; repeatable")
+    p.add_argument("--seconds", type=float, help="stop after this long (default: at Esc; headless: 3)")
+    p.add_argument("--lights", action="store_true", help="start with the lights test running")
+    p.add_argument("--snapshot", metavar="FILE.png", help="save the last frame as a PNG")
+    p.set_defaults(run=_test_controllers)
     sub.add_parser("play", help="play a game at the table: bitbox play --game NAME [its options]",
                    description="Play a game at the table; see `bitbox play --game NAME --help`.")
     return parser
@@ -61,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _simulate(args: argparse.Namespace) -> int:
     from .games import GameError, find
+    from .simulation.cluster import ClusterError
     from .simulation.games import Run, simulate
     from .simulation.progress import Progress
     try:
@@ -73,19 +99,82 @@ def _simulate(args: argparse.Namespace) -> int:
     except (GameError, ValueError) as exc:
         print(f"bitbox simulate: {exc}", file=sys.stderr)
         return 2
+    if args.ray is not None:
+        from .simulation.cluster import missing
+        why = missing()
+        if why:
+            print(f"bitbox simulate: {why}", file=sys.stderr)
+            return 2
     from .simulation.pool import usable_cores
     workers = args.workers
-    if workers > usable_cores():
+    if args.ray is None and workers > usable_cores():
         workers = usable_cores()
         print(f"bitbox simulate: --workers {args.workers} is more than the {workers} core(s) here: using {workers}",
               file=sys.stderr)
     try:
-        summary = simulate(run, workers, None if args.quiet else Progress(run.games))
+        summary = simulate(run, workers, None if args.quiet else Progress(run.games), ray=args.ray)
     except KeyboardInterrupt:               # Ctrl-C: the pool's workers are ended with it
         print("\nbitbox simulate: interrupted", file=sys.stderr)
         return 130
+    except ClusterError as exc:             # --ray: the cluster cannot be reached or joined
+        print(f"bitbox simulate: {exc}", file=sys.stderr)
+        return 2
     print(summary.report(cartridge.title))
     return 0
+
+
+def _identify(args: argparse.Namespace) -> int:
+    from .table.service import identify
+    if not 0 < args.ms <= 0xFFFF:
+        print(f"bitbox identify: --ms expects 1 to 65535, not {args.ms}", file=sys.stderr)
+        return 2
+    return identify(args.target, ms=args.ms, wait=args.wait, urls=args.controller)
+
+
+def _test_controllers(args: argparse.Namespace) -> int:
+    import math
+
+    from .hub import Hub
+    from .table.app import display_available, init_pygame
+    from .table.service import run_test_screen
+    from .transports import OpenError
+    if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds >= 0):
+        print(f"bitbox test-controllers: --seconds expects a number ≥ 0, not {args.seconds}", file=sys.stderr)
+        return 2
+    headless = not display_available()
+    pygame = init_pygame(headless)
+    hub = Hub()
+    try:
+        for url in args.controller:
+            try:
+                hub.add_url(url)
+            except (OpenError, OSError, ValueError) as exc:
+                print(f"bitbox test-controllers: cannot open {url}: {exc}", file=sys.stderr)
+                return 2
+        try:
+            hub.scan()
+        except Exception as exc:  # noqa: BLE001
+            print(f"(controller discovery failed: {exc})", file=sys.stderr)
+        hub.start()
+        screen = None
+        if not headless:
+            screen = pygame.display.set_mode((1280, 720), pygame.RESIZABLE)
+            pygame.display.set_caption("8Bitbox — controller test")
+        first = [True]
+
+        def keys() -> list[str]:
+            if first[0] and args.lights:
+                first[0] = False
+                return ["lights"]
+            return []
+
+        seconds = args.seconds if args.seconds is not None else (3.0 if headless else None)
+        run_test_screen(hub, screen, seconds=seconds, snapshot=args.snapshot, keys=keys, out=sys.stdout)
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        hub.close()
 
 
 def _games(args: argparse.Namespace) -> int:

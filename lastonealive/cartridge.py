@@ -194,6 +194,20 @@ class LastOneAliveCartridge:
         from .strategy import make_bot
         return make_bot(name, seed, self.content.faces)
 
+    def play_main(self, argv: Sequence[str]) -> int:
+        """`bitbox play --game lastonealive ARGS`: exactly `lastonealive play ARGS`."""
+        from .cli import main
+        try:
+            return main(["play", *argv])
+        except SystemExit as exc:               # argparse's own exit (bad option: 2, --help: 0)
+            return int(exc.code or 0)
+
+    @property
+    def journal(self) -> Any:
+        """How the console's journal records and rebuilds Last One Alive's games."""
+        from .journaling import RULES
+        return RULES
+
     def action_to_data(self, action: Any) -> JSON:
         if not isinstance(action, Action):
             raise GameError(f"not a Last One Alive answer: {action!r}")

@@ -6,6 +6,7 @@ import sys
 from typing import Sequence
 
 from bitbox.colours import SEAT_COLOURS
+from bitbox.table.options import size_arg, speed_arg
 
 from .content import ConfigError, load_content, load_tiles
 from .rules import FACES, PATHS
@@ -17,7 +18,6 @@ COLOURS = SEAT_COLOURS
 #: integers (signed 64-bit); a window or headless frame is at most 8K UHD.
 MAX_SEED = 2**63 - 1
 MAX_GAME_ID = 2**63 - 1
-MIN_SIZE, MAX_SIZE = (160, 90), (7680, 4320)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,18 +39,6 @@ def _bounded_int(lo: int, hi: int, what: str):
         return value
     parse.__name__ = what       # argparse names the type in some messages
     return parse
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``WIDTHxHEIGHT`` within MIN_SIZE..MAX_SIZE (argparse type)."""
-    try:
-        w, h = (int(n, 10) for n in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT (e.g. 1920x1080), not {text!r}") from None
-    if not (MIN_SIZE[0] <= w <= MAX_SIZE[0] and MIN_SIZE[1] <= h <= MAX_SIZE[1]):
-        raise argparse.ArgumentTypeError(f"expected a size from {MIN_SIZE[0]}x{MIN_SIZE[1]} to "
-                                         f"{MAX_SIZE[0]}x{MAX_SIZE[1]}, not {text}")
-    return (w, h)
 
 
 def _cmd_scenario(args: argparse.Namespace) -> int:
@@ -93,13 +81,13 @@ def _cmd_tiles_show(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from .table import PlayOptions, play
-    size = args.size
+    size = args.size                    # checked by size_arg
     return play(PlayOptions(
         players=args.players, seed=args.seed, first_game=args.first_game, lang=args.lang, bots=args.bots,
         keyboard=args.keyboard, headless=args.headless, snapshots=args.snapshots, journal=args.journal,
         resume=args.resume, speed=args.speed, fullscreen=True if args.fullscreen else None, tokens=args.tokens,
         controllers=args.controller or [], bot=args.bot, size=size, table_config=args.table_config,
-        max_seconds=args.max_seconds))
+        max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby))
 
 
 def _cmd_history(args: argparse.Namespace) -> int:
@@ -138,10 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--snapshots", metavar="DIR", help="where to write a PNG per turn (headless default: ./snapshots)")
     p.add_argument("--journal", metavar="PATH", help="the journal file (default: ~/.local/share/8bitbox/journal.sqlite)")
     p.add_argument("--resume", action="store_true", help="continue the last unfinished game of the journal")
-    p.add_argument("--speed", type=float, help="speed of the show (1 = table speed; 0 = no waiting)")
+    p.add_argument("--speed", type=speed_arg, help="speed of the show (1 = table speed; 0 = no waiting)")
     p.add_argument("--fullscreen", action="store_true", help="start full screen (F11 toggles)")
-    p.add_argument("--size", metavar="WxH", type=parse_size,
-                   help="window (or headless frame) size, e.g. 1920x1080")
+    p.add_argument("--size", metavar="WxH", type=size_arg,
+                   help="window (or headless frame) size, e.g. 1920x1080 (a window is at least 1024x576)")
+    p.add_argument("--mute", action="store_true", help="no sound (default: config/table.yaml `sound:`)")
+    p.add_argument("--lobby", choices=("auto", "always", "never"), default="auto",
+                   help="the lobby screen before the game: auto (when there are controllers to seat and a "
+                        "window), always, never")
     p.add_argument("--table-config", metavar="PATH", help="another table.yaml")
     p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_play)

@@ -46,7 +46,10 @@ class Controls:
 
     # ---- reading a controller (the referee)
     def token(self, wheels: tuple[int, int, int]) -> Any:
-        """A bonus play from the left wheel: a token, None ("none"), or :data:`UNREADABLE`."""
+        """A bonus play from the left wheel: a token, None ("none"), or :data:`UNREADABLE`.
+
+        A stop the map does not list (or lists as null) is unreadable, as in programming:
+        only the stop that means "none" plays no token."""
         meaning = self.map.meaning("left", wheels[0])
         if meaning == "none":
             return None

@@ -8,6 +8,7 @@ events and the winner.
 """
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import signal
@@ -20,7 +21,7 @@ from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
 from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path, verify
-from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
+from bitbox.table.seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
 
 from .content import ConfigError, load_yaml
@@ -50,6 +51,7 @@ class TableConfig:
     wait_for_controllers: float = 3.0
     snapshots: str = "snapshots"
     journal: str | None = None
+    sound: bool = True
 
 
 def load_table_config(path: str | Path | None = None) -> TableConfig:
@@ -84,7 +86,7 @@ def load_table_config(path: str | Path | None = None) -> TableConfig:
     for key in ("speed", "wait_for_controllers"):
         if key in data:
             v = data[key]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
                 raise ConfigError(f"{path}: field {key}: expected a number ≥ 0, got {v!r}")
             out[key] = float(v)
     if "window" in data:
@@ -94,10 +96,11 @@ def load_table_config(path: str | Path | None = None) -> TableConfig:
             raise ConfigError(f"{path}: field window: expected [width, height] in pixels (≥ 320, at most 7680x4320), "
                               f"got {v!r}")
         out["window"] = (v[0], v[1])
-    if "fullscreen" in data:
-        if not isinstance(data["fullscreen"], bool):
-            raise ConfigError(f"{path}: field fullscreen: expected true or false, got {data['fullscreen']!r}")
-        out["fullscreen"] = data["fullscreen"]
+    for key in ("fullscreen", "sound"):
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise ConfigError(f"{path}: field {key}: expected true or false, got {data[key]!r}")
+            out[key] = data[key]
     for key in ("snapshots", "journal"):
         if key in data and data[key] is not None:
             if not isinstance(data[key], str) or not data[key].strip():
@@ -129,6 +132,8 @@ class PlayOptions:
     table_config: str | None = None
     max_seconds: float | None = None          # give up (exit 3) after this long (tests, CI)
     out: TextIO | None = None
+    mute: bool = False
+    lobby: str = "auto"                       # auto | always | never (see bitbox.table.lobby)
 
 
 SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, demo_players=4)
@@ -238,6 +243,9 @@ def play(opts: PlayOptions) -> int:
     previous = _catch_signals()
     try:
         return _play(opts, out)
+    except LeftLobby as exc:
+        print(f"outspeed play: {exc}", file=out)
+        return 0
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
         return 2
@@ -310,7 +318,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             print(f"Resuming game {record_id}{seed_note} at turn {game.state.turn}, "
                   f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
         else:
-            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out)
+            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out,
+                                           arrange=_lobby(opts, cfg, hub, headless, lang, bot_name, out))
             names = [s["player"] for s in seats]
             kinds = {s["kind"] for s in seats}
             mode = opts.tokens or cfg.tokens
@@ -353,11 +362,13 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             drivers.append(keyboard)
         for e in pending:                      # what the hub said while the seats were set up
             session.handle(e)
+        from bitbox.sound import Sounds
+        sound = Sounds.open(muted=opts.mute or not cfg.sound or headless)   # headless runs are silent
         loop = TableLoop(session, hub, drivers, keyboard, lang, headless=headless, out=out,
                          snapshots=snapshots,
                          size=opts.size or ((1920, 1080) if headless else cfg.window),
                          fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
-                         max_seconds=opts.max_seconds)
+                         max_seconds=opts.max_seconds, sound=sound)
         try:
             code = loop.run()
         except KeyboardInterrupt as stop:          # Ctrl-C, or SIGTERM (Terminated)
@@ -375,12 +386,35 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
         journal.close()
 
 
+def _lobby(opts: PlayOptions, cfg: TableConfig, hub: Any, headless: bool, lang: Lang, bot_name: str,
+           out: TextIO) -> Any:
+    """The console's lobby (:mod:`bitbox.table.lobby`) for a new game, or None (``--lobby
+    never``, keyboard hot-seat). It shows its screen only with a window and someone to seat
+    (``auto``) — headless, bot-only and demo runs never wait in it."""
+    if opts.lobby == "never" or opts.keyboard:
+        return None
+    from bitbox.table.lobby import arrange
+    options = [f"language {lang.code}", f"bots: {bot_name}", f"tokens: {opts.tokens or cfg.tokens}"]
+    if opts.players:
+        options.insert(0, f"{opts.players} players")
+    if opts.first_game:
+        options.append("first game")
+    return arrange(hub, SEATING.names, SEATING.max_players, urls=opts.controllers, window=not headless,
+                   title="Outspeed", options=" · ".join(options), bots=opts.bots, min_players=SEATING.min_players,
+                   out=out,
+                   size=opts.size or cfg.window,
+                   fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
+                   max_seconds=opts.max_seconds, always=opts.lobby == "always")
+
+
 class TableLoop(ConsoleLoop):
     """The console's table loop (:class:`bitbox.table.app.TableLoop`) with Outspeed's display."""
 
     caption = "Outspeed — 8Bitbox"
     command = "outspeed play"
     lang: Lang                                  # Outspeed's catalogue (see play_table)
+    SOUNDS = {EventKind.PROGRAMMED: "reveal", EventKind.BONUS_PLAYED: "reveal", EventKind.ROLL: "dice",
+              EventKind.ELIMINATED: "eliminated", EventKind.GAME_OVER: "winner"}
 
     def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
         from .display.render import TableDisplay
@@ -490,10 +524,15 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
     display = TableDisplay(size=screen.get_size(), lang=L, surface=screen)
     clock = pygame.time.Clock()
     i = len(frames) - 1 if len(frames) == 1 else 1
+    window_events = {getattr(pygame, n) for n in ("VIDEORESIZE", "WINDOWSIZECHANGED", "WINDOWEXPOSED",
+                                                   "WINDOWRESTORED") if hasattr(pygame, n)}
     while True:
+        redraw = False
         for ev in pygame.event.get():
             if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key in (pygame.K_ESCAPE, pygame.K_q)):
                 return 0
+            if ev.type in window_events:
+                redraw = True
             if ev.type == pygame.KEYDOWN:
                 if ev.key in (pygame.K_RIGHT, pygame.K_SPACE, pygame.K_PAGEDOWN):
                     i = min(len(frames) - 1, i + 1)
@@ -504,8 +543,14 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
                 elif ev.key == pygame.K_END:
                     i = len(frames) - 1
                 elif ev.key == pygame.K_F11:
-                    pygame.display.toggle_fullscreen()
-        dirty = display.render(table(i), surface=pygame.display.get_surface())
-        if dirty:
+                    try:
+                        pygame.display.toggle_fullscreen()
+                    except pygame.error:
+                        pass
+                    redraw = True                   # every panel drawn again (as at the table)
+        dirty = display.render(table(i), surface=pygame.display.get_surface(), full=redraw)
+        if redraw:
+            pygame.display.flip()
+        elif dirty:
             pygame.display.update(dirty)
         clock.tick(30)

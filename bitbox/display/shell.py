@@ -43,6 +43,7 @@ PANEL_2 = (36, 44, 68)
 TEXT = (238, 240, 246)
 DIM = (140, 150, 178)
 FAINT = (70, 80, 106)
+OUT = (168, 176, 198)          # text of an eliminated player: quieter than TEXT, still read from 3 m
 ACCENT = (255, 198, 64)
 GOOD = (100, 215, 130)
 BAD = (245, 95, 85)
@@ -108,6 +109,9 @@ class Shell:
         self._overlay_key: Any = None
         self._target: pygame.Surface | None = None
         self.surface = surface if surface is not None else pygame.Surface(size)
+        self._text_px: dict[int, tuple[int, str]] = {}
+        self.labels: dict[str, list[tuple[pygame.Rect, int, str]]] = {}
+        self._region: str | None = None
         self.resize(self.surface.get_size())
         self.die_rects: list[tuple[DieShown, pygame.Rect]] = []
 
@@ -124,6 +128,7 @@ class Shell:
         self._keys.clear()
         self._overlay_key = None
         self._text_cache.clear()
+        self._text_px.clear()
 
     def _scale(self, r: tuple[int, int, int, int]) -> pygame.Rect:
         x, y, w, h = r
@@ -134,19 +139,31 @@ class Shell:
         return max(1, round(n * self.u))
 
     # ------------------------------------------------------------------ text
+    #: The smallest text, in pixels at 1080p (read from 3 m), and in any window's pixels.
+    MIN_TEXT = 22
+    MIN_PX = 13
+
+    def text_px(self, size: float) -> int:
+        """The pixel size of text of reference ``size`` here: never under :attr:`MIN_TEXT` at
+        1080p (scaled), nor under :attr:`MIN_PX` in a small window."""
+        return max(self.MIN_PX, self.px(max(size, self.MIN_TEXT)))
+
     def text(self, s: str, size: float, colour: pieces.Colour = TEXT, bold: bool = False, max_width: int | None = None) -> pygame.Surface:
-        """Rendered text (cached); shrunk, then cut with an ellipsis, to fit ``max_width``."""
-        size_px = self.px(size)
+        """Rendered text (cached); shrunk (not under the minimum), then cut with an ellipsis,
+        to fit ``max_width``."""
+        size_px = self.text_px(size)
         key = (s, size_px, colour, bold, max_width)
         surf = self._text_cache.get(key)
         if surf is not None:
             self._text_cache.move_to_end(key)
             return surf
         font = self.fonts.get(size_px, bold)
+        font_px = size_px
         if max_width is not None:
             w = font.size(s)[0]
             if w > max_width:
-                smaller = self.fonts.get(max(8, int(size_px * 0.82)), bold)
+                font_px = max(min(size_px, self.text_px(0)), int(size_px * 0.82))
+                smaller = self.fonts.get(font_px, bold)
                 if smaller.size(s)[0] <= max_width:
                     font = smaller
                 else:
@@ -156,12 +173,14 @@ class Shell:
                     s = s.rstrip() + "…"
         surf = font.render(s, True, colour)
         self._text_cache[key] = surf
+        self._text_px[id(surf)] = (font_px, s)
         if len(self._text_cache) > 800:
-            self._text_cache.popitem(last=False)
+            old = self._text_cache.popitem(last=False)[1]
+            self._text_px.pop(id(old), None)
         return surf
 
     def wrap(self, s: str, size: float, width: int, bold: bool = False, lines: int = 2) -> list[str]:
-        font = self.fonts.get(self.px(size), bold)
+        font = self.fonts.get(self.text_px(size), bold)
         words, out, cur = s.split(), [], ""
         for w in words:
             trial = f"{cur} {w}".strip()
@@ -179,6 +198,9 @@ class Shell:
     def blit(self, surf: pygame.Surface, s: pygame.Surface, pos: tuple[float, float], anchor: str = "topleft") -> pygame.Rect:
         rect = s.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
         surf.blit(s, rect)
+        label = self._text_px.get(id(s))
+        if label is not None and self._region is not None:   # the text drawn in each region (tests read it)
+            self.labels.setdefault(self._region, []).append((rect, *label))
         return rect
 
     # ------------------------------------------------------------------ rendering
@@ -210,14 +232,22 @@ class Shell:
                 target.fill(BG, rect)
                 clip = target.get_clip()
                 target.set_clip(rect)
+                self._region = name
+                self.labels[name] = []
                 try:
                     getattr(self, f"_draw_{name}")(target, rect, table)
                 finally:
                     target.set_clip(clip)
+                    self._region = None
                 self._keys[name] = key
                 dirty.append(rect)
         if overlay_key is not None and (overlay_changed or any(r.colliderect(self.overlay_rect) for r in dirty)):
-            self._draw_overlay(target, self.overlay_rect, table)
+            self._region = "overlay"
+            self.labels["overlay"] = []
+            try:
+                self._draw_overlay(target, self.overlay_rect, table)
+            finally:
+                self._region = None
             dirty.append(self.overlay_rect)
         self._overlay_key = overlay_key
         return dirty
@@ -255,7 +285,7 @@ class Shell:
     # players --------------------------------------------------------------
     STATUS_COLOUR = {"ready": GOOD, "refused": BAD, "refused_bonus": BAD, "declared_token": ACCENT,
                      "declared_none": DIM, "to_act": TEXT, "unlock": ACCENT, "waiting": BAD,
-                     "eliminated": FAINT, "drawing": ACCENT, "winner": ACCENT, "": DIM}
+                     "eliminated": OUT, "drawing": ACCENT, "winner": ACCENT, "": DIM}
 
     def _draw_players(self, surf: pygame.Surface, rect: pygame.Rect, t: ShellView) -> None:
         L, v = self.lang, t.view
@@ -279,11 +309,11 @@ class Shell:
             cy = row.centery
             self.player_mark(surf, name, (row.x + self.px(44), cy), min(row.h * 0.3, self.px(26)), colour)
             big = 34 if row_h > self.px(80) else 28
-            self.blit(surf, self.text(L.player(name), big, TEXT if active else FAINT, bold=True, max_width=self.px(150)),
-                      (row.x + self.px(80), cy - self.px(12)), "midleft")
+            self.blit(surf, self.text(L.player(name), big, TEXT if active else OUT, bold=True, max_width=self.px(150)),
+                      (row.x + self.px(80), cy - self.px(14)), "midleft")
             tag = {"bot": "status.bot", "keyboard": "status.keyboard"}.get(st.kind)
             if tag:
-                self.blit(surf, self.text(L.t(tag), 16, DIM), (row.x + self.px(82), cy + self.px(20)), "midleft")
+                self.blit(surf, self.text(L.t(tag), 16, DIM), (row.x + self.px(82), cy + self.px(24)), "midleft")
             self._player_counters(surf, row, p, active)
             # controller and status
             sx = row.x + self.px(430)
@@ -301,10 +331,11 @@ class Shell:
             if st.played and active:
                 colour = ACCENT
             lines = self.wrap(text, 22, row.right - sx - self.px(40), bold=True, lines=2)
+            step = max(self.px(22), self.fonts.get(self.text_px(19), True).get_height())
             for j, line in enumerate(lines):
                 self.blit(surf, self.text(line, 22 if len(lines) == 1 else 19, colour, bold=True,
                                           max_width=row.right - sx - self.px(40)),
-                          (sx + self.px(34), cy + (j - (len(lines) - 1) / 2) * self.px(22)), "midleft")
+                          (sx + self.px(34), cy + (j - (len(lines) - 1) / 2) * step), "midleft")
 
     def _draw_controller_icon(self, surf: pygame.Surface, centre: tuple[float, float], st: PlayerStatus, active: bool) -> None:
         cx, cy = centre

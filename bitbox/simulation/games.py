@@ -7,7 +7,7 @@ seat's bot from ``(game seed, seat)`` in the namespace ``bitbox-simulate/GAME``.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..bots import bot_names, make_bot, play
@@ -136,16 +136,26 @@ class Summary:
         return "\n".join(out)
 
 
-def records(run: Run, workers: int = 1, progress: Progress | None = None) -> Iterator[Record]:
-    """Every game's record, in game-index order, on ``workers`` processes."""
+def records(run: Run, workers: int = 1, progress: Progress | None = None, ray: str | None = None,
+            on_start: Callable[[int], None] | None = None) -> Iterator[Record]:
+    """Every game's record, in game-index order, on ``workers`` processes, or on Ray's pool
+    when ``ray`` is not None (an address, or "" for a Ray instance on this machine;
+    :mod:`bitbox.simulation.cluster`): the same records either way."""
     run.check()
+    if ray is not None:
+        from . import cluster
+        return cluster.run_indexed(Job(run), run.games, ray, progress, on_start)
     return run_indexed(Job(run), run.games, workers, progress)
 
 
-def simulate(run: Run, workers: int = 1, progress: Progress | None = None) -> Summary:
+def simulate(run: Run, workers: int = 1, progress: Progress | None = None, ray: str | None = None) -> Summary:
     start = time.perf_counter()
     summary = Summary(run, workers=workers)
-    for r in records(run, workers, progress):
+
+    def started(n: int) -> None:
+        summary.workers = n
+
+    for r in records(run, workers, progress, ray, started):
         summary.add(r)
     summary.seconds = time.perf_counter() - start
     if progress is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence, TextIO
 
 from bitbox.display.model import Words
+from bitbox.sound import Sounds
 
 from .referee import AssignSeat, Command, Hint, Identify, RefuseChoice, SetLights
 from .seating import TableError
@@ -114,17 +115,34 @@ KEYS = {"K_LEFT": "left", "K_RIGHT": "right", "K_UP": "up", "K_DOWN": "down", "K
         "K_KP_ENTER": "enter", "K_SPACE": "enter", "K_BACKSPACE": "backspace", "K_TAB": "tab"}
 
 
+from .options import MAX_FRAME, MIN_FRAME, MIN_WINDOW, check_size, check_speed, size_arg, speed_arg  # noqa: E402, F401 (re-exported, below the names it follows)
+
+
 class TableLoop:
     """events → referee → drivers → controllers → draw → tick, until the game ends (headless)
-    or the window is closed. A game's table subclasses it for :meth:`make_display`."""
+    or the window is closed. A game's table subclasses it for :meth:`make_display`.
+
+    Window keys (every game): **F11** (or **F** when nobody types on the keyboard) toggles
+    full screen and redraws every panel; **Esc** leaves (the journal keeps the game, also in
+    keyboard hot-seat). A window made smaller than :data:`MIN_WINDOW` is enlarged to it.
+
+    Sound: ``sound`` (:class:`bitbox.sound.Sounds`, silent by default) plays ``lock`` when a
+    controller's lock closes, and the sound :attr:`SOUNDS` gives to each new log entry's kind
+    (at most one of each name a frame)."""
 
     caption = "8Bitbox"
     command = "bitbox play"                 # names the program in the one-line messages
+    SOUNDS: Mapping[str, str] = {}          # a log entry's kind -> a sound name (bitbox.sound.NAMES)
 
     def __init__(self, session: TableReferee, hub: CommandHub, drivers: Sequence[Driver], keyboard: Keyboard | None,
                  lang: Words, *, headless: bool, out: TextIO, snapshots: Path | None, size: tuple[int, int],
-                 fullscreen: bool = False, max_seconds: float | None = None, fps: int = 30) -> None:
+                 fullscreen: bool = False, max_seconds: float | None = None, fps: int = 30,
+                 sound: Sounds | None = None) -> None:
         self.session, self.hub, self.drivers, self.keyboard = session, hub, list(drivers), keyboard
+        self.sound = sound if sound is not None else Sounds.silent()
+        self._locks: dict[int, bool] = {}
+        self._last_log: Any = None
+        self.redraws = 0                    # full redraws after a window change (F11, resize, exposed)
         self.lang, self.headless, self.out = lang, headless, out
         self.snapshots, self.size, self.fullscreen = snapshots, size, fullscreen
         self.max_seconds, self.fps = max_seconds, fps
@@ -154,6 +172,31 @@ class TableLoop:
             raise TableError(f"cannot write the snapshot {self.snapshots / name} ({exc}); "
                              f"the game continues with --resume") from None
 
+    def _sounds(self, events: Sequence[Any]) -> None:
+        """Play this frame's sounds: a lock that closed, and the new log entries' kinds."""
+        names: list[str] = []
+        for e in events:
+            locked = getattr(e, "locked", None)
+            if locked is None or not hasattr(e, "seat"):
+                continue
+            if locked and not self._locks.get(e.seat, False):
+                names.append("lock")
+            self._locks[e.seat] = bool(locked)
+        log = getattr(self.session, "log", None)
+        if log:
+            new: list[Any] = []
+            for entry in reversed(log):
+                if entry is self._last_log:
+                    break
+                new.append(entry)
+            self._last_log = log[-1]
+            for entry in reversed(new):
+                name = self.SOUNDS.get(str(getattr(entry, "kind", "")))
+                if name:
+                    names.append(name)
+        for name in dict.fromkeys(names):
+            self.sound.play(name)
+
     def _table(self) -> Any:
         t = self.session.table()
         if self.keyboard is not None:
@@ -161,6 +204,21 @@ class TableLoop:
             if pad is not None:
                 t = replace(t, pad=pad)
         return t
+
+    @staticmethod
+    def _minimum_size(pygame: Any) -> None:
+        """Keep the window at least :data:`MIN_WINDOW` (SDL enforces it while dragging)."""
+        import warnings
+        try:
+            with warnings.catch_warnings():             # pygame-ce 2.5 marks it as deprecated, still the way
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+            window.minimum_size = MIN_WINDOW
+            w, h = window.size
+            if w < MIN_WINDOW[0] or h < MIN_WINDOW[1]:
+                window.size = (max(w, MIN_WINDOW[0]), max(h, MIN_WINDOW[1]))
+        except (AttributeError, pygame.error):     # an older pygame, or a driver without windows
+            pass
 
     def run(self) -> int:
         pygame = init_pygame(self.headless)
@@ -171,7 +229,7 @@ class TableLoop:
             screen = None
         else:
             flags = pygame.RESIZABLE | (pygame.FULLSCREEN if self.fullscreen else 0)
-            size = (0, 0) if self.fullscreen else self.size
+            size = (0, 0) if self.fullscreen else (max(self.size[0], MIN_WINDOW[0]), max(self.size[1], MIN_WINDOW[1]))
             screen = pygame.display.set_mode(size, flags)
             pygame.display.set_caption(self.caption)
             display = self.make_display(screen.get_size(), screen)
@@ -179,6 +237,12 @@ class TableLoop:
         keys = {getattr(pygame, k): name for k, name in KEYS.items()}
         running = True
         end_seen = False
+        redraw = False
+        window_events = {getattr(pygame, n) for n in ("VIDEORESIZE", "VIDEOEXPOSE", "WINDOWSIZECHANGED",
+                                                       "WINDOWEXPOSED", "WINDOWRESTORED", "WINDOWMAXIMIZED")
+                         if hasattr(pygame, n)}
+        if screen is not None:
+            self._minimum_size(pygame)
         while running:
             stop = self.stop_requested()
             if stop is not None:
@@ -188,11 +252,19 @@ class TableLoop:
                 for ev in pygame.event.get():
                     if ev.type == pygame.QUIT:
                         running = False
+                    elif ev.type in window_events:
+                        redraw = True
+                        if ev.type == getattr(pygame, "VIDEORESIZE", None):
+                            self._minimum_size(pygame)
                     elif ev.type == pygame.KEYDOWN:
-                        if ev.key == pygame.K_ESCAPE and (self.keyboard is None or s.finished):
+                        if ev.key == pygame.K_ESCAPE:       # also in keyboard hot-seat: the journal keeps it
                             running = False
                         elif ev.key in (pygame.K_F11,) or (ev.key == pygame.K_f and self.keyboard is None):
-                            pygame.display.toggle_fullscreen()
+                            try:
+                                pygame.display.toggle_fullscreen()
+                            except pygame.error:            # a driver that cannot: stay windowed
+                                pass
+                            redraw = True
                         elif self.keyboard is not None:
                             name = keys.get(ev.key)
                             if name:
@@ -202,10 +274,12 @@ class TableLoop:
             events = self.hub.poll(timeout=0.0 if (screen is not None or s.busy) else 0.004)
             for e in events:
                 s.handle(e)
+            self._sounds(events)
             s.update(now)
             for d in self.drivers:
                 d.update(s, now)
             self._apply_commands()
+            self._sounds(())
             for kind, n, table in s.take_milestones():
                 if kind == "turn_end":
                     self._snapshot(display, f"turn-{n:02d}.png", table)
@@ -215,8 +289,12 @@ class TableLoop:
                     running = False
             if screen is not None:
                 current = pygame.display.get_surface()
-                dirty = display.render(self._table(), surface=current)
-                if dirty:
+                dirty = display.render(self._table(), surface=current, full=redraw)
+                if redraw:                          # after F11 or a resize every panel is drawn again
+                    redraw = False
+                    self.redraws += 1
+                    pygame.display.flip()
+                elif dirty:
                     if len(dirty) >= 6:
                         pygame.display.flip()
                     else:

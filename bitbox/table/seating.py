@@ -25,6 +25,17 @@ class TableError(Exception):
     """A problem the table explains in one line (no traceback)."""
 
 
+class LeftLobby(TableError):
+    """The players left the lobby (Esc, window closed) before the game started: no game."""
+
+
+#: ``arrange(connected, pending)``: the lobby (see :mod:`bitbox.table.lobby`). Given the
+#: controllers found (hub seat -> info) and the hub's events so far, it returns the seat index
+#: (into the game's names) of each hub seat that plays, or raises :class:`LeftLobby`. If it
+#: has an attribute ``bots`` (not None) after the call, that many bots fill the table.
+Arrange = Callable[[dict[int, ControllerInfo], list[Any]], dict[int, int]]
+
+
 @dataclass(frozen=True)
 class SeatPlan:
     """A player of this game: their name (a colour), their hub seat, and who plays it."""
@@ -120,10 +131,38 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO) -> list
     return ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
 
 
+def waiting_line(url: str) -> str:
+    """The one line said about a ``--controller`` that has not answered (lobby and seating)."""
+    return f"waiting for controller {url}: it has not answered (check its cable and power; Ctrl-C stops)"
+
+
+def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, ControllerInfo], pending: list[Any],
+                  out: TextIO, give_up: float | None = None) -> None:
+    """Wait for every controller given with ``--controller`` to answer, naming each one that
+    has not (once, in ``out``): a controller asked for by name is never silently replaced by
+    a bot. ``give_up``: seconds, then a :class:`TableError` (None: wait until Ctrl-C)."""
+    def missing() -> list[str]:
+        ports = {info.port for info in connected.values()}
+        return [u for u in urls if u not in ports]
+    started = time.monotonic()
+    told: set[str] = set()
+    while missing():
+        for url in missing():
+            if url not in told:
+                told.add(url)
+                print(waiting_line(url), file=out, flush=True)
+        if give_up is not None and time.monotonic() - started > give_up:
+            raise TableError(f"controller {missing()[0]} did not answer in {give_up:g} s")
+        wait_for(hub, 0.5, connected, pending, lambda c: not missing())
+
+
 def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[dict] | None,
-            out: TextIO) -> tuple[list[dict], dict[str, Any], list[Any]]:
+            out: TextIO, arrange: Arrange | None = None) -> tuple[list[dict], dict[str, Any], list[Any]]:
     """Find the controllers, add simulated ones for bots and keyboard players, and give
     every player a seat. ``wanted``: the seats of a resumed game (bound by controller id).
+    ``arrange``: the lobby, which decides who sits where (default: the order the hub gave
+    the controllers). Every controller given with ``--controller`` is waited for. One line
+    per seat is printed ("Red: controller 1d1e…c0de on /dev/ttyACM0").
 
     Returns (seats as dicts: player, seat, kind, controller_id; the simulated controller of
     each bot or keyboard player; the hub's events so far, for the referee)."""
@@ -145,7 +184,21 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     pending: list[Any] = []
     wait_for(hub, req.wait if real_links else 0.0, connected, pending,
              None if want_real is None else (lambda c: len(c) >= want_real))
-    real_seats = sorted(connected)
+    chosen: dict[int, int] | None = None
+    if wanted is None and arrange is not None:
+        chosen = arrange(connected, pending)           # the lobby: hub seat -> seat index
+        lobby_bots = getattr(arrange, "bots", None)     # the bots settled on in the lobby, if it changed them
+        if lobby_bots is not None:
+            from dataclasses import replace
+            req = replace(req, bots=lobby_bots)
+        for e in pending:
+            if isinstance(e, Connected):
+                connected[e.seat] = e.info
+        real_seats = sorted(chosen, key=lambda seat: chosen[seat])
+    else:
+        if req.urls and wanted is None:
+            wait_for_urls(hub, req.urls, connected, pending, out)
+        real_seats = sorted(connected)
     n_real = len(real_seats)
     wanted_kinds = _count(rules, req, n_real, out) if wanted is None else [s["kind"] for s in wanted]
     n_sims = sum(1 for k in wanted_kinds if k != "controller")
@@ -158,7 +211,21 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
         raise TableError("the simulated controllers did not answer")
     seats: list[dict] = []
     sim_of: dict[str, Any] = {}
-    if wanted is None:
+    if wanted is None and chosen is not None:
+        # the colours chosen in the lobby are kept; bots and keyboard players take the free ones
+        taken = {chosen[seat]: (seat, "controller") for seat in real_seats}
+        free = [i for i in range(len(rules.names)) if i not in taken]
+        virtual = [k for k in wanted_kinds if k != "controller"]
+        for i, (seat, kind) in zip(free, zip(sim_seats, virtual)):
+            taken[i] = (seat, kind)
+        for i in sorted(taken):
+            seat, kind = taken[i]
+            info = connected[seat]
+            player = rules.names[i]
+            seats.append({"player": player, "seat": seat, "kind": kind, "controller_id": info.controller_id})
+            if kind != "controller":
+                sim_of[player] = sim_ids[info.controller_id]
+    elif wanted is None:
         order = [(seat, "controller") for seat in real_seats[:n_real]]
         virtual = [k for k in wanted_kinds if k != "controller"]
         order += list(zip(sim_seats, virtual))
@@ -185,7 +252,16 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
                 seat = free_sims.pop(0)
                 seats.append({**s, "seat": seat, "controller_id": connected[seat].controller_id})
                 sim_of[s["player"]] = sim_ids[connected[seat].controller_id]
+    from .lobby import seat_line
+    for s in seats:
+        if s["kind"] == "controller":
+            print(seat_line(s["player"], connected.get(s["seat"]) or _unknown(s)), file=out, flush=True)
     return seats, sim_of, pending
+
+
+def _unknown(s: dict) -> ControllerInfo:
+    """A resumed game's controller that is not here yet, for its seat line."""
+    return ControllerInfo(int(s.get("controller_id") or 0), "(not connected yet)", (0, 0), "?", (0, 0, 0))
 
 
 def plans(seats: Sequence[dict]) -> list[SeatPlan]:

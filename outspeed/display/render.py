@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 import pygame
 
-from bitbox.display.shell import (ACCENT, BAD, DIM, FAINT, GOOD, PANEL_2, TEXT, Shell)
+from bitbox.display.shell import (OUT, ACCENT, BAD, DIM, FAINT, GOOD, PANEL_2, TEXT, Shell)
 
 from . import shapes
 from ..words import Lang
@@ -229,7 +229,7 @@ class TableDisplay(Shell):
             shapes.draw_ship(surf, shape_of(name), label_c, min(lh * 0.3, self.px(20)),
                              colour_of(name) if active else FAINT)
             if not active or p.get("zone") is None:
-                self.blit(surf, self.text(L.t("status.eliminated"), 22, FAINT), (area.x + self.px(12), cy), "midleft")
+                self.blit(surf, self.text(L.t("status.eliminated"), 22, OUT), (area.x + self.px(12), cy), "midleft")
                 continue
             centre = self.ship_centre(v, name)
             if centre is None:
@@ -293,8 +293,10 @@ class TableDisplay(Shell):
             if path is None:
                 continue
             self._draw_condition(surf, path, (cx, rows_y["condition"] + self.px(46)), round(col_w))
-            self._draw_effects(surf, path.get("cost") or [], key, (cx, rows_y["cost"] + self.px(50)), cost=True)
-            self._draw_effects(surf, path.get("gain") or [], key, (cx, rows_y["gain"] + self.px(54)), cost=False)
+            # a compact window: the row's label (at its minimum size) stays above the symbols
+            below = max(0, self.fonts.get(self.text_px(15)).get_height() - self.px(8) + 1) if self.u < 0.75 else 0
+            self._draw_effects(surf, path.get("cost") or [], key, (cx, rows_y["cost"] + self.px(50) + below), cost=True)
+            self._draw_effects(surf, path.get("gain") or [], key, (cx, rows_y["gain"] + self.px(54) + below), cost=False)
 
     def _draw_condition(self, surf: pygame.Surface, path: Mapping[str, Any], centre: tuple[float, float], width: int) -> None:
         L = self.lang

@@ -45,17 +45,21 @@ def lit_paths(content) -> dict[tuple[int, str], tuple[str, ...]]:
     return {(t.number, face): tuple(paths) for t in content.tiles for face, paths in t.faces.items()}
 
 
-def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None, content=None) -> SimResult:
-    """Play ``config.games`` games on ``workers`` processes; ``progress`` is the stream for
-    the progress bar (None: no bar)."""
+def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None, content=None,
+             ray: str | None = None) -> SimResult:
+    """Play ``config.games`` games on ``workers`` processes, or on Ray's pool when ``ray`` is
+    not None (a cluster's address, or "" for a Ray instance on this machine); ``progress`` is
+    the stream for the progress bar (None: no bar). The figures are the same either way."""
     if content is None:
         from ..content import load_content
         content = load_content()
     bar = Progress(config.games, progress) if progress is not None else None
     start = time.perf_counter()
     stats = Stats(config.players)
-    for record in run_games(config, workers, content, bar):
+    used = [workers]
+    for record in run_games(config, workers, content, bar, ray, lambda n: used.__setitem__(0, n)):
         stats.add(record)
+    workers = used[0]
     seconds = time.perf_counter() - start
     if bar:
         bar.close()

@@ -30,6 +30,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order, as for a first game")
     p.add_argument("--fixed-seats", action="store_true",
                    help="do not rotate the bots over the seats from one game to the next")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
+                        "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
+                        "Needs the extra: pip install \".[cluster]\" (docs/research.md)")
     p.add_argument("--out", metavar="DIR", help="write PNG charts and results.json into DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -77,6 +81,8 @@ class _sigterm_interrupts:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bitbox.simulation.cluster import ClusterError
+
     from . import SimConfig, simulate
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if args.games < 1:
@@ -90,7 +96,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"unknown bot {unknown[0]!r} in --bots (known: {', '.join(BOTS)})")
     if args.workers < 1:
         return _fail(f"--workers must be 1 or more, not {args.workers}")
-    workers = _cap_workers(args.workers)
+    if args.ray is not None:
+        from bitbox.simulation.cluster import missing
+        why = missing()
+        if why:
+            return _fail(why)
+    workers = _cap_workers(args.workers) if args.ray is None else args.workers
     out = Path(args.out) if args.out else None
     if out is not None:
         if out.exists() and not out.is_dir():
@@ -114,11 +125,14 @@ def run(args: argparse.Namespace) -> int:
                        first_game=args.first_game, rotate=not args.fixed_seats)
     try:
         with _sigterm_interrupts():
-            result = simulate(config, workers=workers, progress=None if args.quiet else sys.stderr, content=content)
+            result = simulate(config, workers=workers, progress=None if args.quiet else sys.stderr, content=content,
+                              ray=args.ray)
     except KeyboardInterrupt as stop:       # Ctrl-C or SIGTERM: the pool's workers are ended with it
         bar_on_screen = not args.quiet and sys.stderr.isatty()
         print(("\n" if bar_on_screen else "") + f"{PROG}: interrupted", file=sys.stderr)
         return 143 if isinstance(stop, _Terminated) else 130
+    except ClusterError as exc:             # --ray: the cluster cannot be reached or joined
+        return _fail(str(exc))
     print(result.report())
     if out is not None:
         files = result.write(out)

@@ -133,8 +133,14 @@ class Job:
 
 
 def run_games(config: SimConfig, workers: int = 1, content=None,
-              progress: "Progress | None" = None) -> Iterator[dict[str, Any]]:
-    """Yield every game's record, in game-index order, played on ``workers`` processes."""
+              progress: "Progress | None" = None, ray: str | None = None,
+              on_start=None) -> Iterator[dict[str, Any]]:
+    """Yield every game's record, in game-index order, played on ``workers`` processes, or on
+    Ray's pool when ``ray`` is not None (an address, or "" for a Ray instance on this machine:
+    :mod:`bitbox.simulation.cluster`); the records are the same either way."""
+    if ray is not None:
+        from bitbox.simulation import cluster
+        return cluster.run_indexed(Job(config, content), config.games, ray, progress, on_start)
     return run_indexed(Job(config, content), config.games, workers, progress)
 
 

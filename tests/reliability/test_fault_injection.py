@@ -59,3 +59,9 @@ def test_a_clone_cannot_take_the_seat_of_a_player_whose_controller_is_only_silen
         real.unplug()                                        # gone for good: the twin may take over
         got = hub.poll_until(lambda e: type(e).__name__ == "Back", 3)
         assert [e.port for e in got if type(e).__name__ == "Back"] == [clone.port]
+
+
+def test_hostile_controllers_at_a_table_are_refused_lost_rate_limited_or_unreadable():
+    rows = R.controller_rows()
+    assert_rows(rows)
+    assert len(rows) == 4 and "controllers" in R.CAMPAIGNS

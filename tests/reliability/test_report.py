@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from bitbox_tools import reliability as R
 
 
@@ -21,3 +23,24 @@ def test_the_report_is_written_from_the_rows(tmp_path):
 def test_the_command_line_refuses_an_unknown_campaign(capsys):
     assert R.main(["--only", "nothing"]) == 2
     assert "unknown campaign" in capsys.readouterr().err
+
+
+def test_the_report_goes_where_it_is_told_and_never_to_the_committed_one_unless_asked(tmp_path, monkeypatch,
+                                                                                     capsys):
+    committed = R.REPO / "RELIABILITY.md"
+    monkeypatch.chdir(tmp_path)
+    assert R.report_target(None, False) == tmp_path / R.DEFAULT_OUT          # the current folder by default
+    assert R.report_target(str(tmp_path / "r.md"), False) == tmp_path / "r.md"
+    assert R.report_target("-", False) == "-"
+    assert R.report_target(None, False, no_report=True) is None
+    assert R.report_target(None, True) == committed                          # only when asked
+    for bad in (str(committed), str(tmp_path), str(tmp_path / "missing" / "r.md")):
+        with pytest.raises(ValueError):
+            R.report_target(bad, False)
+    before = committed.read_bytes()
+    assert R.main(["--only", "configs", "--out", str(committed)]) == 2
+    assert "--update-report" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        R.main(["--out", str(tmp_path / "r.md"), "--update-report"])
+    assert exc.value.code == 2
+    assert committed.read_bytes() == before and not (tmp_path / "r.md").exists()

@@ -120,6 +120,44 @@ def lastonealive_rows(quick: bool) -> list[Row]:
                      f"{r['decisions_per_game']:.0f} decisions a game")]
 
 
+def research_rows(quick: bool) -> list[Row]:
+    """Research and scale: environment steps against the engine; simulate on 1, 2 workers and Ray."""
+    names = ("research: Outspeed ParallelEnv", "research: Last One Alive AECEnv", "simulate: 1 worker",
+             "simulate: 2 workers", "simulate: Ray pool", "simulate: cost by games", "simulate: cost by players")
+    mod, why = _import("bitbox_tools.bench.research")
+    if mod is None:
+        return [not_available(n, why) for n in names]
+    from bitbox.research import missing
+    if missing():
+        return [not_available(n, str(missing())) for n in names]
+    r = mod.run(quick=quick)
+    rows = []
+    for e, name in zip(r["env"], names):
+        rows.append(Row(name, figure=f"{e['env_steps_per_s']:,.0f} steps/s ({e['env_games_per_s']:,.0f} games/s)",
+                        baseline=f"{e['engine_games_per_s']:,.0f} games/s (engine + cartridge + random bots, no env)",
+                        ratio=f"{e['ratio']:.3f}", value=e["env_steps_per_s"], baseline_value=e["engine_games_per_s"],
+                        note=f"{e['players']} players, {e['steps_per_game']:.0f} steps a game, uniform random "
+                             f"actions under the mask; ratio = env games/s / engine games/s"))
+    s = r["simulate"]
+    base = s["engine_games_per_s"]
+    for label, name in (("1 worker", names[2]), ("2 workers", names[3]), ("ray pool", names[4])):
+        if label not in s:
+            rows.append(not_available(name, s.get("ray_missing") or "not measured"))
+            continue
+        note = f"{s['games']} Outspeed games, 4 random players, {s['cores']} cores; records identical to 1 worker"
+        if label == "ray pool":
+            note += f"; a local Ray instance ({s['ray_cpus']} CPUs) started in {s['ray_start_s']:.1f} s, not counted"
+        rows.append(Row(name, figure=f"{s[label]:,.0f} games/s",
+                        baseline=f"{base:,.0f} games/s (the rules engine and its bots in a loop)",
+                        ratio=f"{s[label] / base:.2f}", value=s[label], baseline_value=base, note=note))
+    g = r["growth"]
+    rows.append(Row(names[5], figure=", ".join(f"{n}: {ms:.2f}" for n, ms in g["games"].items()) + " ms a game",
+                    note="Outspeed, 4 random players, 1 worker: a run costs games x the cost of a game"))
+    rows.append(Row(names[6], figure=", ".join(f"{game[:4]} {p}p {ms:.2f}" for (game, p), ms in g["players"].items())
+                    + " ms a game", note="every player count of each game, random bots, 1 worker"))
+    return rows
+
+
 def display_rows(quick: bool) -> list[Row]:
     """Display: one 1920x1080 frame headless, full redraw and typical dirty-rect update."""
     from . import display
@@ -236,6 +274,7 @@ def startup_rows(quick: bool) -> list[Row]:
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "engine": engine_rows,
     "lastonealive": lastonealive_rows,
+    "research": research_rows,
     "display": display_rows,
     "codec": codec_rows,
     "device": device_rows,

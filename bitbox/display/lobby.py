@@ -1,0 +1,146 @@
+"""The lobby screen and the controller test screen (any game), drawn with the shell's fonts
+and colours; readable from 3 m (no text under 22 px at 1080p).
+
+:class:`LobbyScreen` draws a :class:`bitbox.table.lobby.Lobby`: the game and its options,
+one row per seat colour (who sits there: a controller's id and port, or "a bot" / "free"),
+the controllers not seated yet ("turn your lock to take a seat"), the ports awaited, and
+the keys. :class:`TestScreen` draws the hub's controllers live: wheel positions, lock,
+frames and bad frames, and whether the lights test runs.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import pygame
+
+from bitbox.colours import SCREEN_RGB
+
+from .shell import ACCENT, BAD, BG, DIM, GOOD, PANEL, PANEL_2, TEXT, Fonts
+
+MIN_TEXT = 22          # px at 1080p: the smallest secondary text
+MIN_PX = 13            # px in any window (as the shell)
+
+
+class _Screen:
+    REF_H = 1080
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.fonts = Fonts()
+        self.dirty = True
+        self.labels: list[pygame.Rect] = []          # every text drawn last frame (tests read them)
+
+    def px(self, surf: pygame.Surface, n: float) -> int:
+        w, h = surf.get_size()
+        return max(1, round(n * min(w / 1920, h / self.REF_H)))
+
+    def text(self, surf: pygame.Surface, s: str, size: float, pos: tuple[int, int], colour: tuple[int, int, int] = TEXT,
+             bold: bool = False, anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+        px = max(MIN_PX, self.px(surf, max(size, MIN_TEXT)))
+        font = self.fonts.get(px, bold)
+        if max_width is not None and font.size(s)[0] > max_width:
+            while s and font.size(s + "…")[0] > max_width:
+                s = s[:-1]
+            s += "…"
+        img = font.render(s, True, colour)
+        rect = img.get_rect(**{anchor: pos})
+        surf.blit(img, rect)
+        self.labels.append(rect)
+        return rect
+
+
+class LobbyScreen(_Screen):
+    """See the module docstring."""
+
+    def draw(self, surf: pygame.Surface, lobby: Any, *, title: str = "", options: str = "", bots: int = 0,
+             waited: float = 0.0) -> None:
+        self.labels = []
+        surf.fill(BG)
+        w, h = surf.get_size()
+        p = lambda n: self.px(surf, n)  # noqa: E731
+        margin = p(48)
+        self.text(surf, f"{title} — lobby" if title else "Lobby", 56, (margin, p(30)), TEXT, bold=True)
+        if options:
+            self.text(surf, options, 28, (margin, p(110)), DIM, max_width=w - 2 * margin)
+        names = list(lobby.names)[: lobby.max_players]
+        top, row_h = p(170), min(p(96), (h - p(420)) // max(1, len(names)))
+        free = lobby.free()
+        n_bots = min(bots, len(free)) if bots else 0
+        bot_seats = set(free[:n_bots])
+        for i, name in enumerate(names):
+            row = pygame.Rect(margin, top + i * row_h, w - 2 * margin, row_h - p(8))
+            holder = lobby.holder(i)
+            pygame.draw.rect(surf, PANEL_2 if holder else PANEL, row, border_radius=p(10))
+            colour = SCREEN_RGB.get(name, (200, 200, 200))
+            pygame.draw.rect(surf, colour, (row.x, row.y, p(18), row.h), border_radius=p(6))
+            self.text(surf, name.capitalize(), 36, (row.x + p(40), row.centery), colour, bold=True, anchor="midleft")
+            if holder is not None:
+                from bitbox.table.lobby import short_id
+                info = holder.info
+                who = f"controller {short_id(info.controller_id)} on {info.port} · firmware {info.firmware}"
+                state, scol = (("ready", GOOD) if holder.ready else
+                               ("lost", BAD) if not holder.present else ("close your lock when ready", ACCENT))
+            else:
+                who = "a bot" if i in bot_seats else "free"
+                state, scol = ("", DIM)
+            self.text(surf, who, 26, (row.x + p(260), row.centery), TEXT if holder else DIM, anchor="midleft",
+                      max_width=row.w - p(260) - p(520))
+            if state:
+                self.text(surf, state, 28, (row.right - p(24), row.centery), scol, bold=True, anchor="midright",
+                          max_width=p(480))
+        y = top + len(names) * row_h + p(16)
+        waiting = [e for e in lobby.entries.values() if e.seat is None and e.present]
+        from bitbox.table.lobby import short_id
+        for e in waiting[:3]:
+            self.text(surf, f"controller {short_id(e.info.controller_id)} on {e.info.port}: "
+                            f"turn your lock to take a seat", 30, (margin, y), ACCENT, bold=True,
+                      max_width=w - 2 * margin)
+            y += p(44)
+        for port in lobby.missing()[:2]:
+            self.text(surf, f"waiting for controller {port}: it has not answered ({waited:.0f} s)", 30,
+                      (margin, y), BAD, bold=True, max_width=w - 2 * margin)
+            y += p(44)
+        if not lobby.entries and not lobby.missing():
+            self.text(surf, "no controller found yet: plug one in, or press Enter for bots", 30, (margin, y), DIM)
+        self.text(surf, f"lock: take a seat / ready · left wheel: change colour (swap) · +/−: bots ({n_bots}) · "
+                        "Enter: start · T: test controllers · Esc: leave", 24, (margin, h - p(40)), DIM, anchor="midleft",
+                  max_width=w - 2 * margin)
+        self.dirty = False
+
+
+class TestScreen(_Screen):
+    """The controller test screen: one row per controller the hub holds."""
+
+    def draw(self, surf: pygame.Surface, seats: Sequence[Any], links: Sequence[Any], lights_on: bool,
+             title: str = "Controller test") -> None:
+        self.labels = []
+        surf.fill(BG)
+        w, h = surf.get_size()
+        p = lambda n: self.px(surf, n)  # noqa: E731
+        margin = p(48)
+        self.text(surf, title, 56, (margin, p(30)), TEXT, bold=True)
+        self.text(surf, f"L: lights test ({'on' if lights_on else 'off'}) · I: blink all · Esc: back", 28,
+                  (margin, p(110)), DIM)
+        from bitbox.table.lobby import short_id
+        link_of = {l.seat: l for l in links if l.seat is not None}
+        rows = list(seats)
+        row_h = min(p(130), (h - p(220)) // max(1, len(rows)))
+        if not rows:
+            self.text(surf, "no controller: plug one in (`bitbox ports` lists what the computer sees)", 30,
+                      (margin, p(200)), ACCENT)
+        for i, s in enumerate(rows):
+            row = pygame.Rect(margin, p(170) + i * row_h, w - 2 * margin, row_h - p(10))
+            pygame.draw.rect(surf, PANEL_2 if s.connected else PANEL, row, border_radius=p(10))
+            link = link_of.get(s.seat)
+            cid = short_id(s.controller_id) if s.controller_id is not None else "?"
+            self.text(surf, f"{cid}  {s.port or ''}", 30, (row.x + p(20), row.y + p(10)), TEXT, bold=True,
+                      max_width=row.w // 2)
+            frames = f"frames {link.frames} · bad {s.bad_frames}" if link else f"bad {s.bad_frames}"
+            self.text(surf, frames if s.connected else "lost", 26, (row.right - p(20), row.y + p(12)),
+                      (BAD if s.bad_frames else DIM) if s.connected else BAD, anchor="topright")
+            x = row.x + p(20)
+            for label, pos in zip(("left", "centre", "right"), s.wheels):
+                r = self.text(surf, f"{label} {pos}", 34, (x, row.bottom - p(12)), ACCENT, bold=True,
+                              anchor="bottomleft")
+                x = r.right + p(60)
+            self.text(surf, "LOCKED" if s.locked else "open", 34, (x, row.bottom - p(12)),
+                      GOOD if s.locked else DIM, bold=True, anchor="bottomleft")

@@ -1,0 +1,96 @@
+"""What a game gives the research environments: a fixed enumeration of its answers and a
+fixed-size observation.
+
+The environments (:mod:`bitbox.research.envs`) work on any cartridge through the game
+protocol; the only game-specific part is an :class:`Encoding`, which a game declares in its
+distribution's entry points (group ``bitbox.research``, the value names an object or a
+function of no arguments that returns one)::
+
+    [project.entry-points."bitbox.research"]
+    outspeed = "outspeed.research:encoding"
+
+**Actions.** Every agent's action space is ``Discrete(2 + encoding.size)``: id 0 is *no-op*
+(the only legal action of an agent with no prompt open), id 1 is *confirm* (ends a
+selection, below), ids ``2 …`` are the game's own enumeration (:attr:`Encoding.names`).
+:meth:`Encoding.ids` turns one legal answer (a member of a prompt's options) into the
+game's ids of it, as a multiset: most answers are one id; an answer made of several parts
+(Last One Alive's four chosen dice, the dice a hero token re-rolls, the three tokens kept)
+is the multiset of its parts, chosen one id per step. The environment derives everything
+else from the prompt's options: an id is legal when some option contains the selection so
+far plus it; *confirm* is legal when the selection is an option itself and a longer one is
+possible; a selection that is an option and cannot grow is applied at once.
+
+**Observations.** :meth:`Encoding.observe` turns one player's private view (and the prompt
+open for that player, when there is one) into a float32 vector of
+:attr:`Encoding.observation_size` values, each a count or a 0/1 flag; its layout is
+documented by the game (docs/research.md). The environment appends the selection in progress.
+
+**Turns.** :meth:`Encoding.acting` picks, among the prompts open and not yet answered, the
+ones answered now (by default: all of them at once). Outspeed's bonus phase uses it to ask
+the players zone by zone, front to back, as the table does.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol, runtime_checkable
+
+from ..games.protocol import JSON, Action, Game, Player, Prompt
+
+#: The ids every environment reserves before the game's own.
+NOOP, CONFIRM = 0, 1
+RESERVED = 2
+
+
+@runtime_checkable
+class Encoding(Protocol):
+    """A game's answers as fixed ids and its private views as fixed-size vectors."""
+
+    #: The game's actions, in id order (the id of ``names[k]`` is ``RESERVED + k``).
+    names: Sequence[str]
+    #: The length of :meth:`observe`'s vector.
+    observation_size: int
+    #: The largest value any observation holds (the observation space's upper bound).
+    observation_high: float
+
+    @property
+    def size(self) -> int:
+        """``len(names)``."""
+        ...
+
+    def ids(self, prompt: Prompt, option: Action) -> tuple[int, ...]:
+        """The ids (``RESERVED`` and above) of ``option``, one of ``prompt.options``: one id, or
+        the parts of a composite answer (a multiset, in any order)."""
+        ...
+
+    def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "object":
+        """``player``'s observation: a float32 numpy vector of :attr:`observation_size`."""
+        ...
+
+    def acting(self, game: Game, prompts: Sequence[Prompt]) -> Sequence[Prompt]:
+        """The prompts answered now among ``prompts`` (open, unanswered, in seat order);
+        never empty when ``prompts`` is not."""
+        ...
+
+
+class EncodingBase:
+    """Defaults for an encoding: ``size`` from ``names``, every open prompt answered at once."""
+
+    names: Sequence[str] = ()
+    observation_size: int = 0
+    observation_high: float = 255.0
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def acting(self, game: Game, prompts: Sequence[Prompt]) -> Sequence[Prompt]:
+        return prompts
+
+
+def one_hot(out: "object", at: int, index: int | None) -> None:
+    """Set ``out[at + index]`` to 1 (nothing when ``index`` is None)."""
+    if index is not None:
+        out[at + index] = 1.0                                           # type: ignore[index]
+
+
+__all__ = ["CONFIRM", "Encoding", "EncodingBase", "NOOP", "RESERVED", "one_hot"]

@@ -1,0 +1,255 @@
+"""One game played through fixed action ids: the part both environments share.
+
+:class:`Table` holds a game of any cartridge and answers its prompts from action ids (see
+:mod:`bitbox.research.encoding` for the ids). It keeps the answers of a simultaneous phase
+until every one is in and applies them in one call, as the table does: an answer waiting
+to be applied is in no observation (not even its own player's; the player's selection in
+progress is, in their observation only). Prompts with a single option, and prompts a game
+marks ``auto`` (``context["auto"]``: nothing to decide), are answered with their first
+option without asking, as a host may.
+
+Legality has one source, the prompt's options: the mask of an agent is computed from them
+and the selection in progress, and an id outside the mask is refused with one line (the
+game is not touched, the agent still has to answer).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..games import Cartridge, GameError, find, names
+from ..games.protocol import Action, Game, Player, Prompt, check_options, check_players
+from .encoding import CONFIRM, NOOP, RESERVED, Encoding
+
+GROUP = "bitbox.research"
+
+
+def find_encoding(game: str) -> Encoding:
+    """The encoding the game ``game`` declares in the entry points ``bitbox.research``."""
+    from importlib.metadata import entry_points
+    for ep in entry_points(group=GROUP):
+        if ep.name == game:
+            try:
+                obj = ep.load()
+            except Exception as exc:                                   # noqa: BLE001 - named below
+                raise GameError(f"the research encoding of {game} cannot be loaded: {type(exc).__name__}: {exc}") \
+                    from None
+            enc = obj() if callable(obj) and not isinstance(obj, Encoding) else obj
+            if not isinstance(enc, Encoding):
+                raise GameError(f"the research encoding of {game} is not an Encoding: {type(enc).__name__}")
+            return enc
+    known = sorted({ep.name for ep in entry_points(group=GROUP)} & set(names()))
+    raise GameError(f"{game} has no research environment (games with one: {', '.join(known) or 'none'})")
+
+
+class Table:
+    """A game of ``cartridge`` answered by action ids; :meth:`new_game` starts one."""
+
+    def __init__(self, cartridge: Cartridge, encoding: Encoding, players: Sequence[Player],
+                 options: Mapping[str, Any] | None = None) -> None:
+        self.cartridge = cartridge
+        self.encoding = encoding
+        self.players = check_players(cartridge, players)
+        self.options = check_options(cartridge, dict(options or {}))
+        self.n_actions = RESERVED + encoding.size
+        self.game: Game | None = None
+        self.pending: dict[Player, Action] = {}       # answers waiting for the rest of the phase
+        self.staged: dict[Player, Counter[int]] = {}   # selections in progress
+        self.acting: dict[Player, Prompt] = {}         # the prompts answered now
+        self._choices: dict[Player, list[tuple[Counter[int], Action]]] = {}
+        self._masks: dict[Player, np.ndarray] = {}       # while the player's selection is unchanged
+        self._singles: dict[Player, dict[int, Action]] = {}  # one-id answers no other answer extends
+        self.applied = 0                               # game.apply calls
+
+    @classmethod
+    def of(cls, game: str, players: int | Sequence[Player], options: Mapping[str, Any] | None = None) -> "Table":
+        cartridge = find(game)
+        if isinstance(players, int):
+            from ..games.conformance import player_names
+            players = player_names(cartridge, players)
+        return cls(cartridge, find_encoding(game), players, options)
+
+    # ------------------------------------------------------------------ the game
+    def new_game(self, seed: int) -> None:
+        self.game = self.cartridge.new(self.players, seed, self.options)
+        self.pending, self.staged = {}, {}
+        self.applied = 0
+        self._advance()
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.finished
+
+    def _advance(self) -> None:
+        """Answer what needs no one, apply complete phases, and find who acts now."""
+        game = self.game
+        assert game is not None
+        self._choices, self._masks, self._singles = {}, {}, {}
+        while not game.finished:
+            prompts = game.prompts()
+            if not prompts:
+                raise GameError("the game is not finished but asks nobody anything")
+            open_ = [p for p in prompts if p.player not in self.pending]
+            for p in open_:
+                if len(p.options) == 1 or p.context.get("auto") is True:
+                    self.pending[p.player] = p.options[0]
+            open_ = [p for p in open_ if p.player not in self.pending]
+            if open_:
+                self.acting = {p.player: p for p in self.encoding.acting(game, open_)}
+                return
+            answers, self.pending = self.pending, {}
+            game.apply(answers)
+            self.applied += 1
+        self.acting = {}
+
+    def rewards(self) -> dict[Player, float]:
+        """Each player's share of the win once the game is over (1/k to each of k winners)."""
+        game = self.game
+        if game is None or not game.finished:
+            return {p: 0.0 for p in self.players}
+        winners = set(game.winners)
+        return {p: (1.0 / len(winners) if p in winners else 0.0) for p in self.players}
+
+    # ------------------------------------------------------------------ masks
+    def _options(self, player: Player) -> list[tuple[Counter[int], Action]]:
+        got = self._choices.get(player)
+        if got is None:
+            prompt = self.acting[player]
+            got = self._choices[player] = [(Counter(self.encoding.ids(prompt, o)), o) for o in prompt.options]
+        return got
+
+    def _single(self, player: Player) -> dict[int, Action]:
+        """The ids that are a whole answer by themselves and part of no longer answer."""
+        got = self._singles.get(player)
+        if got is None:
+            options = self._options(player)
+            in_longer = {k for ids, _ in options if sum(ids.values()) > 1 for k in ids}
+            got = {}
+            for ids, o in options:
+                if sum(ids.values()) == 1:
+                    (k,) = ids
+                    if k not in in_longer and k not in got:
+                        got[k] = o
+            self._singles[player] = got
+        return got
+
+    def mask(self, player: Player) -> np.ndarray:
+        """1 for each id legal for ``player`` now (only no-op without a prompt open)."""
+        cached = self._masks.get(player)
+        if cached is None:
+            cached = self._masks[player] = self._mask(player)
+        return cached.copy()
+
+    def _mask(self, player: Player) -> np.ndarray:
+        out = np.zeros(self.n_actions, dtype=np.int8)
+        if player not in self.acting:
+            out[NOOP] = 1
+            return out
+        sel = self.staged.get(player, Counter())
+        if not sel:                                 # nothing chosen yet: every part of every option
+            for ids, _ in self._options(player):
+                for k in ids:
+                    out[k] = 1
+            return out
+        for ids, _ in self._options(player):
+            if not sel - ids:                       # the selection is part of this option
+                rest = ids - sel
+                if rest:
+                    for k in rest:
+                        out[k] = 1
+                else:
+                    out[CONFIRM] = 1
+        return out
+
+    def selection(self, player: Player) -> Counter[int]:
+        return self.staged.get(player, Counter())
+
+    # ------------------------------------------------------------------ answers
+    def act(self, player: Player, action: int) -> str | None:
+        """Take ``player``'s id; None when taken, else the line saying why it is refused (the
+        game is unchanged). Completes the player's answer when the selection is one."""
+        if player not in self.players:
+            return f"unknown agent {player!r}"
+        if player not in self.acting:
+            return None if action == NOOP else f"{player} has no prompt open now: only no-op (0) is legal, not {action}"
+        prompt = self.acting[player]
+        if not 0 <= action < self.n_actions or not self.mask(player)[action]:
+            return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
+        self._masks.pop(player, None)
+        if player not in self.staged:              # the usual case: a whole answer in one id
+            singles = self._single(player)
+            if action in singles:
+                self.pending[player] = singles[action]
+                del self.acting[player]
+                return None
+        sel = self.staged.setdefault(player, Counter())
+        if action != CONFIRM:
+            sel[action] += 1
+        options = self._options(player)
+        whole = [o for ids, o in options if ids == sel]
+        longer = action != CONFIRM and any(ids != sel and not sel - ids for ids, _ in options)
+        if whole and not longer:
+            self.pending[player] = whole[0]
+            del self.staged[player]
+            del self.acting[player]
+        return None
+
+    def settle(self) -> None:
+        """Move on once every acting player has answered (applying a complete phase)."""
+        if not self.acting and self.game is not None:
+            self._advance()
+
+    def describe(self, action: int) -> str:
+        if action == NOOP:
+            return "no-op (0)"
+        if action == CONFIRM:
+            return "confirm (1)"
+        if RESERVED <= action < self.n_actions:
+            return f"{self.encoding.names[action - RESERVED]} ({action})"
+        return f"action {action} (out of range 0..{self.n_actions - 1})"
+
+    def next_agent(self) -> Player | None:
+        """The first acting player in seat order (turn by turn, for the AEC environment)."""
+        for p in self.players:
+            if p in self.acting:
+                return p
+        return None
+
+    # ------------------------------------------------------------------ what a player sees
+    def observation(self, player: Player) -> dict[str, np.ndarray]:
+        game = self.game
+        assert game is not None
+        prompt = self.acting.get(player)
+        features = self.encoding.observe(game.private_view(player), player, prompt)
+        sel = np.zeros(self.n_actions, dtype=np.float32)
+        for k, n in self.selection(player).items():
+            sel[k] = n
+        return {"observation": np.concatenate([np.asarray(features, dtype=np.float32), sel]),
+                "action_mask": self.mask(player)}
+
+    def prompt(self, player: Player) -> Prompt | None:
+        """The prompt ``player`` answers now (private to that player), if any."""
+        return self.acting.get(player)
+
+    def ids_to(self, player: Player, answer: Action) -> list[int]:
+        """The ids still to send for ``player`` to give ``answer`` (a member of their
+        prompt's options), ending with confirm when the answer needs it."""
+        prompt = self.acting[player]
+        want = Counter(self.encoding.ids(prompt, answer))
+        sel = self.selection(player)
+        if sel - want:
+            raise GameError(f"{player}'s selection so far is not part of {answer!r}")
+        rest = list((want - sel).elements())
+        longer = any(ids != want and not want - ids for ids, _ in self._options(player))
+        return rest + ([CONFIRM] if longer else [])
+
+
+def random_seed() -> int:
+    return random.SystemRandom().getrandbits(63)
+
+
+__all__ = ["GROUP", "Table", "find_encoding", "random_seed"]

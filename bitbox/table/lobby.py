@@ -1,0 +1,340 @@
+"""The lobby: who sits where, before the game (any game).
+
+Every controller found is listed (id, port, firmware). **Closing its lock takes a seat**:
+the first free colour, shown at once on the controller's colour light and on the screen.
+A seated player **turns the left wheel** to move to another colour (position 1 = the first
+colour, 2 the second...); a colour someone holds is **swapped** with them. A seated
+controller whose lock is closed is *ready*; opening it again is *not ready*. Bots fill the
+seats nobody takes. The game starts when every controller found is seated and ready (and
+every controller given with ``--controller`` has answered), or at once with **Enter**
+(everyone seated plays, bots fill the rest). **T** opens the controller test screen, **Esc**
+leaves.
+
+:class:`Lobby` is the model (pure: events in, commands out, no pygame); :func:`run_lobby`
+is the loop with a screen (:class:`bitbox.display.lobby.LobbyScreen`) or without one
+(headless: no waiting on people, it starts as soon as nobody is to be waited for).
+
+A game uses it through :func:`bitbox.table.seating.connect` (``lobby=``): the order it
+returns is the order of the players.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence, TextIO
+
+from bitbox.colours import LIGHT_RGB
+from bitbox.events import Back, Connected, ControllerInfo, Lost, WheelsChanged
+
+
+def short_id(controller_id: int) -> str:
+    """A controller id for people: ``1d1e…c0de`` (the first and last 4 hex digits)."""
+    h = f"{controller_id:016x}"
+    return f"{h[:4]}…{h[-4:]}"
+
+
+def seat_line(name: str, info: ControllerInfo | None, title: Callable[[str], str] = str.capitalize) -> str:
+    """The log's line for a seat: ``Red: controller 1d1e…c0de on /dev/ttyACM0``."""
+    if info is None:
+        return f"{title(name)}: bot"
+    return f"{title(name)}: controller {short_id(info.controller_id)} on {info.port}"
+
+
+@dataclass
+class Entry:
+    """A controller in the lobby."""
+
+    hub_seat: int
+    info: ControllerInfo
+    seat: int | None = None            # index into the seat names, when seated
+    locked: bool = False
+    left: int = 0
+    present: bool = True
+
+    @property
+    def ready(self) -> bool:
+        return self.seat is not None and self.locked and self.present
+
+
+@dataclass
+class Lobby:
+    """Seats for the controllers found: see the module docstring.
+
+    ``names``: the seat names (colours) in order; ``max_players``: how many may sit;
+    ``expected``: ports given with ``--controller`` that must answer before the start."""
+
+    names: Sequence[str]
+    max_players: int
+    expected: Sequence[str] = ()
+    min_players: int = 0
+    bots: int | None = None                                     # None: fill to min_players
+    entries: dict[int, Entry] = field(default_factory=dict)     # by hub seat
+    commands: list[tuple[str, int, Any]] = field(default_factory=list)   # ("colour", hub seat, rgb)
+    lines: list[str] = field(default_factory=list)              # what happened, for the screen
+
+    # -- events --------------------------------------------------------------------------------
+    def handle(self, event: Any) -> None:
+        if isinstance(event, Connected):
+            e = self.entries.get(event.seat)
+            if e is None:
+                self.entries[event.seat] = e = Entry(event.seat, event.info)
+            e.present = True
+        elif isinstance(event, (Lost,)):
+            e = self.entries.get(event.seat)
+            if e is not None:
+                e.present = False
+        elif isinstance(event, Back):
+            e = self.entries.get(event.seat)
+            if e is not None:
+                e.present = True
+                if e.seat is not None:
+                    self._show(e)
+        elif isinstance(event, WheelsChanged):
+            e = self.entries.get(event.seat)
+            if e is None:
+                return
+            was_locked, e.locked = e.locked, event.locked
+            moved = event.left != e.left
+            e.left = event.left
+            if event.locked and not was_locked and e.seat is None:
+                self.take(event.seat)
+            elif moved and e.seat is not None and 1 <= event.left <= self.max_players:
+                self.move(event.seat, event.left - 1)
+
+    def take(self, hub_seat: int, seat: int | None = None) -> int | None:
+        """``hub_seat``'s controller sits at ``seat`` (default: the first free one)."""
+        e = self.entries[hub_seat]
+        if seat is None:
+            free = self.free()
+            if not free:
+                self.lines.append(f"controller {short_id(e.info.controller_id)}: every seat is taken")
+                return None
+            seat = free[0]
+        e.seat = seat
+        self._show(e)
+        self.lines.append(seat_line(self.names[seat], e.info))
+        return seat
+
+    def move(self, hub_seat: int, seat: int) -> None:
+        """``hub_seat``'s controller moves to ``seat``, swapping with whoever sat there."""
+        e = self.entries[hub_seat]
+        was = e.seat
+        if was is None or seat == was or not 0 <= seat < self.max_players:
+            return
+        other = self.holder(seat)
+        if other is not None:
+            other.seat = was
+            self._show(other)
+        e.seat = seat
+        self._show(e)
+        self.lines.append(f"{self.names[seat].capitalize()} ⇄ {'a free seat' if other is None else self.names[was].capitalize()}")
+
+    def _show(self, e: Entry) -> None:
+        if e.seat is not None:
+            self.commands.append(("colour", e.hub_seat, LIGHT_RGB.get(self.names[e.seat], (255, 255, 255))))
+
+    # -- questions -----------------------------------------------------------------------------
+    def holder(self, seat: int) -> Entry | None:
+        return next((e for e in self.entries.values() if e.seat == seat), None)
+
+    def free(self) -> list[int]:
+        return [i for i in range(self.max_players) if self.holder(i) is None]
+
+    def seated(self) -> list[Entry]:
+        return sorted((e for e in self.entries.values() if e.seat is not None), key=lambda e: e.seat or 0)
+
+    def missing(self) -> list[str]:
+        """Ports given with ``--controller`` that have not answered."""
+        ports = {e.info.port for e in self.entries.values()}
+        return [p for p in self.expected if p not in ports]
+
+    def everyone_ready(self) -> bool:
+        """Every controller found is seated and ready, and none is awaited."""
+        present = [e for e in self.entries.values() if e.present]
+        return bool(present) and all(e.ready for e in present) and not self.missing()
+
+    def order(self) -> list[int]:
+        """The hub seats of the seated controllers, in seat order (the players' order)."""
+        return [e.hub_seat for e in self.seated()]
+
+    def bot_count(self) -> int:
+        """The bots that will fill free seats (``bots``, or enough to reach ``min_players``)."""
+        if self.bots is not None:
+            return min(self.bots, len(self.free()))
+        return max(0, self.min_players - len(self.seated()))
+
+    def more_bots(self, step: int) -> None:
+        """One bot more (``step`` 1) or fewer (-1), within the free seats."""
+        self.bots = max(0, min(len(self.free()), self.bot_count() + step))
+
+    def take_commands(self) -> list[tuple[str, int, Any]]:
+        out, self.commands = self.commands, []
+        return out
+
+
+def apply(hub: Any, commands: Sequence[tuple[str, int, Any]]) -> None:
+    """The lobby's commands as hub calls (a controller that went away is skipped)."""
+    for kind, seat, rgb in commands:
+        try:
+            if kind == "colour":
+                hub.assign_seat(seat, colour=rgb)
+                hub.identify(seat, ms=600)          # a short blink: "that's you"
+        except KeyError:
+            pass
+
+
+def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", options: str = "",
+              out: TextIO | None = None, max_seconds: float | None = None,
+              events: Sequence[Any] = (), service: Callable[[], None] | None = None,
+              keys: Callable[[], list[str]] | None = None, sink: list[Any] | None = None) -> list[int] | None:
+    """The lobby's loop: returns the hub seats in player order, or None when left (Esc,
+    window closed). With ``screen`` (a pygame display surface) it draws the lobby and reads
+    the keys (Enter starts, T opens ``service``, the controller test screen; Esc leaves); without one it waits for
+    nobody: it starts as soon as no ``--controller`` is awaited and every controller found
+    is seated: the ``--controller`` ports in the order given, then the others in the order they
+    connected.
+
+    ``keys``: a test's key presses instead of pygame's (names: "enter", "test", "escape",
+    "bot+", "bot-"; **+**/**-** change how many bots fill the free seats).
+    A ``--controller`` that does not answer is named on the screen and in ``out`` (once).
+    ``sink``: every hub event polled is appended to it (for the referee, after the lobby)."""
+    started = time.monotonic()
+    told_missing: set[str] = set()
+    view = None
+    if screen is not None:
+        from bitbox.display.lobby import LobbyScreen
+        view = LobbyScreen(screen.get_size())
+    for e in events:
+        lobby.handle(e)
+    clock: Any = None
+    if screen is not None:
+        import pygame
+        clock = pygame.time.Clock()
+    while True:
+        for e in hub.poll(timeout=0.0 if screen is not None else 0.05):
+            lobby.handle(e)
+            if sink is not None:
+                sink.append(e)
+        apply(hub, lobby.take_commands())
+        for port in lobby.missing():
+            if port not in told_missing and time.monotonic() - started > 1.0:
+                told_missing.add(port)
+                if out is not None:
+                    from .seating import waiting_line
+                    print(waiting_line(port), file=out, flush=True)
+        pressed: list[str] = list(keys()) if keys is not None else []
+        if screen is not None:
+            for ev in pygame.event.get():
+                if ev.type == pygame.QUIT:
+                    pressed.append("escape")
+                elif ev.type == pygame.KEYDOWN:
+                    pressed.append({pygame.K_RETURN: "enter", pygame.K_KP_ENTER: "enter", pygame.K_SPACE: "enter",
+                                    pygame.K_t: "test", pygame.K_ESCAPE: "escape", pygame.K_PLUS: "bot+",
+                                    pygame.K_EQUALS: "bot+", pygame.K_KP_PLUS: "bot+", pygame.K_MINUS: "bot-",
+                                    pygame.K_KP_MINUS: "bot-"}.get(ev.key, ""))
+        for k in pressed:
+            if k == "escape":
+                return None
+            if k == "test" and service is not None:
+                service()
+                if view is not None:
+                    view.dirty = True
+            if k in ("bot+", "bot-"):
+                lobby.more_bots(1 if k == "bot+" else -1)
+            if k == "enter" and not lobby.missing():
+                return _finish(lobby, hub)
+        if lobby.everyone_ready():
+            return _finish(lobby, hub)
+        if screen is None and not lobby.missing():
+            # headless: nobody to wait for at a screen; seat the --controller ports in the order
+            # given, then the others in the order they came
+            given = {port: i for i, port in enumerate(lobby.expected)}
+            for e in sorted(lobby.entries.values(), key=lambda e: (given.get(e.info.port, len(given)), e.hub_seat)):
+                if e.seat is None and e.present:
+                    lobby.take(e.hub_seat)
+            apply(hub, lobby.take_commands())
+            return _finish(lobby, hub)
+        if view is not None:
+            surface = pygame.display.get_surface()
+            assert surface is not None and clock is not None        # both made with the screen
+            view.draw(surface, lobby, title=title, options=options, bots=lobby.bot_count(),
+                      waited=time.monotonic() - started)
+            pygame.display.flip()
+            clock.tick(30)
+        if max_seconds is not None and time.monotonic() - started > max_seconds:
+            return None
+
+
+def _finish(lobby: Lobby, hub: Any) -> list[int]:
+    """The players' order; every seated controller's colour is sent once more (a write the
+    hub had to drop while the seats changed fast is made good)."""
+    for e in lobby.seated():
+        try:
+            hub.assign_seat(e.hub_seat, colour=LIGHT_RGB.get(lobby.names[e.seat or 0], (255, 255, 255)))
+        except KeyError:
+            pass
+    return lobby.order()
+
+
+class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(hub, ...))
+    """The lobby as :func:`bitbox.table.seating.connect`'s ``arrange``: called with the
+    controllers found and the hub's events so far, it returns hub seat -> seat index; after
+    the call, :attr:`bots` is the number of bots the lobby settled on (``None``: the
+    command line's), which ``connect`` uses.
+
+    With ``window``, the lobby screen opens (in the table's window) when there is someone to
+    seat (a controller found or awaited); headless, or with no controller at all, it does not
+    block: the controllers sit in the order they connected (and a ``--controller`` that has
+    not answered is still waited for, named in ``out``). Raises
+    :class:`bitbox.table.seating.LeftLobby` when the players leave it. ``always``: open the
+    screen even with no controller (Enter starts with bots). ``bots``: the bots asked for
+    (``None``: enough to reach ``min_players``); **+**/**-** change it in the lobby."""
+
+    def __init__(self, hub: Any, names: Sequence[str], max_players: int, *, urls: Sequence[str] = (),
+                 window: bool = False, title: str = "", options: str = "", bots: int | None = None,
+                 min_players: int = 0, out: TextIO | None = None, size: tuple[int, int] = (1280, 720),
+                 fullscreen: bool = False, max_seconds: float | None = None, always: bool = False) -> None:
+        self.hub, self.names, self.max_players, self.urls = hub, list(names), max_players, list(urls)
+        self.window, self.title, self.options, self.min_players = window, title, options, min_players
+        self.out, self.size, self.fullscreen = out, size, fullscreen
+        self.max_seconds, self.always = max_seconds, always
+        self.asked_bots = bots
+        self.bots: int | None = None
+
+    def __call__(self, connected: dict[int, ControllerInfo], pending: list[Any]) -> dict[int, int]:
+        from .seating import LeftLobby
+        hub = self.hub
+        lobby = Lobby(self.names, self.max_players, expected=self.urls, min_players=self.min_players,
+                      bots=self.asked_bots)
+        for seat, info in sorted(connected.items()):
+            lobby.handle(Connected(seat, info, 0.0))
+        events = [e for e in pending if not isinstance(e, Connected)]
+        if not connected and not self.urls and not (self.always and self.window):
+            return {}
+        screen = None
+        if self.window:
+            import pygame
+
+            from .app import MIN_WINDOW, init_pygame
+            init_pygame(False)
+            flags = pygame.RESIZABLE | (pygame.FULLSCREEN if self.fullscreen else 0)
+            size = (0, 0) if self.fullscreen else (max(self.size[0], MIN_WINDOW[0]), max(self.size[1], MIN_WINDOW[1]))
+            screen = pygame.display.set_mode(size, flags)
+            pygame.display.set_caption(f"{self.title} — lobby" if self.title else "8Bitbox — lobby")
+
+        def service() -> None:
+            from .service import run_test_screen
+
+            def keep(e: Any) -> None:
+                lobby.handle(e)
+                pending.append(e)
+            run_test_screen(hub, screen, on_event=keep)
+
+        order = run_lobby(hub, lobby, screen=screen, title=self.title, options=self.options, out=self.out,
+                          events=events, service=service, max_seconds=self.max_seconds, sink=pending)
+        if order is None:
+            raise LeftLobby("left the lobby: no game started")
+        for e in lobby.entries.values():        # controllers that came during the lobby
+            connected.setdefault(e.hub_seat, e.info)
+        self.bots = lobby.bots if lobby.bots != self.asked_bots else None
+        return {hub_seat: at for hub_seat in order if (at := lobby.entries[hub_seat].seat) is not None}

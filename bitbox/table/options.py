@@ -1,0 +1,59 @@
+"""The table's command-line options shared by every game (``--size``, ``--speed``): one check
+each, as plain functions and as argparse types. Light on purpose: a command's parser imports
+it without pygame."""
+from __future__ import annotations
+
+import argparse
+import math
+
+from .seating import TableError
+
+#: The smallest window the table draws in (a smaller one is enlarged to it): below it the
+#: type of a 3 m table cannot be read. 16:9, like the 1920×1080 reference grid.
+MIN_WINDOW = (1024, 576)
+
+
+#: The smallest frame at all (headless snapshots, e.g. thumbnails for tests).
+MIN_FRAME = (320, 180)
+#: The largest frame or window (8K UHD): a bound, so a typo cannot ask for gigabytes.
+MAX_FRAME = (7680, 4320)
+
+
+def check_size(text: str, what: str = "--size") -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` as a frame size (:data:`MIN_FRAME` to :data:`MAX_FRAME`), or a
+    :class:`TableError` in one line. A window smaller than :data:`MIN_WINDOW` is enlarged
+    to it when it opens; headless frames may be smaller."""
+    try:
+        w, h = (int(n) for n in str(text).lower().split("x"))
+    except ValueError:
+        raise TableError(f"{what} expects WIDTHxHEIGHT (e.g. 1920x1080), not {text!r}") from None
+    if not (MIN_FRAME[0] <= w <= MAX_FRAME[0] and MIN_FRAME[1] <= h <= MAX_FRAME[1]):
+        raise TableError(f"{what} {w}x{h}: expected a size from {MIN_FRAME[0]}x{MIN_FRAME[1]} to "
+                         f"{MAX_FRAME[0]}x{MAX_FRAME[1]} "
+                         f"(a window is at least {MIN_WINDOW[0]}x{MIN_WINDOW[1]})")
+    return w, h
+
+
+def check_speed(value: float, what: str = "--speed") -> float:
+    """A show speed: a finite number ≥ 0 (0: no pauses), else a :class:`TableError`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise TableError(f"{what} expects a number ≥ 0 (1 = table speed, 2 = twice as fast, 0 = no pauses), "
+                         f"not {value!r}")
+    return float(value)
+
+
+def size_arg(text: str) -> tuple[int, int]:
+    """:func:`check_size` as an argparse type (every game's ``--size``): one usage line."""
+    try:
+        return check_size(text, what="")
+    except TableError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
+
+
+def speed_arg(text: str) -> float:
+    """:func:`check_speed` as an argparse type (every game's ``--speed``): one usage line."""
+    try:
+        return check_speed(float(text), what="")
+    except (TableError, ValueError):
+        raise argparse.ArgumentTypeError(f"expected a number ≥ 0 (1 = table speed, 2 = twice as fast, "
+                                         f"0 = no pauses), not {text!r}") from None

@@ -1,0 +1,299 @@
+"""The Last One Alive table screen, on the console's display shell
+(:class:`bitbox.display.shell.Shell`), readable on a TV from across the room:
+
+* ``prompt`` (top): whose turn it is, the current prompt, what each wheel means now, the
+  dice marked so far and, when the last answer was refused, why;
+* ``cards``: every player's character card: their colour and name, the object/barricade
+  tokens (objects face up by name, barricades face down: never the object under them), the
+  hero token, lives (Survivors), *zombified* when out, and the dice in front of them with
+  their faces and labels (F1... for the active player);
+* ``tray``: this turn's roll, labelled Z1, S1, O1, B1...; dice tumble while rolling, the "+"
+  re-rolls appear one after another, and the medkit's roll;
+* ``state`` (right): the apocalypse level, the tokens left in the bag (a count only), night,
+  the pool;
+* ``log``: what happened, in the table's language.
+
+It reads the :class:`lastonealive.session.TableView` it is given and nothing else.
+"""
+from __future__ import annotations
+
+import random
+import zlib
+from typing import Any
+
+import pygame
+
+from bitbox.display.model import ShellView
+from bitbox.display.shell import ACCENT, BAD, BG, DIM, FAINT, GOOD, PANEL, PANEL_2, TEXT, Shell
+
+from ..words import Lang
+
+TYPE_COLOUR = {"zombie": (86, 160, 72), "shoot": (200, 60, 52), "object": (60, 120, 215), "barricade": (150, 105, 60)}
+FACE_TEXT = {"blank": "", "ambush": "⚠", "zombie1": "☠", "zombie2": "☠☠", "bang1": "✸", "bang2": "✸✸",
+             "bang1plus": "✸+", "object": "✚", "barricade": "▦"}
+OBJECT_COLOUR = (226, 214, 170)
+BARRICADE_COLOUR = (96, 70, 46)
+HERO_COLOUR = (250, 200, 60)
+
+
+class TableDisplay(Shell):
+    REGIONS = {
+        "prompt": (20, 12, 1880, 196),
+        "cards": (20, 220, 1460, 520),
+        "tray": (20, 752, 1460, 316),
+        "state": (1500, 220, 400, 250),
+        "log": (1500, 482, 400, 586),
+    }
+    OVERLAY = (310, 420, 1300, 220)
+
+    def make_words(self, code: str) -> Lang:
+        return Lang(code)
+
+    def table_view(self, table: Any) -> ShellView:
+        if isinstance(table, ShellView):
+            return table
+        from ..session import TableView
+        return TableView.from_public(table)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.card_rects: dict[str, pygame.Rect] = {}
+        self.token_rects: list[tuple[str, str, pygame.Rect]] = []      # (player, shown name, rect)
+        self.dice_rects: list[tuple[str, str, str, pygame.Rect]] = []  # (where, id, face, rect)
+        super().__init__(*args, **kwargs)
+
+    # ------------------------------------------------------------------ keys
+    def _key_prompt(self, t: Any) -> str:
+        return self._k(t.prompt, getattr(t, "kind", None), getattr(t, "refusal", None), getattr(t, "marks", ()),
+                       t.view.get("active"), t.view.get("finished"), t.stage)
+
+    def _key_cards(self, t: Any) -> str:
+        v = t.view
+        return self._k(v.get("players"), v.get("active"), [tuple(s.__dict__.values()) for s in t.players],
+                       v.get("winners"), v.get("scores"), getattr(t, "asking", None))
+
+    def _key_tray(self, t: Any) -> str:
+        return self._k(t.view.get("tray"), getattr(t, "rolling", ()), getattr(t, "tick", 0), getattr(t, "chain", ()),
+                       getattr(t, "medkit", None), t.view.get("active"))
+
+    def _key_state(self, t: Any) -> str:
+        v = t.view
+        return self._k(v.get("level"), v.get("bag_size"), v.get("night"), v.get("pool"), v.get("turn"), v.get("variants"))
+
+    # ------------------------------------------------------------------ pieces
+    def draw_face(self, surf: pygame.Surface, rect: pygame.Rect, type_: str, face: str, label: str | None = None,
+                  rolling: int | None = None) -> None:
+        """A die of ``type_`` showing ``face`` (a tumbling face when ``rolling`` is a frame)."""
+        if rolling is not None:
+            face = random.Random(zlib.crc32(f"{label}/{rolling}".encode())).choice(list(FACE_TEXT))
+            rect = rect.move(0, -self.px(6) * (rolling % 2))
+        colour = TYPE_COLOUR.get(type_, (180, 180, 180))
+        pygame.draw.rect(surf, (20, 20, 20), rect.inflate(4, 4), border_radius=max(2, rect.w // 6))
+        pygame.draw.rect(surf, colour, rect, border_radius=max(2, rect.w // 7))
+        if face == "ambush":
+            pygame.draw.rect(surf, BAD, rect.inflate(-rect.w // 6, -rect.h // 6), border_radius=max(2, rect.w // 8))
+        sym = FACE_TEXT.get(face, "?")
+        if sym:
+            self.blit(surf, self.text(sym, rect.h / self.u * 0.42, (250, 250, 250), bold=True, max_width=rect.w - 6),
+                      rect.center, "center")
+        if label:
+            self.blit(surf, self.text(label, 20, TEXT, bold=True), (rect.centerx, rect.bottom + self.px(4)), "midtop")
+
+    # ------------------------------------------------------------------ prompt
+    def _draw_prompt(self, surf: pygame.Surface, rect: pygame.Rect, t: Any) -> None:
+        L = self.lang
+        self._panel(surf, rect)
+        v = t.view
+        active = v.get("active") or ""
+        x = rect.x + self.px(24)
+        if active and not v.get("finished"):
+            pygame.draw.rect(surf, self.colour_of(active), (rect.x, rect.y, self.px(14), rect.h), border_radius=self.px(6))
+            self.blit(surf, self.text(L.t("ui.turn", player=L.player(active)), 40, self.colour_of(active), bold=True,
+                                      max_width=rect.w // 3), (x, rect.y + self.px(12)))
+        if t.prompt is not None:
+            key, data = t.prompt
+            data = dict(data)
+            if "player" in data:
+                data["player"] = L.player(data["player"])
+            if "players" in data:
+                data["players"] = L.players(data["players"])
+            text = L.t(key, **data)
+            px = x + (rect.w // 3 if active and not v.get("finished") else 0)
+            lines = self.wrap(text, 34, rect.right - px - self.px(20), bold=True, lines=2)
+            for i, line in enumerate(lines):
+                self.blit(surf, self.text(line, 34, TEXT, bold=True, max_width=rect.right - px - self.px(20)),
+                          (px, rect.y + self.px(14) + i * self.px(42)))
+        kind = getattr(t, "kind", None)
+        from ..controls import WHEELS
+        wheels = WHEELS.get(kind or "", (None, None, None)) if t.stage in ("prompt", "bag") else (None, None, None)
+        y = rect.y + self.px(104)
+        col_w = (rect.w - self.px(48)) // 3
+        for i, (name, meaning) in enumerate(zip(("wheel.left", "wheel.centre", "wheel.right"), wheels)):
+            if meaning is None:
+                continue
+            cx = x + i * col_w
+            self.blit(surf, self.text(L.t(name).upper(), 20, ACCENT, bold=True), (cx, y))
+            for j, line in enumerate(self.wrap(L.t(meaning), 22, col_w - self.px(20), lines=2)):
+                self.blit(surf, self.text(line, 22, TEXT, max_width=col_w - self.px(20)), (cx, y + self.px(24) + j * self.px(26)))
+        refusal = getattr(t, "refusal", None)
+        marks = getattr(t, "marks", ())
+        if refusal is not None:
+            reason = L.t(refusal[0], **dict(refusal[1]))
+            s = self.text(L.t("ui.refused", reason=reason), 28, BAD, bold=True, max_width=rect.w // 2)
+            self.blit(surf, s, (rect.right - self.px(20), rect.y + self.px(62)), "topright")
+        elif marks:
+            s = self.text(L.t("ui.marked", dice=", ".join(str(m).upper() if len(str(m)) <= 3 else L.token(m) for m in marks)),
+                          26, ACCENT, bold=True, max_width=rect.w // 2)
+            self.blit(surf, s, (rect.right - self.px(20), rect.y + self.px(62)), "topright")
+
+    # ------------------------------------------------------------------ cards
+    def _draw_cards(self, surf: pygame.Surface, rect: pygame.Rect, t: Any) -> None:
+        L = self.lang
+        v = t.view
+        players = list(v.get("players", ()))
+        self.card_rects, self.token_rects = {}, []
+        self.dice_rects = [d for d in self.dice_rects if d[0] == "tray"]
+        if not players:
+            return
+        gap = self.px(12)
+        w = (rect.w - gap * (len(players) - 1)) / len(players)
+        winners = set(v.get("winners") or [])
+        active = v.get("active")
+        for i, p in enumerate(players):
+            name = p["player"]
+            card = pygame.Rect(round(rect.x + i * (w + gap)), rect.y, round(w), rect.h)
+            self.card_rects[name] = card
+            out = not p.get("in_game", True)
+            colour = self.colour_of(name)
+            pygame.draw.rect(surf, (34, 36, 40) if out else PANEL, card, border_radius=self.px(14))
+            border = ACCENT if name in winners else (colour if name == active and not v.get("finished") else PANEL_2)
+            pygame.draw.rect(surf, border, card, self.px(6 if name == active else 3), border_radius=self.px(14))
+            head = pygame.Rect(card.x, card.y, card.w, self.px(64))
+            pygame.draw.rect(surf, FAINT if out else colour, head, border_top_left_radius=self.px(14),
+                             border_top_right_radius=self.px(14))
+            self.blit(surf, self.text(L.player(name), 36, (15, 15, 20), bold=True, max_width=card.w - self.px(20)),
+                      (card.x + self.px(14), head.centery), "midleft")
+            st = t.status_of(name)
+            y = head.bottom + self.px(8)
+            line = ""
+            if st.kind in ("bot", "keyboard"):
+                line = L.t(f"status.{st.kind}")
+            if st.lost:
+                line = L.t("status.lost")
+            elif st.status in ("to_act", "unlock", "waiting"):
+                line = (line + " · " if line else "") + L.t(f"status.{st.status}")
+            if line:
+                self.blit(surf, self.text(line, 20, BAD if st.lost else DIM, bold=st.lost, max_width=card.w - self.px(20)),
+                          (card.x + self.px(14), y))
+            y += self.px(28)
+            if "lives" in p:
+                self.blit(surf, self.text(L.t("ui.lives", n="♥" * int(p["lives"])), 26, (240, 90, 110), bold=True,
+                                          max_width=card.w - self.px(20)), (card.x + self.px(14), y))
+                y += self.px(34)
+            if name in (v.get("scores") or {}):
+                self.blit(surf, self.text(L.t("ui.score", n=v["scores"][name]), 22, ACCENT, bold=True),
+                          (card.x + self.px(14), y))
+                y += self.px(30)
+            # tokens: face up by name, face down as a barricade (never what is under it)
+            th = self.px(44)
+            for tok in p.get("tokens", ()):
+                r = pygame.Rect(card.x + self.px(12), y, card.w - self.px(24), th)
+                if tok == "hero":
+                    pygame.draw.rect(surf, HERO_COLOUR, r, border_radius=th // 2)
+                    text_col = (40, 30, 0)
+                elif tok == "barricade":
+                    pygame.draw.rect(surf, BARRICADE_COLOUR, r, border_radius=self.px(6))
+                    for k in range(1, 4):
+                        xx = r.x + k * r.w // 4
+                        pygame.draw.line(surf, (70, 50, 30), (xx, r.y + 4), (xx, r.bottom - 4), self.px(3))
+                    text_col = (240, 225, 200)
+                else:
+                    pygame.draw.rect(surf, OBJECT_COLOUR, r, border_radius=self.px(6))
+                    text_col = (30, 30, 30)
+                self.blit(surf, self.text(L.token(tok), 26, text_col, bold=True, max_width=r.w - self.px(12)), r.center, "center")
+                self.token_rects.append((name, tok, r))
+                y += th + self.px(8)
+            # the dice in front
+            if out:
+                self.blit(surf, self.text(L.t("ui.zombified"), 40, BAD, bold=True, max_width=card.w - self.px(16)),
+                          (card.centerx, card.bottom - self.px(60)), "center")
+                continue
+            front = list(p.get("front", ()))
+            if front:
+                self.blit(surf, self.text(L.t("ui.in_front").upper(), 18, DIM, bold=True),
+                          (card.x + self.px(14), card.bottom - self.px(150)))
+                size = min(self.px(70), (card.w - self.px(24)) / max(1, min(len(front), 4)) - self.px(10))
+                for k, (die_id, type_, face) in enumerate(front):
+                    row, col = divmod(k, 4)
+                    r = pygame.Rect(round(card.x + self.px(14) + col * (size + self.px(10))),
+                                    round(card.bottom - self.px(124) + row * (size * 0.55)), round(size), round(size))
+                    label = str(die_id).upper() if die_id and name == active else None
+                    self.draw_face(surf, r, type_, face, label)
+                    self.dice_rects.append((name, str(die_id or ""), face, r))
+
+    # ------------------------------------------------------------------ tray
+    def _draw_tray(self, surf: pygame.Surface, rect: pygame.Rect, t: Any) -> None:
+        L = self.lang
+        self._panel(surf, rect)
+        self._title(surf, rect, L.t("ui.tray"))
+        self.dice_rects = [d for d in self.dice_rects if d[0] != "tray"]
+        tray = list(t.view.get("tray", ()))
+        rolling = set(getattr(t, "rolling", ()))
+        tick = getattr(t, "tick", 0)
+        size = self.px(104)
+        gap = self.px(18)
+        x = rect.x + self.px(24)
+        y = rect.y + self.px(52)
+        for die_id, type_, face in tray:
+            r = pygame.Rect(x, y, size, size)
+            self.draw_face(surf, r, type_, face, str(die_id).upper(), rolling=tick if die_id in rolling else None)
+            self.dice_rects.append(("tray", str(die_id), face, r))
+            x += size + gap
+            if x + size > rect.right - self.px(20):
+                break
+        chain = list(getattr(t, "chain", ()))
+        yb = rect.bottom - self.px(76)
+        xb = rect.x + self.px(24)
+        if chain:
+            s = self.text(L.t("ui.chain") + ":", 24, DIM, bold=True)
+            self.blit(surf, s, (xb, yb + self.px(28)), "midleft")
+            xb += s.get_width() + self.px(14)
+            for f in chain:
+                r = pygame.Rect(xb, yb, self.px(56), self.px(56))
+                self.draw_face(surf, r, "shoot", f)
+                xb += self.px(66)
+        medkit = getattr(t, "medkit", None)
+        if medkit is not None:
+            xb += self.px(30)
+            s = self.text(L.t("ui.medkit") + ":", 24, DIM, bold=True)
+            self.blit(surf, s, (xb, yb + self.px(28)), "midleft")
+            r = pygame.Rect(xb + s.get_width() + self.px(14), yb, self.px(56), self.px(56))
+            self.draw_face(surf, r, "shoot", medkit)
+
+    # ------------------------------------------------------------------ state
+    def _draw_state(self, surf: pygame.Surface, rect: pygame.Rect, t: Any) -> None:
+        L = self.lang
+        v = t.view
+        self._panel(surf, rect)
+        level = int(v.get("level", 1) or 1)
+        self.blit(surf, self.text(L.t("ui.level").upper(), 22, DIM, bold=True), (rect.x + self.px(20), rect.y + self.px(14)))
+        colour = BAD if level >= 4 else (ACCENT if level >= 2 else GOOD)
+        self.level_rect = self.blit(surf, self.text(str(level), 96, colour, bold=True), (rect.x + self.px(24), rect.y + self.px(40)))
+        for k in range(4):
+            r = pygame.Rect(rect.x + self.px(130) + k * self.px(58), rect.y + self.px(70), self.px(46), self.px(46))
+            pygame.draw.rect(surf, colour if k < level else PANEL_2, r, border_radius=self.px(23))
+        if v.get("night"):
+            self.blit(surf, self.text("☾ " + L.t("ui.night"), 26, (170, 180, 255), bold=True),
+                      (rect.right - self.px(20), rect.y + self.px(14)), "topright")
+        self.blit(surf, self.text(L.t("ui.bag").upper(), 22, DIM, bold=True), (rect.x + self.px(20), rect.y + self.px(150)))
+        self.bag_rect = self.blit(surf, self.text(str(v.get("bag_size", 0)), 56, TEXT, bold=True),
+                                  (rect.x + self.px(20), rect.y + self.px(176)))
+        pool = v.get("pool") or {}
+        x = rect.x + self.px(170)
+        for type_ in ("zombie", "shoot", "object", "barricade"):
+            r = pygame.Rect(x, rect.y + self.px(186), self.px(40), self.px(40))
+            pygame.draw.rect(surf, TYPE_COLOUR[type_], r, border_radius=self.px(6))
+            self.blit(surf, self.text(str(pool.get(type_, 0)), 24, TEXT, bold=True), r.center, "center")
+            x += self.px(54)
+
+
+__all__ = ["TableDisplay", "BG"]

@@ -1,0 +1,181 @@
+"""Last One Alive's research encoding (:mod:`bitbox.research.encoding`): its answers as
+fixed ids and a player's private view as a fixed-size vector. Registered in the entry
+points ``bitbox.research`` as ``lastonealive``; the environment is the console's
+(``bitbox.research.aec_env("lastonealive")``).
+
+Die slots: the ids a die can have during a turn, ``f1`` … ``fN`` (in front of the active
+player at the start of the turn, N = every die in the box) then ``z1`` …, ``s1`` …, ``o1`` …,
+``b1`` … (rolled this turn, as many as the box has of each type).
+
+Actions (after no-op 0 and confirm 1):
+
+* ``pass``; ``use:axe``, ``use:pistol``, ``use:chainsaw`` (before the roll);
+  ``use:radio:<type>+<type>`` (10 pairs);
+  ``use:<token>:<die>`` for pistol, axe, chainsaw and barricade on each die slot;
+* parts of a composite answer, chosen one per step: ``dice:<type>`` (one chosen die of that
+  type; ``dice:none`` when no die can be chosen), ``hero:<die>`` (a die the hero token
+  re-rolls: any non-empty set, then *confirm*), ``flare:<die>`` (a die the flare sends on:
+  exactly half of them, rounded up), ``keep:<token>`` (one of the three tokens kept);
+* ``draw:<n>`` and ``draw_barricades:<n>`` (n from 0); ``shoot:stop``, ``shoot:<die>:<n>``
+  (n = 1, 2); ``give:stop``, ``give:<die>``; ``side:object``, ``side:barricade`` (setup);
+  ``roll`` (a zombified seat's roll).
+
+Prompts the engine marks ``auto`` (nothing to decide) are answered for the player.
+
+Observation (float32; each value a count or a 0/1 flag, clipped to 0..255): the layout, index
+by index, is in docs/research.md; :meth:`observe` writes exactly that.
+
+Nothing in it depends on another player's face-down tokens, the bag's order or the random
+state: it is made from the game's private view only.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from bitbox.games import GameError
+from bitbox.games.protocol import Action as AnyAction
+from bitbox.games.protocol import Player, Prompt
+from bitbox.research.encoding import RESERVED, EncodingBase
+
+from .rules import FACES, HELD, OBJECTS, SYMBOLS, TYPES, Action
+
+SEATS = 5
+PHASES = ("setup", "before", "dice", "after", "draw", "before_shoot", "shoot", "before_barricades", "give",
+          "draw_barricades", "keep", "zombified", "finished")
+PREFIX = {"zombie": "z", "shoot": "s", "object": "o", "barricade": "b"}
+SEAT_BLOCK = 62
+SLOT_BLOCK = 16
+DIE_TOKENS = ("pistol", "axe", "chainsaw", "barricade")
+
+
+class LastOneAliveEncoding(EncodingBase):
+    observation_high = 255.0
+
+    def __init__(self, counts: Mapping[str, int]) -> None:
+        total = sum(counts[t] for t in TYPES)
+        self.slots = tuple([f"f{i}" for i in range(1, total + 1)]
+                           + [f"{PREFIX[t]}{i}" for t in TYPES for i in range(1, counts[t] + 1)])
+        self._slot = {s: k for k, s in enumerate(self.slots)}
+        most = 2 * max(counts["object"], counts["barricade"])
+        names = ["pass", "use:axe", "use:pistol", "use:chainsaw"]
+        names += [f"use:radio:{a}+{b}" for i, a in enumerate(TYPES) for b in TYPES[i:]]
+        names += [f"use:{t}:{d}" for t in DIE_TOKENS for d in self.slots]
+        names += [f"dice:{t}" for t in TYPES] + ["dice:none"]
+        names += [f"hero:{d}" for d in self.slots] + [f"flare:{d}" for d in self.slots]
+        names += [f"keep:{h}" for h in HELD]
+        names += [f"draw:{n}" for n in range(most + 1)] + [f"draw_barricades:{n}" for n in range(most + 1)]
+        names += ["shoot:stop"] + [f"shoot:{d}:{n}" for d in self.slots for n in (1, 2)]
+        names += ["give:stop"] + [f"give:{d}" for d in self.slots]
+        names += ["side:object", "side:barricade", "roll"]
+        self.names = tuple(names)
+        self._id = {n: RESERVED + k for k, n in enumerate(self.names)}
+        self._seats_at = 30
+        self._slots_at = self._seats_at + SEATS * SEAT_BLOCK
+        self._me_at = self._slots_at + SLOT_BLOCK * len(self.slots)
+        self.observation_size = self._me_at + 6 + 6 + 12
+
+    # ------------------------------------------------------------------ actions
+    def ids(self, prompt: Prompt, option: AnyAction) -> tuple[int, ...]:
+        try:
+            return tuple(self._id[n] for n in self._names(option))
+        except (KeyError, TypeError, ValueError):
+            raise GameError(f"the research encoding has no id for the answer {option!r}") from None
+
+    def _names(self, a: Any) -> list[str]:
+        assert isinstance(a, Action)
+        kind, token, arg = a.kind, a.token, a.arg
+        if kind == "pass":
+            return ["pass"]
+        if kind == "use":
+            if token == "radio":
+                return [f"use:radio:{arg[0]}+{arg[1]}" if TYPES.index(arg[0]) <= TYPES.index(arg[1])
+                        else f"use:radio:{arg[1]}+{arg[0]}"]
+            if token in ("hero", "flare"):
+                return [f"{token}:{d}" for d in arg]
+            return [f"use:{token}" if arg is None else f"use:{token}:{arg}"]
+        if kind == "dice":
+            parts = [f"dice:{t}" for t, n in zip(TYPES, arg) for _ in range(n)]
+            return parts or ["dice:none"]
+        if kind == "keep":
+            return [f"keep:{h}" for h in arg]
+        if kind in ("draw", "draw_barricades"):
+            return [f"{kind}:{arg}"]
+        if kind == "shoot":
+            return ["shoot:stop"] if arg is None else [f"shoot:{arg[0]}:{arg[1]}"]
+        if kind == "give":
+            return ["give:stop"] if arg is None else [f"give:{arg}"]
+        if kind == "side":
+            return [f"side:{arg}"]
+        if kind == "roll":
+            return ["roll"]
+        raise KeyError(kind)
+
+    # ------------------------------------------------------------------ observations
+    def observe(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> np.ndarray:
+        o = np.zeros(self.observation_size, dtype=np.float32)
+        o[0] = view["turn"]
+        o[1] = view["level"]
+        o[2] = bool(view["night"])
+        o[3] = view["apocalypse_drawn"]
+        o[4] = view["bag_size"]
+        for k, t in enumerate(TYPES):
+            o[5 + k] = view["pool"].get(t, 0)
+        phase = "finished" if view["finished"] else view["phase"]
+        if phase in PHASES:
+            o[9 + PHASES.index(phase)] = 1
+        ts = view["turn_state"]
+        o[22:30] = (len(ts["radio"]), bool(ts["chainsaw_before"]), ts["pistols"], ts["axes"], bool(ts["hero_used"]),
+                    ts["draws_left"], ts["bangs_left"], ts["gives_left"])
+        active = view["active"]
+        winners = set(view.get("winners") or ())
+        scores = view.get("scores") or {}
+        for k, p in enumerate(view["players"][:SEATS]):
+            at = self._seats_at + SEAT_BLOCK * k
+            name = p["player"]
+            o[at:at + 5] = (1, bool(p["in_game"]), name == player, name == active, p.get("lives", 0))
+            for h in p["tokens"]:
+                if h in HELD:
+                    o[at + 5 + HELD.index(h)] += 1
+            symbols = 0
+            for _, t, f in p["front"]:
+                if t in TYPES and f in FACES:
+                    o[at + 13 + 9 * TYPES.index(t) + FACES.index(f)] += 1
+                symbols += SYMBOLS.get(f, 0)
+            o[at + 49] = scores.get(name, 0)
+            o[at + 50] = name in winners
+            o[at + 51] = len(p["front"])
+            o[at + 52] = symbols
+        front: list[Any] = next((p["front"] for p in view["players"] if p["player"] == active), [])
+        for where, dice in ((1, view["tray"]), (2, front)):
+            for die_id, t, f in dice:
+                slot = self._slot.get(die_id) if die_id is not None else None
+                if slot is None:
+                    continue
+                at = self._slots_at + SLOT_BLOCK * slot
+                o[at] = 1
+                o[at + where] = 1
+                if t in TYPES:
+                    o[at + 3 + TYPES.index(t)] = 1
+                if f in FACES:
+                    o[at + 7 + FACES.index(f)] = 1
+        at = self._me_at
+        for obj in view.get("hidden") or ():
+            if obj in OBJECTS:
+                o[at + OBJECTS.index(obj)] += 1
+        if view.get("setup_token") in OBJECTS:
+            o[at + 6 + OBJECTS.index(view["setup_token"])] = 1
+        if prompt is not None and prompt.kind in PHASES[:-1]:
+            o[at + 12 + PHASES.index(prompt.kind)] = 1
+        return np.clip(o, 0, self.observation_high, out=o)
+
+
+def encoding() -> LastOneAliveEncoding:
+    """The encoding for the dice of config/ (as many die slots as the box has dice)."""
+    from .content import load_content
+    return LastOneAliveEncoding(load_content().counts)
+
+
+__all__ = ["LastOneAliveEncoding", "encoding"]

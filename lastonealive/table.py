@@ -1,0 +1,361 @@
+"""Last One Alive at the table: `lastonealive play`, `lastonealive history`,
+`lastonealive replay` (and `bitbox play --game lastonealive`).
+
+The console's pieces do the work (:mod:`bitbox.table`: seating, the table loop, the journal,
+history and replay; :mod:`bitbox.display`: the display shell); this module wires Last One
+Alive's session (:mod:`lastonealive.session`), display and words to them. With no screen it
+runs headless: a PNG per turn, the events printed, ending with the winner's line.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+from bitbox.table.app import TableLoop as ConsoleLoop
+from bitbox.table.app import display_available, init_pygame
+from bitbox.table.history import print_history, replay_frames
+from bitbox.table.journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild, verify
+from bitbox.table.referee import Pace
+from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
+from bitbox.table.seating import plans as seat_plans
+from bitbox.colours import SEAT_COLOURS
+
+from .content import ConfigError
+from .journaling import RULES as JOURNAL_RULES
+from .rules import RulesError
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS
+from .words import LANGUAGES, Lang
+
+VARIANT_CHOICES = ("survivors", "day_night", "zombies_everywhere")
+SEATING = SeatRules("Last One Alive", SEAT_COLOURS[:MAX_PLAYERS], min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+                    demo_players=4)
+SECRET_SEED_BITS = 128
+
+
+@dataclass
+class PlayOptions:
+    players: int | None = None
+    bots: int | None = None
+    bot: str = "careful"
+    keyboard: bool = False
+    seed: int | None = None
+    lang: str = "en"
+    headless: bool = False
+    snapshots: str | None = None
+    journal: str | None = None
+    resume: bool = False
+    speed: float | None = None
+    variant: Sequence[str] = ()
+    tokens: str = "virtual"
+    controllers: Sequence[str] = ()
+    fullscreen: bool = False
+    size: tuple[int, int] | None = None
+    wait: float = 3.0
+    max_seconds: float | None = None
+    out: TextIO | None = None
+
+
+class _Printer:
+    def __init__(self, lang: Lang, out: TextIO) -> None:
+        self.lang, self.out = lang, out
+
+    def __call__(self, entry: Any) -> None:
+        prefix = "" if entry.kind in ("turn", "game_over", "started", "resumed") else "  "
+        print(prefix + self.lang.event(entry.kind, entry.data), file=self.out, flush=True)
+
+
+def check_snapshots(folder: str | Path | None) -> Path | None:
+    """The PNG folder, made and tried before the game starts (one line if it cannot be)."""
+    if folder is None:
+        return None
+    path = Path(folder).expanduser()
+    if path.exists() and not path.is_dir():
+        raise TableError(f"--snapshots {path}: exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        import tempfile
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise TableError(f"--snapshots {path}: cannot write there ({exc.strerror or exc})") from None
+    return path
+
+
+class _Stop:
+    """Ctrl-C and SIGTERM while the table runs: a request the loop reads at its next frame
+    (never an exception in the middle of the hub's or the journal's work). Every accepted
+    answer is already in the journal: `--resume` continues."""
+
+    signum: int | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.signum is not None:
+            raise KeyboardInterrupt()
+        self.signum = signum
+
+
+_STOP = _Stop()
+
+
+class TableLoop(ConsoleLoop):
+    caption = "Last One Alive — 8Bitbox"
+    command = "lastonealive play"
+
+    def stop_requested(self) -> int | None:
+        if _STOP.signum is None:
+            return None
+        return 143 if _STOP.signum == signal.SIGTERM else 130
+
+    def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
+        from .display import TableDisplay
+        return TableDisplay(size=size, lang=self.lang, surface=surface)
+
+
+def play(opts: PlayOptions) -> int:
+    """`lastonealive play`; returns the exit code (every expected problem: one line, exit 2)."""
+    out = opts.out or sys.stdout
+    from bitbox.config import ConfigError as DeviceConfigError
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"          # SDL would turn SIGTERM into a quit event
+    _STOP.signum = None
+    previous = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, _STOP)
+    except ValueError:                                  # not the main thread
+        pass
+    try:
+        return _play(opts, out)
+    except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
+        print(f"lastonealive play: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("lastonealive play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
+        return 130
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _play(opts: PlayOptions, out: TextIO) -> int:
+    from bitbox.controllers import load_controllers_config
+    from bitbox.hub import Hub
+    from bitbox.wheels import load_wheel_map
+
+    from .content import load_content
+    from .session import BotDriver, KeyboardDriver, Session, new_game
+
+    lang = Lang(opts.lang)
+    headless = opts.headless
+    if not headless and not display_available():
+        print("no display found: running headless", file=out, flush=True)
+        headless = True
+    if headless and opts.keyboard:
+        raise TableError("--keyboard needs a screen and a keyboard (no display found)")
+    speed = opts.speed if opts.speed is not None else (0.0 if headless else 1.0)
+    pace = Pace().scaled(speed)
+    content = load_content()
+    wheel_map = load_wheel_map(game="lastonealive")
+    controllers = load_controllers_config()
+    snapshots = check_snapshots(opts.snapshots or "snapshots" if headless or opts.snapshots else None)
+    journal_path = Path(opts.journal or default_journal_path()).expanduser()
+    journal = Journal(journal_path, JOURNAL_RULES)
+    for line in journal.notices:
+        print(f"note: {line}", file=out, flush=True)
+    try:
+        hub = Hub(config=controllers)
+    except BaseException:
+        journal.close()
+        raise
+    request = SeatRequest(players=opts.players, bots=opts.bots, keyboard=opts.keyboard, urls=tuple(opts.controllers),
+                          wait=opts.wait)
+    try:
+        resumed: GameInfo | None = None
+        if opts.resume:
+            resumed = next((g for g in reversed(journal.games())
+                            if g.status != "finished" and g.game == "lastonealive"), None)
+            if resumed is None:
+                raise TableError(f"no unfinished Last One Alive game to resume in {journal_path} "
+                                 f"(see `lastonealive history`)")
+            game, n_inputs = rebuild(journal, resumed.id)
+            settings = resumed.settings
+            bot_name = settings.get("bot", opts.bot)
+            tokens = settings.get("tokens", "virtual")
+            if settings.get("lang") in LANGUAGES and opts.lang == "en":
+                lang = Lang(settings["lang"])
+            wanted = [dict(s) for s in settings.get("seats", [])]
+            if any(s.get("kind") == "keyboard" for s in wanted) and headless:
+                raise TableError("this game has keyboard players: it needs a screen to resume")
+            seats, sims, pending = connect(hub, SEATING, request, wanted, out)
+            record = GameRecord(journal, resumed.id, n_inputs)
+            note = f" (seed {resumed.seed})" if resumed.seed_public else ""
+            print(f"Resuming Last One Alive game {resumed.id}{note} at turn {game.state.turn}, "
+                  f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
+        else:
+            bot_name = opts.bot
+            seats, sims, pending = connect(hub, SEATING, request, None, out)
+            names = [s["player"] for s in seats]
+            kinds = {s["kind"] for s in seats}
+            tokens = opts.tokens
+            if tokens == "physical" and kinds != {"controller"}:
+                print("bots and keyboard players cannot hold cardboard: virtual tokens", file=out, flush=True)
+                tokens = "virtual"
+            seed = opts.seed if opts.seed is not None else secrets.randbits(SECRET_SEED_BITS)
+            seed_kind = "given" if opts.seed is not None else "secret"
+            game = new_game(names, seed=seed, variants=list(opts.variant), **content.game_options())
+            settings = {"seats": [{k: s[k] for k in ("player", "kind", "controller_id")} for s in seats],
+                        "lang": lang.code, "bot": bot_name, "tokens": tokens, "variants": list(game.state.variants),
+                        "seed": seed_kind}
+            record = journal.new_game(game, settings)
+            n_inputs = 0
+            who = ", ".join(f"{lang.player(s['player'])} ({s['kind']})" for s in seats)
+            seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
+            variants = ", ".join(game.state.variants) or "base game"
+            print(f"Last One Alive game {record.id}: {who}; {variants}; {seed_note}; {tokens} tokens; "
+                  f"journal {journal_path}", file=out, flush=True)
+        session = Session(game, seat_plans(seats), tokens=tokens, wheel_map=wheel_map, journal=record, pace=pace,
+                          inputs_applied=n_inputs, on_event=_Printer(lang, out))
+        session.log_message("resumed" if resumed else "started", {"turn": game.state.turn} if resumed else {})
+        drivers: list[Any] = []
+        kb_sims = {}
+        for s in seats:
+            if s["kind"] == "bot":
+                drivers.append(BotDriver(s["player"], sims[s["player"]], bot_name, content.faces,
+                                         seed=game.state.seed, think=pace.think, wheel_map=wheel_map))
+            elif s["kind"] == "keyboard":
+                kb_sims[s["player"]] = sims[s["player"]]
+        keyboard = KeyboardDriver(kb_sims, wheel_map) if kb_sims else None
+        if keyboard is not None:
+            drivers.append(keyboard)
+        for e in pending:
+            session.handle(e)
+        loop = TableLoop(session, hub, drivers, keyboard, lang, headless=headless, out=out, snapshots=snapshots,
+                         size=opts.size or ((1920, 1080) if headless else (1280, 720)), fullscreen=opts.fullscreen,
+                         max_seconds=opts.max_seconds)
+        try:
+            code = loop.run()
+        except KeyboardInterrupt:
+            code = 130
+        if code in (130, 143):
+            print(f"lastonealive play: {'terminated' if code == 143 else 'interrupted'} "
+                  f"(an unfinished game continues with --resume)", file=sys.stderr)
+        if session.finished:
+            winners = session.game.state.winners
+            print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
+                  file=out, flush=True)
+        else:
+            print(f"game {record.id} saved: `lastonealive play --resume --journal {journal_path}` continues it",
+                  file=out, flush=True)
+        return code
+    finally:
+        hub.close()
+        journal.close()
+
+
+# ---------------------------------------------------------------------------- history and replay
+
+def history(journal_path: str | None, out: TextIO | None = None) -> int:
+    """`lastonealive history`: every game of the journal, each game's own (Last One Alive's
+    and the others'), replayed from its inputs; a seed is shown once its game has ended."""
+    out = out or sys.stdout
+    try:
+        path = Path(journal_path or default_journal_path()).expanduser()
+        if not path.exists() and not path.is_symlink():
+            print(f"no games yet ({path} does not exist)", file=out)
+            return 0
+        with Journal(path, JOURNAL_RULES, create=False) as j:
+            games = [verify(j, g.id) for g in j.games()]
+    except JournalError as exc:
+        print(f"lastonealive history: {exc}", file=sys.stderr)
+        return 2
+    if not games:
+        print(f"no games yet in {path}", file=out)
+        return 0
+    by_game: dict[str, list[GameInfo]] = {}
+    for g in games:
+        by_game.setdefault(g.game, []).append(g)
+    for name, group in sorted(by_game.items(), key=lambda kv: kv[0] != "lastonealive"):
+        print(f"{'Last One Alive' if name == 'lastonealive' else name}:", file=out)
+        print_history(group, out, "lastonealive play --resume" if name == "lastonealive" else f"{name} play --resume")
+    return 0
+
+
+def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | None = None, headless: bool = False,
+                snapshots: str | None = None, out: TextIO | None = None, size: tuple[int, int] | None = None) -> int:
+    """`lastonealive replay [ID]`: a game turn by turn (← → in the window; headless: printed,
+    and one PNG per turn with ``snapshots``)."""
+    out = out or sys.stdout
+    try:
+        path = Path(journal_path or default_journal_path()).expanduser()
+        if not path.exists() and not path.is_symlink():
+            raise JournalError(f"{path}: no journal here (no game has been played with it)")
+        snapshot_dir = check_snapshots(snapshots) if snapshots else None
+        with Journal(path, JOURNAL_RULES, create=False) as j:
+            if game_id is None:
+                games = [g for g in j.games() if g.status == "finished" and g.game == "lastonealive"]
+                if not games:
+                    raise JournalError(f"{path}: no finished Last One Alive game to replay")
+                game_id = games[-1].id
+            info = j.game(game_id)
+            if info.game != "lastonealive":
+                raise JournalError(f"{path}: game {game_id} is a game of {info.game} (`{info.game} replay {game_id}`)")
+            frames = replay_frames(j, game_id, JOURNAL_RULES)
+    except (JournalError, TableError) as exc:
+        print(f"lastonealive replay: {exc}", file=sys.stderr)
+        return 2
+    L = Lang(lang or info.settings.get("lang") or "en")
+    if info.status != "finished":
+        print(f"game {game_id} is not finished: replaying its {len(frames) - 1} turn(s) so far", file=out)
+    if not headless and not display_available():
+        print("no display found: running headless", file=out)
+        headless = True
+    pygame = init_pygame(headless)
+    from .display import TableDisplay
+    from .session import TableView
+
+    def table(i: int) -> TableView:
+        f = frames[i]
+        return replace(TableView.from_public(f.view), stage="replay", prompt=None, log=tuple(f.log))
+
+    if headless:
+        display = TableDisplay(size=size or (1920, 1080), lang=L)
+        for i, f in enumerate(frames):
+            for e in f.log:
+                print(("" if e.kind in ("turn", "game_over", "started") else "  ") + L.event(e.kind, e.data), file=out)
+            if snapshot_dir is not None:
+                display.render(table(i), full=True)
+                name = snapshot_dir / f"replay-{game_id}-turn-{f.turn:02d}.png"
+                try:
+                    pygame.image.save(display.surface, str(name))
+                except (OSError, pygame.error) as exc:
+                    print(f"lastonealive replay: cannot write the snapshot {name} ({exc})", file=sys.stderr)
+                    return 2
+        winners = info.winners or []
+        print(L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner"), file=out)
+        return 0
+    screen = pygame.display.set_mode(size or (1280, 720), pygame.RESIZABLE)
+    pygame.display.set_caption(f"Last One Alive — replay of game {game_id}")
+    display = TableDisplay(size=screen.get_size(), lang=L, surface=screen)
+    clock = pygame.time.Clock()
+    i = len(frames) - 1 if len(frames) == 1 else 1
+    while True:
+        for ev in pygame.event.get():
+            if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key in (pygame.K_ESCAPE, pygame.K_q)):
+                return 0
+            if ev.type == pygame.KEYDOWN:
+                if ev.key in (pygame.K_RIGHT, pygame.K_SPACE):
+                    i = min(len(frames) - 1, i + 1)
+                elif ev.key in (pygame.K_LEFT, pygame.K_BACKSPACE):
+                    i = max(0, i - 1)
+                elif ev.key == pygame.K_HOME:
+                    i = 0
+                elif ev.key == pygame.K_END:
+                    i = len(frames) - 1
+        dirty = display.render(table(i), surface=pygame.display.get_surface())
+        if dirty:
+            pygame.display.update(dirty)
+        clock.tick(30)

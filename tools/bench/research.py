@@ -1,0 +1,199 @@
+"""Research and scale: the PettingZoo environments against the engine alone, and simulations
+on 1 and 2 worker processes and on Ray's pool against the engine alone.
+
+    python -m bitbox_tools.bench.research [--quick] [--no-ray]
+
+* **Environment steps per second.** Whole games through :class:`GameParallelEnv` (Outspeed,
+  4 players) and :class:`GameAECEnv` (Last One Alive, 4 players), every action drawn
+  uniformly among the ids the mask allows; baseline: whole games of the same game and seats
+  through the game protocol alone (``bitbox.bots.play`` with random bots: the engine, the
+  cartridge and the bots, no environment). Three rounds of each, taken in turn, the best of
+  each counted. The ratio (environment games/s ÷ engine games/s) is
+  what the adapter costs: observations, masks, the steps themselves.
+* **Simulation throughput.** The same run (Outspeed, 4 random players; ``bitbox simulate``'s
+  records) on 1 worker (in this process), on 2 worker processes (their start-up counted), and
+  on Ray's pool (a local instance with this machine's cores; its start-up is reported apart);
+  the records of the three are checked identical. Baseline: 4-player Outspeed games played by
+  the rules engine with its own bots in a plain loop (no cartridge, no
+  harness; the engine's own random bots, so the same number of games with the same seeds
+  but not the same decisions). Ratio = throughput ÷ baseline: what the cartridge, the
+  harness and the pool cost together.
+* **Growth.** Milliseconds per game (1 worker) for 250, 500 and 1,000 games at 4 players,
+  and for every player count of each game: a run costs its number of games times the cost
+  of one game, and that cost grows with the players.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from bitbox.bots import RandomBot, play
+from bitbox.games import find
+from bitbox.games.conformance import player_names
+
+
+def _timed(fn, seconds: float) -> tuple[float, int, int]:
+    """Call ``fn(i)`` (returns steps) for about ``seconds``; (elapsed, calls, steps)."""
+    n = steps = 0
+    t0 = time.perf_counter()
+    while True:
+        steps += fn(n)
+        n += 1
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            return elapsed, n, steps
+
+
+def env_figures(seconds: float) -> list[dict[str, Any]]:
+    from bitbox.research import aec_env, parallel_env
+    out = []
+    for game, players, kind in (("outspeed", 4, "parallel"), ("lastonealive", 4, "aec")):
+        cartridge = find(game)
+        names = player_names(cartridge, players)
+        rng = random.Random(1)
+
+        def engine_game(i: int) -> int:
+            count = [0]
+            play(cartridge.new(names, 1000 + i, {}), {p: RandomBot(i * 10 + k) for k, p in enumerate(names)},
+                 lambda _: count.__setitem__(0, count[0] + 1))
+            return count[0]
+
+        if kind == "parallel":
+            env = parallel_env(game, players)
+
+            def env_game(i: int) -> int:
+                obs, _ = env.reset(seed=1000 + i)
+                n = 0
+                while env.agents:
+                    obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"])))
+                                        for a in env.agents})
+                    n += 1
+                return n
+        else:
+            aec = aec_env(game, players)
+
+            def env_game(i: int) -> int:
+                aec.reset(seed=1000 + i)
+                n = 0
+                for agent in aec.agent_iter():
+                    ob, _, term, trunc, _ = aec.last()
+                    aec.step(None if term or trunc else int(rng.choice(np.flatnonzero(ob["action_mask"]))))
+                    n += 1
+                return n
+
+        best_env = best_engine = (0.0, 0.0, 0.0)
+        for _ in range(3):                  # rounds taken in turn, best of each: load moves both alike
+            e_s, e_games, e_steps = _timed(env_game, seconds / 3)
+            b_s, b_games, b_applies = _timed(engine_game, seconds / 3)
+            best_env = max(best_env, (e_games / e_s, e_steps / e_s, e_steps / e_games))
+            best_engine = max(best_engine, (b_games / b_s, b_applies / b_games, 0.0))
+        out.append({"game": game, "players": players, "kind": kind,
+                    "env_games_per_s": best_env[0], "env_steps_per_s": best_env[1], "steps_per_game": best_env[2],
+                    "engine_games_per_s": best_engine[0], "applies_per_game": best_engine[1],
+                    "ratio": best_env[0] / best_engine[0]})
+    return out
+
+
+def _engine_alone(games: int, players: int) -> float:
+    """Outspeed games/s: the rules engine and its random bots in a plain loop."""
+    from outspeed.bots import RandomBot as EngineBot
+    from outspeed.bots import play_game
+    from outspeed.content import load_content
+    from outspeed.rules import Game
+    c = load_content()
+    names = player_names(find("outspeed"), players)
+    t0 = time.perf_counter()
+    for i in range(games):
+        game = Game.new(names, c.tiles, seed=i, dice=c.dice, token_counts=c.token_counts, markers=c.markers)
+        play_game(game, {p: EngineBot(i * 10 + k) for k, p in enumerate(names)})
+    return games / (time.perf_counter() - t0)
+
+
+def simulate_figures(games: int, use_ray: bool) -> dict[str, Any]:
+    from bitbox.simulation.games import Run, records
+    from bitbox.simulation.pool import usable_cores
+    run = Run("outspeed", games, 4, ("random",), seed=3)
+    out: dict[str, Any] = {"games": games, "cores": usable_cores(),
+                           "engine_games_per_s": _engine_alone(games, 4)}
+    reference = None
+    for label, workers in (("1 worker", 1), ("2 workers", 2)):
+        t0 = time.perf_counter()
+        got = list(records(run, workers=workers))
+        out[label] = games / (time.perf_counter() - t0)
+        reference = reference or got
+        assert got == reference
+    if use_ray:
+        from bitbox.simulation import cluster
+        try:
+            import ray
+        except ImportError:
+            out["ray_missing"] = cluster.missing()
+            return out
+        import logging
+        t0 = time.perf_counter()
+        ray.init(num_cpus=usable_cores(), include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+        out["ray_start_s"] = time.perf_counter() - t0
+        try:
+            cpus: list[int] = []
+            t0 = time.perf_counter()
+            got = list(records(run, ray="", on_start=cpus.append))
+            out["ray pool"] = games / (time.perf_counter() - t0)
+            out["ray_cpus"] = cpus[0]
+            assert got == reference
+        finally:
+            ray.shutdown()
+    return out
+
+
+def growth_figures(base: int) -> dict[str, Any]:
+    from bitbox.simulation.games import Run, records
+    out: dict[str, Any] = {"games": {}, "players": {}}
+    for n in (base, 2 * base, 4 * base):
+        t0 = time.perf_counter()
+        list(records(Run("outspeed", n, 4, ("random",), seed=5)))
+        out["games"][n] = 1000 * (time.perf_counter() - t0) / n
+    for game in ("outspeed", "lastonealive"):
+        c = find(game)
+        for p in range(c.min_players, c.max_players + 1):
+            t0 = time.perf_counter()
+            list(records(Run(game, base, p, ("random",), seed=5)))
+            out["players"][(game, p)] = 1000 * (time.perf_counter() - t0) / base
+    return out
+
+
+def run(quick: bool = False, use_ray: bool = True) -> dict[str, Any]:
+    return {"env": env_figures(0.7 if quick else 2.5),
+            "simulate": simulate_figures(800 if quick else 3000, use_ray),
+            "growth": growth_figures(100 if quick else 250)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bitbox_tools.bench.research", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray pool")
+    args = parser.parse_args(argv)
+    r = run(args.quick, not args.no_ray)
+    for e in r["env"]:
+        print(f"{e['game']} ({e['kind']} env, {e['players']} players): {e['env_steps_per_s']:,.0f} steps/s, "
+              f"{e['env_games_per_s']:,.0f} games/s ({e['steps_per_game']:.0f} steps a game); engine alone "
+              f"{e['engine_games_per_s']:,.0f} games/s; ratio {e['ratio']:.3f}")
+    s = r["simulate"]
+    print(f"simulate, {s['games']} Outspeed games at 4 players: engine alone {s['engine_games_per_s']:,.0f} games/s")
+    for label in ("1 worker", "2 workers", "ray pool"):
+        if label in s:
+            print(f"  {label}: {s[label]:,.0f} games/s (ratio {s[label] / s['engine_games_per_s']:.2f})")
+    if "ray_start_s" in s:
+        print(f"  Ray instance start-up: {s['ray_start_s']:.1f} s ({s['ray_cpus']} CPUs)")
+    g = r["growth"]
+    print("ms a game by games: " + ", ".join(f"{n}: {ms:.2f}" for n, ms in g["games"].items()))
+    print("ms a game by players: " + ", ".join(f"{game} {p}: {ms:.2f}" for (game, p), ms in g["players"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,8 @@
+"""``python -m bitbox_tools.reliability``: see :mod:`bitbox_tools.reliability`."""
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
