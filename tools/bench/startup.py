@@ -175,14 +175,19 @@ def _cpu_of_children() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def _valgrind() -> str:
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise RuntimeError("valgrind is not installed (apt-get install valgrind): no instruction count")
+    return valgrind
+
+
 def counts(source: str | None = None, timeout: float = 600.0) -> dict[str, Any]:
     """Load-independent start-up figures of ``outspeed play`` (``source``: a source tree
     instead of the installed project): ``instructions`` executed from the start of the
     interpreter to the first frame (valgrind's callgrind, ``PYTHONHASHSEED=0``) and ``calls``,
     the Python function calls to the first frame (cProfile)."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        raise RuntimeError("valgrind is not installed (apt-get install valgrind): no instruction count")
+    valgrind = _valgrind()
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as scratch:
         args = play_arguments(scratch, source)
         env = dict(_env(source), PYTHONHASHSEED="0")
@@ -209,6 +214,7 @@ def compare(rev: str, runs: int = 10, timeout: float = 20.0) -> dict[str, Any]:
     """This source against revision ``rev`` in one run: :func:`counts` for each, and the
     medians of wall and CPU time to the first frame over ``runs`` fresh processes each, the
     two sources alternating (so a change in the machine's load touches both alike)."""
+    _valgrind()
     with unpacked(rev) as old:
         now, before = counts(), counts(old)
         times: dict[str, dict[str, list[float]]] = {k: {"wall": [], "cpu": []} for k in ("now", "before")}
@@ -252,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.instructions:
         try:
             print_comparison(args.instructions, max(args.runs, 2))
-        except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
             print(f"startup: not compared with {args.instructions}: {exc}", file=sys.stderr)
             return 2
     r = run(args.runs)
