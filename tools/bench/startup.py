@@ -1,6 +1,6 @@
 """Start-up benchmark: `outspeed play`, from the command to the first frame drawn.
 
-    python -m bitbox_tools.bench.startup [--runs N]
+    python -m bitbox_tools.bench.startup [--runs N] [--instructions REV]
 
 Each run starts a fresh Python process (headless: ``SDL_VIDEODRIVER=dummy``) that runs
 ``outspeed play --headless`` (or plain ``outspeed play`` if it has no ``--headless``
@@ -12,6 +12,10 @@ just before the process is started.
 Baseline, measured the same way in the same run: a Python process that imports pygame,
 opens a 1920×1080 window, fills it and flips it: the least any pygame program pays for its
 first frame. Target: under 1 s.
+
+``--instructions REV`` (needs valgrind) compares this source with git revision REV in one
+run: instructions to the first frame (callgrind), Python function calls (cProfile) and CPU
+and wall medians over alternating runs; see :func:`compare` and docs/bench.md.
 """
 from __future__ import annotations
 
