@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import secrets
 import signal
 import sys
 import time
@@ -164,6 +163,7 @@ def _new_seed() -> int:
     """A game's secret seed, from the operating system: it gives the hidden tile order, the
     finish tile, the bonus pile and the dice, so it must not be guessable (a small range can
     be searched from the first revealed tiles). Never shown before the game ends."""
+    import secrets              # here, not at the top: with --seed (or a resumed game) it is not needed
     return secrets.randbits(SECRET_SEED_BITS)
 
 
