@@ -53,8 +53,8 @@ class ConfigError(ValueError):
     its games."""
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses a key given twice in one mapping."""
+class _StrictConstructor(yaml.constructor.SafeConstructor):
+    """``yaml.SafeConstructor`` that refuses a key given twice in one mapping."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
@@ -72,6 +72,45 @@ class _StrictLoader(yaml.SafeLoader):
                     None, None, f"the key {_short(key)} is given twice", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+
+class _StrictLoader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+                    _StrictConstructor, yaml.resolver.Resolver):
+    """``yaml.SafeLoader`` (pure Python) with the strict constructor."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        _StrictConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+
+
+_StrictCLoader: Any = None
+if getattr(yaml, "__with_libyaml__", False):
+    class _StrictCLoader(yaml.cyaml.CParser, _StrictConstructor, yaml.resolver.Resolver):  # type: ignore[no-redef]
+        """``yaml.CSafeLoader`` (libyaml's parser, ten times faster) with the strict constructor."""
+
+        def __init__(self, stream: str) -> None:
+            yaml.cyaml.CParser.__init__(self, stream)
+            _StrictConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+
+#: libyaml composes nested collections by recursion in C, which a hostile file nested
+#: thousands deep would crash (a segmentation fault, not an exception). The nesting depth of
+#: a text is at most the number of ``[ { - ?`` in it plus its indentation levels (at most
+#: sqrt(2 x size)), so texts within these bounds (every shipped file, far inside) are
+#: parsed by libyaml, and any other text by the pure-Python parser, which turns deep
+#: nesting into a RecursionError (refused below). Both build the same data.
+_C_MAX_BYTES = 1024 * 1024
+_C_MAX_NESTERS = 4000
+
+
+def _fast_loader_fits(text: str) -> bool:
+    return (_StrictCLoader is not None and len(text) <= _C_MAX_BYTES
+            and text.count("[") + text.count("{") + text.count("-") + text.count("?") <= _C_MAX_NESTERS)
 
 
 class _TooBig(Exception):
@@ -130,7 +169,15 @@ def parse_yaml(text: str | bytes, *, what: str) -> Any:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ConfigError(f"{what}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    loader = _StrictLoader(text)
+    if _fast_loader_fits(text):
+        try:
+            return _load(_StrictCLoader(text), what)
+        except ConfigError:
+            pass            # refused: parsed again below, so the message is the same either way
+    return _load(_StrictLoader(text), what)
+
+
+def _load(loader: Any, what: str) -> Any:
     try:
         node = loader.get_single_node()
         if node is None:

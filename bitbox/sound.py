@@ -13,6 +13,10 @@ The sounds are the project's own: ``tools/make_sounds.py`` synthesises them into
 
 :attr:`Sounds.played` keeps the names played (tests read it; it is kept even when silent, so
 what *would* have sounded can be checked without an audio device).
+
+:meth:`Sounds.open` does not start the mixer: that (and loading the files) happens on the
+first :meth:`~Sounds.play` or the first look at :attr:`~Sounds.clips`, :attr:`~Sounds.audible`
+or :attr:`~Sounds.reason`, so opening an audio device never delays the table's first frame.
 """
 from __future__ import annotations
 
@@ -31,10 +35,34 @@ class Sounds:
     """The table's sounds; see the module docstring."""
 
     def __init__(self, clips: dict[str, Any] | None = None, muted: bool = False, reason: str | None = None) -> None:
-        self.clips = clips or {}
-        self.muted = muted
-        self.reason = reason                   # why it is silent (None: it is not)
+        self._clips = clips or {}
+        self._muted = muted
+        self._reason = reason                  # why it is silent (None: it is not)
         self.played: list[str] = []
+        self._folder: Path | None = None       # set by open(): the mixer is started on first use
+
+    @property
+    def clips(self) -> dict[str, Any]:
+        self._start()
+        return self._clips
+
+    @property
+    def muted(self) -> bool:
+        self._start()
+        return self._muted
+
+    @muted.setter
+    def muted(self, value: bool) -> None:
+        self._muted = value
+
+    @property
+    def reason(self) -> str | None:
+        self._start()
+        return self._reason
+
+    @reason.setter
+    def reason(self, value: str | None) -> None:
+        self._reason = value
 
     @property
     def audible(self) -> bool:
@@ -46,10 +74,25 @@ class Sounds:
 
     @classmethod
     def open(cls, muted: bool = False, folder: Path = SOUND_DIR) -> Sounds:
-        """The mixer started and the sounds loaded; silent (never an exception) when muted,
-        when pygame has no mixer, when there is no audio device, or a file is missing."""
+        """The table's sounds from ``folder``: the mixer is started and the sounds loaded on
+        first use (see the module); silent (never an exception) when muted, when pygame has
+        no mixer, when there is no audio device, or a file is missing."""
         if muted:
             return cls.silent("muted")
+        sounds = cls()
+        sounds._folder = folder
+        return sounds
+
+    def _start(self) -> None:
+        """Start the mixer and load the sounds, once, if :meth:`open` deferred it."""
+        folder, self._folder = self._folder, None
+        if folder is None:
+            return
+        loaded = self._load(folder)
+        self._clips, self._reason, self._muted = loaded._clips, loaded._reason, loaded._muted
+
+    @classmethod
+    def _load(cls, folder: Path) -> Sounds:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         try:
             import pygame
@@ -71,23 +114,24 @@ class Sounds:
         if name not in NAMES:
             return
         self.played.append(name)
-        if self.muted:
+        if self.muted:                         # (starts the mixer on first use)
             return
-        clip = self.clips.get(name)
+        clip = self._clips.get(name)
         if clip is None:
             return
         try:
             clip.play()
         except Exception as exc:  # noqa: BLE001 - a device that went away: go silent
             log.warning("sound %s: %s", name, exc)
-            self.clips.clear()
-            self.reason = f"audio stopped ({exc})"
+            self._clips.clear()
+            self._reason = f"audio stopped ({exc})"
 
     def close(self) -> None:
-        if self.clips:
+        self._folder = None                    # never started: nothing to stop
+        if self._clips:
             try:
                 import pygame
                 pygame.mixer.quit()
             except Exception:  # noqa: BLE001
                 pass
-            self.clips.clear()
+            self._clips.clear()

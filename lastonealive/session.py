@@ -37,7 +37,7 @@ from bitbox.table.referee import Pace, Referee
 from bitbox.table.seating import SeatPlan
 
 from .controls import WHEELS, Controls, Mark, Unreadable
-from .rules import OBJECTS, Action, Event, Game, Refused, RulesError
+from .rules import APOCALYPSE_TOKENS, UNSTARTED, Action, Event, Game, Refused, RulesError
 
 DRAW_KINDS = ("drew", "drew_face_down", "apocalypse", "night", "day")
 
@@ -46,26 +46,15 @@ DRAW_KINDS = ("drew", "drew_face_down", "apocalypse", "night", "day")
 
 def new_game(players: Sequence[str], *, seed: int, variants: Sequence[str] = (), first_zombie: str = "each",
              faces: Mapping[str, Sequence[str]] | None = None, counts: Mapping[str, int] | None = None,
-             mix: Mapping[str, int] | None = None, apocalypse: int = 3) -> Game:
-    """A game set up as :meth:`Game.new` does, stopped before the setup draws: the first
-    player is chosen at the table (input ``start``). Same seed, same bag and dice as
-    ``Game.new(..., first=...)`` (tests/lastonealive/test_table.py checks it)."""
-    state = Game.blank_state(players, seed=seed, variants=variants, faces=faces, counts=counts)
-    if first_zombie not in ("each", "first"):
-        raise RulesError(f"first_zombie must be each or first, not {first_zombie!r}")
-    state.first_zombie = first_zombie
-    mix = dict(mix or {t: 3 for t in OBJECTS})
-    bag = [t for t in OBJECTS for _ in range(mix.get(t, 0))] + ["apocalypse"] * apocalypse
-    if "day_night" in state.variants:
-        bag.append("night")
-    state.rng.shuffle(bag)
-    state.bag = bag
-    state.phase = "unstarted"
-    return Game(state)
+             mix: Mapping[str, int] | None = None, apocalypse: int = APOCALYPSE_TOKENS) -> Game:
+    """The engine's game stopped before the setup draws (``Game.new(..., start=False)``):
+    the first player is chosen at the table (input ``start``)."""
+    return Game.new(players, seed=seed, variants=variants, first_zombie=first_zombie, faces=faces,
+                    counts=counts, mix=mix, apocalypse=apocalypse, start=False)
 
 
 def started(game: Game) -> bool:
-    return game.state.phase != "unstarted"
+    return game.state.phase != UNSTARTED
 
 
 def stack_bag(game: Game, drawn: Sequence[str]) -> None:
@@ -92,7 +81,7 @@ def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
         if first not in game.state.players:
             raise RulesError(f"unknown first player {first!r}")
         stack_bag(game, drawn)
-        return game.start_setup(first, [])
+        return game.apply(Action("start", None, first))
     if kind == "answer":
         if not started(game):
             raise RulesError("the game has not started")
@@ -107,16 +96,9 @@ def state_hash(game: Game) -> str:
 
 
 def public_view(game: Game) -> dict[str, Any]:
-    """The table's view: the engine's public view (an unstarted game shows its players
-    and a full bag, nothing drawn)."""
-    if started(game):
-        return game.public_view()
-    s = game.state
-    return {"players": [{"player": p, "in_game": True, "tokens": [], "front": [],
-                         **({"lives": s.lives[p]} if s.lives else {})} for p in s.players],
-            "variants": list(s.variants), "active": "", "phase": "unstarted", "turn": 0, "level": s.level,
-            "night": False, "apocalypse_drawn": 0, "bag_size": len(s.bag), "pool": dict(s.pool), "tray": [],
-            "turn_state": {}, "prompt": None, "eliminated": [], "finished": False, "winners": [], "scores": {}}
+    """The table's view: the engine's public view (an unstarted game shows its players, a
+    full bag, nobody active and the prompt ``start``)."""
+    return game.public_view()
 
 
 def decision_seed(*parts: Any) -> int:

@@ -163,7 +163,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     controllers = load_controllers_config()
     snapshots = check_snapshots(opts.snapshots or "snapshots" if headless or opts.snapshots else None)
     journal_path = Path(opts.journal or default_journal_path()).expanduser()
-    journal = Journal(journal_path, JOURNAL_RULES)
+    journal = Journal(journal_path, JOURNAL_RULES, command="lastonealive")
     for line in journal.notices:
         print(f"note: {line}", file=out, flush=True)
     try:
@@ -267,7 +267,7 @@ def history(journal_path: str | None, out: TextIO | None = None) -> int:
         if not path.exists() and not path.is_symlink():
             print(f"no games yet ({path} does not exist)", file=out)
             return 0
-        with Journal(path, JOURNAL_RULES, create=False) as j:
+        with Journal(path, JOURNAL_RULES, create=False, command="lastonealive") as j:
             games = [verify(j, g.id) for g in j.games()]
     except JournalError as exc:
         print(f"lastonealive history: {exc}", file=sys.stderr)
@@ -294,7 +294,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         if not path.exists() and not path.is_symlink():
             raise JournalError(f"{path}: no journal here (no game has been played with it)")
         snapshot_dir = check_snapshots(snapshots) if snapshots else None
-        with Journal(path, JOURNAL_RULES, create=False) as j:
+        with Journal(path, JOURNAL_RULES, create=False, command="lastonealive") as j:
             if game_id is None:
                 games = [g for g in j.games() if g.status == "finished" and g.game == "lastonealive"]
                 if not games:

@@ -6,10 +6,15 @@ The Spanish uses the rulebook's own terms (*emboscada*, *barricada*, *motosierra
 (``outspeed.words``): ``t(key, **data)`` for the interface, ``event(kind, data)`` for a log
 line, from the event's kind and data (never by parsing the engine's English). A missing key
 falls back to English, then to the key; nothing here raises on odd data.
+
+Counts agree with their noun: ``{n:# bang|# bangs}`` renders the part before ``|`` when
+``n`` takes the singular in that language (English, Spanish, German: 1; French: 0 and 1),
+the part after it otherwise, ``#`` standing for the number.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+import string
+from typing import Any, Callable, Mapping
 
 LANGUAGES: tuple[str, ...] = ("en", "es", "fr", "de")
 
@@ -39,13 +44,13 @@ _EN: dict[str, str] = {
     "prompt.first": "Who saw a zombie most recently? That player turns their lock on to start",
     "prompt.setup": "{player}: place the token drawn (your controller lights it): object face up or barricade face down",
     "prompt.before": "{player}: a token before the roll? (0 = go on)",
-    "prompt.dice": "{player}: choose {needed} dice (the rest are zombie dice); {forced} forced zombie dice",
+    "prompt.dice": "{player}: choose {needed:# die|# dice} (the rest are zombie dice); {forced:# forced zombie die|# forced zombie dice}",
     "prompt.after": "{player}: a token after the roll? (0 = go on)",
     "prompt.draw": "{player}: draw a token for an object result? ({results} left)",
     "prompt.before_shoot": "{player}: a token before shooting? (0 = go on)",
-    "prompt.shoot": "{player}: shoot! {bangs} bangs left",
+    "prompt.shoot": "{player}: shoot! {bangs:# bang|# bangs} left",
     "prompt.before_barricades": "{player}: a token before the barricades? (0 = go on)",
-    "prompt.give": "{player}: give a zombie die to the left? ({results} barricade results)",
+    "prompt.give": "{player}: give a zombie die to the left? ({results:# barricade result|# barricade results})",
     "prompt.draw_barricades": "{player}: draw face-down tokens for unused barricades? (up to {results})",
     "prompt.keep": "{player}: more than 3 tokens: discard one",
     "prompt.bag": "{player}: draw a token from the real bag and enter it",
@@ -84,16 +89,21 @@ _EN: dict[str, str] = {
     "ev.starting_zombie": "{player} starts with a 1-zombie die in front",
     "ev.turn": "{player}'s turn (apocalypse level {level})", "ev.token_used": "{player} uses a {token}",
     "ev.given": "{player} gives {dice} to {to}", "ev.radios_back": "{player}'s radios go back to their hand",
-    "ev.dice_taken": "{player} takes {forced} forced zombie dice and chooses {chosen}",
+    "ev.dice_taken": "{player} takes {forced:# forced zombie die|# forced zombie dice} and chooses {chosen}",
+    "dice.zombie": "{n:# zombie die|# zombie dice}", "dice.shoot": "{n:# shoot die|# shoot dice}",
+    "dice.object": "{n:# object die|# object dice}", "dice.barricade": "{n:# barricade die|# barricade dice}",
     "ev.rolled": "{player} rolls: {faces}", "ev.rerolled": "{player} re-rolls: {faces}",
-    "ev.assigned": "{player} gets {ambush} ambush dice; {left} gets {zombies} zombies",
+    "ev.assigned.both": "{player} gets {ambush:# ambush die|# ambush dice}; {left} gets {zombies:# zombie|# zombies}",
+    "ev.assigned.ambush": "{player} gets {ambush:# ambush die|# ambush dice}",
+    "ev.assigned.zombies": "{left} gets {zombies:# zombie|# zombies}",
+    "ev.assigned.none": "{player}: no zombie and no ambush",
     "ev.drew": "{player} draws a {token}", "ev.drew_face_down": "{player} draws a token and keeps it face down",
     "ev.bag_empty": "{player} finds the bag empty", "ev.apocalypse": "{player} draws an apocalypse token: level {level}!",
     "ev.night": "{player} draws the night token: night falls, level {level}",
     "ev.day": "{player} draws the day token: day breaks, level {level}",
-    "ev.bangs": "{player} has {bangs} bangs", "ev.shot": "{player} shoots {die} with {bangs} bangs",
-    "ev.shot.cleared": "{player} shoots {die} with {bangs} bangs: cleared",
-    "ev.hero_gained": "{player} gains a hero token", "ev.barricades": "{player} has {results} barricade results",
+    "ev.bangs": "{player} has {bangs:# bang|# bangs}", "ev.shot": "{player} shoots {die} with {bangs:# bang|# bangs}",
+    "ev.shot.cleared": "{player} shoots {die} with {bangs:# bang|# bangs}: cleared",
+    "ev.hero_gained": "{player} gains a hero token", "ev.barricades": "{player} has {results:# barricade result|# barricade results}",
     "ev.discarded": "{player} discards {tokens}", "ev.medkit.saved": "{player}'s medkit rolls {face}: saved!",
     "ev.medkit.failed": "{player}'s medkit rolls {face}: no luck", "ev.overrun": "{player} is overrun",
     "ev.overrun.life": "{player} is overrun and loses a life ({lives} left)",
@@ -120,20 +130,20 @@ _ES: dict[str, str] = {
     "ui.zombified": "ZOMBIFICADO", "ui.in_front": "delante", "ui.chain": "tiradas \"+\"", "ui.medkit": "tirada del botiquín",
     "ui.night": "noche", "ui.winner": "Gana: {players}", "ui.no_winner": "Nadie gana",
     "ui.refused": "Rechazado: {reason}. Abre el cierre y prueba otra vez.", "ui.marked": "marcados: {dice}",
-    "ui.score": "{n} puntos", "word.and": "y",
+    "ui.score": "{n:# punto|# puntos}", "word.and": "y",
     "banner.paused": "En pausa: el mando de {players} se ha perdido", "banner.keyboard": "{player} al teclado",
     "pad.hidden": "(Tab muestra la ficha robada)", "pad.keys": "←/→ rueda · ↑/↓ girar · Intro cerrar · Retroceso abrir",
     "prompt.waiting": "Esperando a los mandos: {players}",
     "prompt.first": "¿Quién ha visto un zombi más recientemente? Que cierre su mando para empezar",
     "prompt.setup": "{player}: coloca la ficha robada (tu mando la ilumina): objeto boca arriba o barricada boca abajo",
     "prompt.before": "{player}: ¿una ficha antes de tirar? (0 = seguir)",
-    "prompt.dice": "{player}: elige {needed} dados (el resto, dados de Zombi); {forced} dados de Zombi obligados",
+    "prompt.dice": "{player}: elige {needed:# dado|# dados} (el resto, dados de Zombi); {forced:# dado de Zombi obligado|# dados de Zombi obligados}",
     "prompt.after": "{player}: ¿una ficha después de tirar? (0 = seguir)",
-    "prompt.draw": "{player}: ¿robar una ficha por un objeto? (quedan {results})",
+    "prompt.draw": "{player}: ¿robar una ficha por un objeto? ({results:queda #|quedan #})",
     "prompt.before_shoot": "{player}: ¿una ficha antes de disparar? (0 = seguir)",
-    "prompt.shoot": "{player}: ¡dispara! quedan {bangs} Bang",
+    "prompt.shoot": "{player}: ¡dispara! {bangs:queda # Bang|quedan # Bang}",
     "prompt.before_barricades": "{player}: ¿una ficha antes de las barricadas? (0 = seguir)",
-    "prompt.give": "{player}: ¿pasar un dado de Zombi al jugador de tu izquierda? ({results} barricadas)",
+    "prompt.give": "{player}: ¿pasar un dado de Zombi al jugador de tu izquierda? ({results:# barricada|# barricadas})",
     "prompt.draw_barricades": "{player}: ¿robar fichas boca abajo por barricadas sin usar? (hasta {results})",
     "prompt.keep": "{player}: más de 3 fichas: descarta una",
     "prompt.bag": "{player}: roba una ficha de la bolsa de verdad e indícala",
@@ -172,19 +182,24 @@ _ES: dict[str, str] = {
     "ev.starting_zombie": "{player} empieza con un dado de 1 zombi delante",
     "ev.turn": "Turno de {player} (nivel de Apocalipsis {level})", "ev.token_used": "{player} usa {token}",
     "ev.given": "{player} pasa {dice} a {to}", "ev.radios_back": "las radios vuelven a la mano de {player}",
-    "ev.dice_taken": "{player} toma {forced} dados de Zombi obligados y elige {chosen}",
+    "ev.dice_taken": "{player} toma {forced:# dado de Zombi obligado|# dados de Zombi obligados} y elige {chosen}",
+    "dice.zombie": "{n:# dado de Zombi|# dados de Zombi}", "dice.shoot": "{n:# dado de Disparo|# dados de Disparo}",
+    "dice.object": "{n:# dado de Objeto|# dados de Objeto}", "dice.barricade": "{n:# dado de Barricada|# dados de Barricada}",
     "ev.rolled": "{player} tira: {faces}", "ev.rerolled": "{player} relanza: {faces}",
-    "ev.assigned": "{player} recibe {ambush} dados de emboscada; {left} recibe {zombies} zombis",
+    "ev.assigned.both": "{player} recibe {ambush:# dado de emboscada|# dados de emboscada}; {left} recibe {zombies:# zombi|# zombis}",
+    "ev.assigned.ambush": "{player} recibe {ambush:# dado de emboscada|# dados de emboscada}",
+    "ev.assigned.zombies": "{left} recibe {zombies:# zombi|# zombis}",
+    "ev.assigned.none": "{player}: ni zombis ni emboscadas",
     "ev.drew": "{player} roba {token}", "ev.drew_face_down": "{player} roba una ficha y la pone boca abajo",
     "ev.bag_empty": "{player} encuentra la bolsa vacía", "ev.apocalypse": "{player} roba una ficha de Apocalipsis Zombi: ¡nivel {level}!",
     "ev.night": "{player} roba la ficha de noche: anochece, nivel {level}",
     "ev.day": "{player} roba la ficha de día: amanece, nivel {level}",
     "ev.bangs": "{player} tiene {bangs} Bang", "ev.shot": "{player} dispara a {die} con {bangs} Bang",
     "ev.shot.cleared": "{player} dispara a {die} con {bangs} Bang: despejado",
-    "ev.hero_gained": "{player} gana una ficha de héroe", "ev.barricades": "{player} tiene {results} barricadas",
+    "ev.hero_gained": "{player} gana una ficha de héroe", "ev.barricades": "{player} tiene {results:# barricada|# barricadas}",
     "ev.discarded": "{player} descarta {tokens}", "ev.medkit.saved": "el botiquín de {player} saca {face}: ¡salvado!",
     "ev.medkit.failed": "el botiquín de {player} saca {face}: sin suerte", "ev.overrun": "{player} es superado por los zombis",
-    "ev.overrun.life": "{player} es superado y pierde una vida (le quedan {lives})",
+    "ev.overrun.life": "{player} es superado y pierde una vida ({lives:le queda #|le quedan #})",
     "ev.eliminated": "{player} queda fuera: zombificado", "ev.level": "el nivel de Apocalipsis sube a {level}",
     "ev.zombified_roll": "{player}, zombificado, tira {face}", "ev.game_over": "Fin de la partida: {players}, ¡el último superviviente!",
 }
@@ -208,20 +223,20 @@ _FR: dict[str, str] = {
     "ui.zombified": "ZOMBIFIÉ", "ui.in_front": "devant", "ui.chain": "relances « + »", "ui.medkit": "jet de la trousse",
     "ui.night": "nuit", "ui.winner": "Vainqueur : {players}", "ui.no_winner": "Pas de vainqueur",
     "ui.refused": "Refusé : {reason}. Ouvrez le verrou et recommencez.", "ui.marked": "marqués : {dice}",
-    "ui.score": "{n} points", "word.and": "et",
+    "ui.score": "{n:# point|# points}", "word.and": "et",
     "banner.paused": "En pause : la manette de {players} est perdue", "banner.keyboard": "{player} au clavier",
     "pad.hidden": "(Tab montre le jeton pioché)", "pad.keys": "←/→ molette · ↑/↓ tourner · Entrée verrouiller · Retour ouvrir",
     "prompt.waiting": "En attente des manettes : {players}",
     "prompt.first": "Qui a vu un zombie le plus récemment ? Qu'il ferme son verrou pour commencer",
     "prompt.setup": "{player} : placez le jeton pioché (votre manette l'allume) : objet face visible ou barricade face cachée",
     "prompt.before": "{player} : un jeton avant le lancer ? (0 = continuer)",
-    "prompt.dice": "{player} : choisissez {needed} dés (le reste en dés Zombie) ; {forced} dés Zombie imposés",
+    "prompt.dice": "{player} : choisissez {needed:# dé|# dés} (le reste en dés Zombie) ; {forced:# dé Zombie imposé|# dés Zombie imposés}",
     "prompt.after": "{player} : un jeton après le lancer ? (0 = continuer)",
     "prompt.draw": "{player} : piocher un jeton pour un résultat objet ? (encore {results})",
     "prompt.before_shoot": "{player} : un jeton avant de tirer ? (0 = continuer)",
     "prompt.shoot": "{player} : tirez ! encore {bangs} Bang",
     "prompt.before_barricades": "{player} : un jeton avant les barricades ? (0 = continuer)",
-    "prompt.give": "{player} : passer un dé Zombie au joueur de gauche ? ({results} barricades)",
+    "prompt.give": "{player} : passer un dé Zombie au joueur de gauche ? ({results:# barricade|# barricades})",
     "prompt.draw_barricades": "{player} : piocher des jetons face cachée pour les barricades inutilisées ? (jusqu'à {results})",
     "prompt.keep": "{player} : plus de 3 jetons : défaussez-en un",
     "prompt.bag": "{player} : piochez un jeton dans le vrai sac et indiquez-le",
@@ -259,16 +274,21 @@ _FR: dict[str, str] = {
     "ev.starting_zombie": "{player} commence avec un dé 1 zombie devant lui",
     "ev.turn": "Tour de {player} (niveau d'Apocalypse {level})", "ev.token_used": "{player} utilise {token}",
     "ev.given": "{player} passe {dice} à {to}", "ev.radios_back": "les radios de {player} reviennent dans sa main",
-    "ev.dice_taken": "{player} prend {forced} dés Zombie imposés et choisit {chosen}",
+    "ev.dice_taken": "{player} prend {forced:# dé Zombie imposé|# dés Zombie imposés} et choisit {chosen}",
+    "dice.zombie": "{n:# dé Zombie|# dés Zombie}", "dice.shoot": "{n:# dé Tir|# dés Tir}",
+    "dice.object": "{n:# dé Objet|# dés Objet}", "dice.barricade": "{n:# dé Barricade|# dés Barricade}",
     "ev.rolled": "{player} lance : {faces}", "ev.rerolled": "{player} relance : {faces}",
-    "ev.assigned": "{player} reçoit {ambush} dés embuscade ; {left} reçoit {zombies} zombies",
+    "ev.assigned.both": "{player} reçoit {ambush:# dé embuscade|# dés embuscade} ; {left} reçoit {zombies:# zombie|# zombies}",
+    "ev.assigned.ambush": "{player} reçoit {ambush:# dé embuscade|# dés embuscade}",
+    "ev.assigned.zombies": "{left} reçoit {zombies:# zombie|# zombies}",
+    "ev.assigned.none": "{player} : ni zombie ni embuscade",
     "ev.drew": "{player} pioche {token}", "ev.drew_face_down": "{player} pioche un jeton et le garde face cachée",
     "ev.bag_empty": "{player} trouve le sac vide", "ev.apocalypse": "{player} pioche un jeton Apocalypse : niveau {level} !",
     "ev.night": "{player} pioche le jeton Nuit : la nuit tombe, niveau {level}",
     "ev.day": "{player} pioche le jeton Jour : le jour se lève, niveau {level}",
     "ev.bangs": "{player} a {bangs} Bang", "ev.shot": "{player} tire sur {die} avec {bangs} Bang",
     "ev.shot.cleared": "{player} tire sur {die} avec {bangs} Bang : dégagé",
-    "ev.hero_gained": "{player} gagne un jeton Héros", "ev.barricades": "{player} a {results} barricades",
+    "ev.hero_gained": "{player} gagne un jeton Héros", "ev.barricades": "{player} a {results:# barricade|# barricades}",
     "ev.discarded": "{player} défausse {tokens}", "ev.medkit.saved": "la trousse de {player} donne {face} : sauvé !",
     "ev.medkit.failed": "la trousse de {player} donne {face} : pas de chance", "ev.overrun": "{player} est submergé",
     "ev.overrun.life": "{player} est submergé et perd une vie (reste {lives})",
@@ -295,20 +315,20 @@ _DE: dict[str, str] = {
     "ui.zombified": "ZOMBIFIZIERT", "ui.in_front": "vor sich", "ui.chain": "„+“-Nachwürfe", "ui.medkit": "Wurf des Verbandskastens",
     "ui.night": "Nacht", "ui.winner": "Sieg: {players}", "ui.no_winner": "Kein Sieger",
     "ui.refused": "Abgelehnt: {reason}. Entriegeln und noch einmal.", "ui.marked": "markiert: {dice}",
-    "ui.score": "{n} Punkte", "word.and": "und",
+    "ui.score": "{n:# Punkt|# Punkte}", "word.and": "und",
     "banner.paused": "Pause: der Controller von {players} ist weg", "banner.keyboard": "{player} an der Tastatur",
     "pad.hidden": "(Tab zeigt den gezogenen Marker)", "pad.keys": "←/→ Rad · ↑/↓ drehen · Enter verriegeln · Rücktaste öffnen",
     "prompt.waiting": "Warte auf Controller: {players}",
     "prompt.first": "Wer hat zuletzt einen Zombie gesehen? Diese Person verriegelt zum Start",
     "prompt.setup": "{player}: den gezogenen Marker legen (dein Controller zeigt ihn): Gegenstand offen oder Barrikade verdeckt",
     "prompt.before": "{player}: ein Marker vor dem Wurf? (0 = weiter)",
-    "prompt.dice": "{player}: {needed} Würfel wählen (der Rest Zombiewürfel); {forced} Zombiewürfel sind Pflicht",
+    "prompt.dice": "{player}: {needed} Würfel wählen (der Rest Zombiewürfel); {forced:# Zombiewürfel ist|# Zombiewürfel sind} Pflicht",
     "prompt.after": "{player}: ein Marker nach dem Wurf? (0 = weiter)",
     "prompt.draw": "{player}: für ein Gegenstand-Ergebnis ziehen? (noch {results})",
     "prompt.before_shoot": "{player}: ein Marker vor dem Schießen? (0 = weiter)",
     "prompt.shoot": "{player}: schieß! noch {bangs} Bang",
     "prompt.before_barricades": "{player}: ein Marker vor den Barrikaden? (0 = weiter)",
-    "prompt.give": "{player}: einen Zombiewürfel nach links geben? ({results} Barrikaden)",
+    "prompt.give": "{player}: einen Zombiewürfel nach links geben? ({results:# Barrikade|# Barrikaden})",
     "prompt.draw_barricades": "{player}: verdeckte Marker für ungenutzte Barrikaden ziehen? (bis {results})",
     "prompt.keep": "{player}: mehr als 3 Marker: einen abwerfen",
     "prompt.bag": "{player}: einen Marker aus dem echten Beutel ziehen und eingeben",
@@ -348,15 +368,20 @@ _DE: dict[str, str] = {
     "ev.turn": "{player} ist am Zug (Apokalypse-Stufe {level})", "ev.token_used": "{player} nutzt {token}",
     "ev.given": "{player} gibt {dice} an {to}", "ev.radios_back": "die Funkgeräte gehen an {player} zurück",
     "ev.dice_taken": "{player} nimmt {forced} Pflicht-Zombiewürfel und wählt {chosen}",
+    "dice.zombie": "{n} Zombiewürfel", "dice.shoot": "{n} Schusswürfel",
+    "dice.object": "{n} Gegenstandswürfel", "dice.barricade": "{n} Barrikadenwürfel",
     "ev.rolled": "{player} würfelt: {faces}", "ev.rerolled": "{player} würfelt neu: {faces}",
-    "ev.assigned": "{player} erhält {ambush} Hinterhalt-Würfel; {left} erhält {zombies} Zombies",
+    "ev.assigned.both": "{player} erhält {ambush} Hinterhalt-Würfel; {left} erhält {zombies:# Zombie|# Zombies}",
+    "ev.assigned.ambush": "{player} erhält {ambush} Hinterhalt-Würfel",
+    "ev.assigned.zombies": "{left} erhält {zombies:# Zombie|# Zombies}",
+    "ev.assigned.none": "{player}: weder Zombies noch Hinterhalt",
     "ev.drew": "{player} zieht {token}", "ev.drew_face_down": "{player} zieht einen Marker und legt ihn verdeckt",
     "ev.bag_empty": "{player} findet den Beutel leer", "ev.apocalypse": "{player} zieht einen Apokalypse-Marker: Stufe {level}!",
     "ev.night": "{player} zieht den Nacht-Marker: es wird Nacht, Stufe {level}",
     "ev.day": "{player} zieht den Tag-Marker: es wird Tag, Stufe {level}",
     "ev.bangs": "{player} hat {bangs} Bang", "ev.shot": "{player} schießt auf {die} mit {bangs} Bang",
     "ev.shot.cleared": "{player} schießt auf {die} mit {bangs} Bang: frei",
-    "ev.hero_gained": "{player} erhält einen Heldenmarker", "ev.barricades": "{player} hat {results} Barrikaden",
+    "ev.hero_gained": "{player} erhält einen Heldenmarker", "ev.barricades": "{player} hat {results:# Barrikade|# Barrikaden}",
     "ev.discarded": "{player} wirft {tokens} ab", "ev.medkit.saved": "der Verbandskasten von {player} zeigt {face}: gerettet!",
     "ev.medkit.failed": "der Verbandskasten von {player} zeigt {face}: Pech", "ev.overrun": "{player} wird überrannt",
     "ev.overrun.life": "{player} wird überrannt und verliert ein Leben (noch {lives})",
@@ -372,6 +397,26 @@ class _Safe(dict):
         return "{" + key + "}"
 
 
+# which counts take the singular form of ``{n:singular|plural}``
+SINGULAR: dict[str, Callable[[int], bool]] = {
+    "en": lambda n: n == 1, "es": lambda n: n == 1, "de": lambda n: n == 1, "fr": lambda n: abs(n) < 2}
+
+
+class _Formatter(string.Formatter):
+    """str.format_map, plus ``{n:one|many}`` (``#`` in either form is the number)."""
+
+    def __init__(self, singular: Callable[[int], bool]) -> None:
+        self.singular = singular
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        one, _, many = format_spec.partition("|")
+        number = isinstance(value, int) and not isinstance(value, bool)
+        form = one if number and self.singular(value) else many
+        return form.replace("#", str(value))
+
+
 class Lang:
     """One language: ``t(key, **data)`` for the interface, ``event(kind, data)`` for a log
     line. Never raises on unknown keys or odd data."""
@@ -381,12 +426,13 @@ class Lang:
             raise ValueError(f"unknown language {code!r} (known: {', '.join(LANGUAGES)})")
         self.code = code
         self._cat = CATALOGUES[code]
+        self._formatter = _Formatter(SINGULAR[code])
 
     def t(self, key: str, **data: Any) -> str:
         text = self._cat.get(key) or _EN.get(key) or key
         try:
-            return text.format_map(_Safe(data))
-        except (ValueError, IndexError, AttributeError):
+            return self._formatter.vformat(text, (), _Safe(data))
+        except (ValueError, IndexError, AttributeError, KeyError, TypeError):
             return text
 
     def player(self, name: Any) -> str:
@@ -432,7 +478,7 @@ class Lang:
         if kind == "given":
             return t("ev.given", player=d["player"], to=d.get("to"), dice=self.dice(d.get("dice", [])))
         if kind == "dice_taken":
-            chosen = ", ".join(f"{n} {self.type(ty)}" for ty, n in d.get("chosen", []) if n) or "—"
+            chosen = ", ".join(t(f"dice.{ty}", n=n) for ty, n in d.get("chosen", []) if n) or "—"
             return t("ev.dice_taken", player=d["player"], forced=d.get("forced", 0), chosen=chosen)
         if kind in ("rolled", "rerolled"):
             return t(f"ev.{kind}", player=d["player"], faces=self.dice(d.get("dice", [])))
@@ -441,8 +487,10 @@ class Lang:
             return t(key, player=d["player"], die=str(d.get("die", "")).upper(), bangs=d.get("bangs"))
         if kind == "assigned":
             amb = d.get("ambush", [])
-            return t("ev.assigned", player=d["player"], left=d.get("left"), zombies=d.get("zombies", 0),
-                     ambush=len(amb) if isinstance(amb, list) else amb)
+            ambush = len(amb) if isinstance(amb, list) else amb
+            zombies = d.get("zombies", 0)
+            which = ("both" if ambush and zombies else "ambush" if ambush else "zombies" if zombies else "none")
+            return t(f"ev.assigned.{which}", player=d["player"], left=d.get("left"), zombies=zombies, ambush=ambush)
         if kind == "discarded":
             return t("ev.discarded", player=d["player"], tokens=", ".join(self.token(x) for x in d.get("tokens", [])))
         if kind == "medkit":

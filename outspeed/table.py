@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import secrets
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -163,6 +162,7 @@ def _new_seed() -> int:
     """A game's secret seed, from the operating system: it gives the hidden tile order, the
     finish tile, the bonus pile and the dice, so it must not be guessable (a small range can
     be searched from the first revealed tiles). Never shown before the game ends."""
+    import secrets              # here, not at the top: with --seed (or a resumed game) it is not needed
     return secrets.randbits(SECRET_SEED_BITS)
 
 
@@ -288,7 +288,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     controllers = load_controllers_config()     # a mistake in it: one clear line, exit 2
     snapshots = check_snapshots(opts.snapshots or cfg.snapshots if headless or opts.snapshots else None)
     journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()
-    journal = Journal(journal_path, JOURNAL_RULES)
+    journal = Journal(journal_path, JOURNAL_RULES, command="outspeed")
     _tell(journal, out)
     try:
         hub = Hub(config=controllers)
@@ -443,7 +443,7 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
         if not path.exists() and not path.is_symlink():
             print(f"no games yet ({path} does not exist)", file=out)
             return 0
-        with Journal(path, JOURNAL_RULES, create=False) as j:
+        with Journal(path, JOURNAL_RULES, create=False, command="outspeed") as j:
             _tell(j, out)
             games = [verify(j, g.id) for g in j.games()]
     except (ConfigError, JournalError) as exc:
@@ -475,7 +475,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         if not path.exists() and not path.is_symlink():
             raise JournalError(f"{path}: no journal here (no game has been played with it)")
         snapshot_dir = check_snapshots(snapshots) if snapshots else None
-        with Journal(path, JOURNAL_RULES, create=False) as j:
+        with Journal(path, JOURNAL_RULES, create=False, command="outspeed") as j:
             _tell(j, out)
             if game_id is None:
                 games = [g for g in j.games() if g.status == "finished"]

@@ -283,12 +283,16 @@ class Journal:
     name found in the file are read with their own cartridge's rules
     (:func:`find_journal_rules`)."""
 
-    def __init__(self, path: str | Path, rules: JournalRules | None = None, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, rules: JournalRules | None = None, *, create: bool = True,
+                 command: str | None = None) -> None:
         """``create``: make the file (and its folder) if there is none, and the tables in an
         empty file (``outspeed play``). Without it (history, replay) a missing or empty file
-        is refused and nothing is written."""
+        is refused and nothing is written. ``command``: the program the user is running
+        (``outspeed``, ``lastonealive``), named where a message sends them to its
+        ``history``; by default the name of ``rules``."""
         self.path = Path(path)
         self.rules = rules
+        self.command = command if command is not None else (rules.name if rules is not None else None)
         self._found: dict[str, JournalRules | JournalError] = {}
         self.notices: list[str] = []              # things the caller should tell the user
         st = _existing(self.path)
@@ -422,7 +426,8 @@ class Journal:
     def game(self, game_id: int) -> GameInfo:
         rows = self._query(self._games_sql() + " WHERE g.id = ?", (game_id,))
         if not rows:
-            raise JournalError(f"{self.path}: no game {game_id} (see `outspeed history`)")
+            see = f" (see `{self.command} history`)" if self.command else ""
+            raise JournalError(f"{self.path}: no game {game_id}{see}")
         return self._info(rows[0])
 
     def _games_sql(self) -> str:

@@ -63,7 +63,7 @@ _TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
     "given": lambda d: f"{d['player']} gives {_dice(d['dice'])} to {d['to']}" + (f" [{d['why']}]" if d.get("why") else ""),
     "radios_back": lambda d: f"{d['player']} cannot take the radios' dice from the pool: the radios go back to their hand",
     "dice_taken": lambda d: (f"{d['player']} takes {_plural(d['forced'], 'forced zombie die', 'forced zombie dice')}"
-                             + f" and chooses {', '.join(f'{n} {t}' for t, n in d['chosen'] if n) or 'nothing'}"),
+                             + f" and chooses {', '.join(_plural(n, f'{t} die', f'{t} dice') for t, n in d['chosen'] if n) or 'nothing'}"),
     "rolled": lambda d: f"{d['player']} rolls {roll_summary([f for _, f in d['dice']])}",
     "rerolled": lambda d: f"{d['player']} re-rolls {_dice(d['dice'])}" + (f" [{d['why']}]" if d.get("why") else ""),
     "assigned": lambda d: (f"{d['player']} gets {_plural(len(d['ambush']), 'ambush die', 'ambush dice')}" if d["ambush"] else "")

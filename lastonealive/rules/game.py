@@ -16,6 +16,9 @@ result...) is flagged ``auto`` with its ``default``; a table applies it without 
 
 Prompts, in the order of a turn (L-14 for the end):
 
+* ``start`` (phase ``unstarted``, only in a game built with ``Game.new(..., start=False)``):
+  who starts, ``Action("start", None, player)``; asked of nobody in particular (the prompt's
+  player is ``""``), then the setup draws run from that player;
 * ``setup``: a player decides the side of the token drawn at setup (L-5);
 * ``before``: a token before the roll, or ``pass`` (window **before**, L-15);
 * ``dice``: the four chosen dice (L-6), then the roll (automatic);
@@ -93,6 +96,7 @@ DEFAULT_FACES: dict[str, tuple[str, ...]] = {
 DEFAULT_COUNTS = {"zombie": 10, "shoot": 3, "object": 3, "barricade": 3}
 DEFAULT_MIX = {t: 3 for t in OBJECTS}                           # L-2
 APOCALYPSE_TOKENS = 3
+UNSTARTED = "unstarted"             # the phase of a game built with Game.new(..., start=False)
 MAX_FORCED = 4                                                  # L-23
 TOKEN_LIMIT = 3
 LIVES = 3                                                       # L-24
@@ -179,7 +183,7 @@ class Die:
 @dataclass(frozen=True)
 class Action:
     """A decision. ``kind``: pass, use, dice, draw, shoot, give, draw_barricades, keep, side,
-    roll. ``token`` for a use; ``arg``: a die id, a tuple of ids, the radio's two types, the
+    roll, start. ``token`` for a use; ``arg``: a die id, a tuple of ids, the radio's two types, the
     dice counts ``(zombie, shoot, object, barricade)``, a number, ``(die, bangs)``, a tuple of
     token names, a side; ``None`` when there is nothing (a before-mode use, stop)."""
 
@@ -436,13 +440,24 @@ class Game:
     def new(cls, players: Sequence[str], *, seed: int = 0, variants: Iterable[str] = (),
             first: str | None = None, first_zombie: str = "each",
             faces: Mapping[str, Sequence[str]] | None = None, counts: Mapping[str, int] | None = None,
-            mix: Mapping[str, int] | None = None, apocalypse: int = APOCALYPSE_TOKENS) -> "Game":
+            mix: Mapping[str, int] | None = None, apocalypse: int = APOCALYPSE_TOKENS,
+            start: bool = True) -> "Game":
         """Set up a game: the bag (the token mix, 3 apocalypse tokens, the night token in
         Day and Night) shuffled, each player's setup draw from ``first`` in seat order
         (L-5; the prompt ``setup`` asks for the side of an object drawn), then the starting
-        zombie dice (L-4: ``each`` or ``first``) and the first turn."""
+        zombie dice (L-4: ``each`` or ``first``) and the first turn.
+
+        With ``start=False`` the game stops before the setup draws, in the phase
+        ``unstarted`` (nobody active; the prompt ``start`` asks who starts, answered by
+        ``Action("start", None, player)``): a table lets the players choose the first
+        player, or puts tokens drawn from a real bag on top of :attr:`GameState.bag`, then
+        starts it. The bag and the generator are the same either way, so for the same seed
+        ``new(..., first=p)`` and ``new(..., start=False)`` answered ``start p`` are the
+        same game."""
         state = cls.blank_state(players, seed=seed, variants=variants, faces=faces, counts=counts)
         s = state
+        if first is not None and not start:
+            raise RulesError("first is the answer to the start prompt of a game not started")
         first = s.players[0] if first is None else first
         if first not in s.players:
             raise RulesError(f"unknown first player {first!r}")
@@ -456,7 +471,10 @@ class Game:
         s.rng.shuffle(bag)
         s.bag = bag
         game = cls(state)
-        game.start_setup(first, [])
+        if start:
+            game.start_setup(first, [])
+        else:
+            s.phase, s.active = UNSTARTED, ""
         return game
 
     @classmethod
@@ -623,7 +641,8 @@ class Game:
             return None
         legal = self.legal()
         default, auto, info = self._default(legal)
-        return Prompt(s.active, s.phase, legal, default, auto, info)
+        kind = "start" if s.phase == UNSTARTED else s.phase
+        return Prompt(s.active, kind, legal, default, auto, info)
 
     def _default(self, legal: Legal) -> tuple[Action | None, bool, dict[str, Any]]:
         s = self.state
@@ -642,6 +661,8 @@ class Game:
             return Action("roll"), True, {}
         if ph == "setup":
             return Action("side", None, "object"), False, {}
+        if ph == UNSTARTED:
+            return Action("start", None, s.players[0]), False, {}
         if ph == "dice":
             return None, False, {"forced": self.forced_count(), "needed": self.chosen_needed(),
                                  "available": self._available()}
@@ -665,6 +686,8 @@ class Game:
         if s.finished:
             return Legal()
         p = s.active
+        if ph == UNSTARTED:
+            return Legal([Action("start", None, q) for q in s.players])
         if ph == "setup":
             return Legal([Action("side", None, "object"), Action("side", None, "barricade")])
         if ph == "zombified":
@@ -748,11 +771,13 @@ class Game:
             return self._explain_use(p, ph, a)
         if a.kind == "pass" and ph in WINDOWS:
             raise RulesError("pass is always legal in a window")  # pragma: no cover
-        expected = {"setup": ("side",), "zombified": ("roll",), "dice": ("dice", "undo"), "draw": ("draw",),
+        expected = {UNSTARTED: ("start",), "setup": ("side",), "zombified": ("roll",), "dice": ("dice", "undo"), "draw": ("draw",),
                     "shoot": ("shoot",), "give": ("give",), "draw_barricades": ("draw_barricades",),
                     "keep": ("keep",)}.get(ph, ("pass", "use"))
         if a.kind not in expected:
             raise RulesError(f"the prompt is {ph!r}: expected {' or '.join(expected)}, not {a.kind!r}")
+        if ph == UNSTARTED:
+            raise RulesError(f"unknown first player {a.arg!r}")
         if ph == "setup":
             raise RulesError(f"a side is object or barricade, not {a.arg!r}")
         if ph == "dice":
@@ -881,6 +906,8 @@ class Game:
         ph, p = s.phase, s.active
         k = action.kind
         self._legal = None
+        if ph == UNSTARTED:
+            return self.start_setup(action.arg, [])
         if ph == "setup":
             self._place_setup(p, action.arg, events)
         elif ph == "zombified":

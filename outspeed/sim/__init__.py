@@ -8,10 +8,25 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .runner import COLOURS, Progress, SimConfig, bot_seed, game_seed, play_one, run_games
-from .stats import Stats
+if TYPE_CHECKING:
+    from .runner import COLOURS, Progress, SimConfig, bot_seed, game_seed, play_one, run_games
+    from .stats import Stats
+
+# The runner (and with it the worker pool and multiprocessing) is imported on first use, not
+# when `outspeed` builds its command line: `outspeed play` never needs it.
+_LAZY = {"COLOURS": "runner", "Progress": "runner", "SimConfig": "runner", "bot_seed": "runner",
+         "game_seed": "runner", "play_one": "runner", "run_games": "runner", "Stats": "stats"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
 
 
 @dataclass
@@ -50,6 +65,8 @@ def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None
     """Play ``config.games`` games on ``workers`` processes, or on Ray's pool when ``ray`` is
     not None (a cluster's address, or "" for a Ray instance on this machine); ``progress`` is
     the stream for the progress bar (None: no bar). The figures are the same either way."""
+    from .runner import Progress, run_games
+    from .stats import Stats
     if content is None:
         from ..content import load_content
         content = load_content()

@@ -223,3 +223,39 @@ def test_actions_and_events_are_json():
 def test_from_data_refuses_garbage():
     with pytest.raises(RulesError):
         Game.from_data({"players": ["red"]})
+
+
+def test_a_game_not_started_asks_who_starts_and_is_then_the_same_game():
+    for seed in range(4):
+        for variants in ((), ("day_night",), ("survivors",)):
+            g = Game.new(["red", "blue", "green"], seed=seed, variants=variants, start=False)
+            assert g.phase == "unstarted" and g.state.turn == 0 and g.state.active == ""
+            pr = g.prompt()
+            assert pr is not None and pr.kind == "start" and pr.player == "" and not pr.auto
+            assert pr.legal.actions == [Action("start", None, p) for p in ("red", "blue", "green")]
+            assert pr.default == Action("start", None, "red")
+            view = g.public_view()
+            assert view["phase"] == "unstarted" and view["active"] == "" and view["prompt"]["kind"] == "start"
+            assert view["bag_size"] == len(g.state.bag) and all(not p["tokens"] and not p["front"] for p in view["players"])
+            assert g.private_view("blue")["setup_token"] is None
+            events = g.apply(Action("start", None, "blue"))
+            ref = Game.new(["red", "blue", "green"], seed=seed, variants=variants, first="blue")
+            assert g.to_data() == ref.to_data()
+            assert g.state.first == "blue" and g.phase != "unstarted"
+            assert [e.kind for e in events if e.kind == "starting_zombie"] or g.phase == "setup" or g.finished
+
+
+def test_a_game_not_started_refuses_a_wrong_start_and_changes_nothing():
+    g = Game.new(["red", "blue"], seed=3, start=False)
+    before = g.to_data()
+    with pytest.raises(RulesError, match="unknown first player"):
+        g.apply(Action("start", None, "purple"))
+    with pytest.raises(RulesError, match="expected start"):
+        g.apply(Action("side", None, "object"))
+    assert g.to_data() == before
+    with pytest.raises(RulesError, match="start prompt"):
+        Game.new(["red", "blue"], seed=3, first="blue", start=False)
+    # a started game has no start answer
+    started = Game.new(["red", "blue"], seed=3)
+    with pytest.raises(RulesError):
+        started.apply(Action("start", None, "red"))

@@ -172,3 +172,16 @@ def test_sigterm_saves_the_game_for_resume(tmp_path):
     res = run(["play", "--headless", "--resume", "--journal", "j.sqlite", "--snapshots", "s"], tmp_path)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip().splitlines()[-1].startswith("Winner: ")
+
+
+def test_replay_of_a_missing_game_names_the_games_own_history_command(tmp_path):
+    from bitbox.table.journal import Journal
+    from lastonealive.journaling import RULES
+    Journal(tmp_path / "j.sqlite", RULES).close()              # a real journal, with no game in it
+    r = run(["replay", "5", "--headless", "--journal", "j.sqlite"], tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == ["lastonealive replay: j.sqlite: no game 5 (see `lastonealive history`)"]
+    r = run(["replay", "5", "--headless", "--journal", "j.sqlite"], tmp_path,
+            command=[sys.executable, "-m", "outspeed.cli"])
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == ["outspeed replay: j.sqlite: no game 5 (see `outspeed history`)"]

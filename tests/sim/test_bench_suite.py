@@ -87,3 +87,34 @@ def test_an_unknown_revision_is_one_line(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("engine: instructions not counted: ")
     assert "no-such-revision-xyz" in err[0] or "git checkout" in err[0]
+
+
+def test_startup_without_valgrind_is_one_line(monkeypatch, tmp_path, capsys):
+    from bitbox_tools.bench import startup
+    monkeypatch.setenv("PATH", str(tmp_path))              # no valgrind (nor anything else) on it
+    assert startup.main(["--instructions", "f7bfeb9"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["startup: not compared with f7bfeb9: valgrind is not installed (apt-get install valgrind): "
+                   "no instruction count"]
+    row, = suite.startup_instruction_rows("f7bfeb9", quick=True)
+    assert row.figure.startswith("not available: valgrind is not installed") and row.result == "n/a"
+
+
+def test_startup_unknown_revision_is_one_line(capsys):
+    from bitbox_tools.bench import startup
+    assert startup.main(["--instructions", "no-such-revision-xyz"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("startup: not compared with no-such-revision-xyz: ")
+
+
+def test_startup_comparison_makes_rows(monkeypatch):
+    from bitbox_tools.bench import startup
+    figures = {"now": {"instructions": 1_700_000_000, "calls": 270_000, "cpu_ms": 280.0, "wall_ms": 450.0},
+               "before": {"instructions": 1_800_000_000, "calls": 480_000, "cpu_ms": 290.0, "wall_ms": 440.0},
+               "rev": "f7bfeb9", "runs": 4, "load": (1.0, 1.0, 1.0)}
+    monkeypatch.setattr(startup, "compare", lambda rev, runs=10: figures)
+    assert suite.startup_instruction_rows(None, quick=True) == []
+    instructions, calls, cpu = suite.startup_instruction_rows("f7bfeb9", quick=True)
+    assert instructions.figure == "1,700,000,000" and instructions.baseline == "1,800,000,000 (f7bfeb9)"
+    assert instructions.result == "PASS" and calls.result == "PASS"
+    assert cpu.figure == "280 ms" and cpu.result == "n/a"          # times move with the load: no verdict

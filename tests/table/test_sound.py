@@ -148,3 +148,21 @@ def test_sound_in_table_yaml_is_checked(tmp_path):
     bad.write_text("sound: maybe\n")
     with pytest.raises(ConfigError, match="field sound: expected true or false"):
         load_table_config(bad)
+
+
+def test_opening_does_not_start_the_mixer_the_first_sound_does(dummy_audio):
+    if pygame.mixer.get_init():
+        pygame.mixer.quit()
+    s = Sounds.open()
+    assert not pygame.mixer.get_init()                # the table's first frame does not wait for audio
+    s.play("lock")
+    assert pygame.mixer.get_init() and s.audible and s.played == ["lock"]
+    s.close()
+    assert not pygame.mixer.get_init()
+
+
+def test_closing_sounds_never_started_starts_nothing(dummy_audio):
+    if pygame.mixer.get_init():
+        pygame.mixer.quit()
+    Sounds.open().close()
+    assert not pygame.mixer.get_init()

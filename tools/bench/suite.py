@@ -5,6 +5,7 @@
     python -m bitbox_tools.bench --only engine,codec
     python -m bitbox_tools.bench --json          # the rows as JSON too
     python -m bitbox_tools.bench --only engine --instructions f7bfeb9   # + instructions a game
+    python -m bitbox_tools.bench --only startup --instructions f7bfeb9  # + instructions to the first frame
 
 Each row is a figure, a baseline measured in the same run, their ratio, the target and
 whether it is met; a part of the project that is not there yet gives a "not available"
@@ -17,6 +18,7 @@ import inspect
 import json
 import os
 import platform
+import subprocess
 import time
 import traceback
 from dataclasses import asdict, dataclass
@@ -253,22 +255,53 @@ def startup_rows(quick: bool) -> list[Row]:
     """`outspeed play` from start to first frame."""
     from . import startup
     name, target = "outspeed play: start to first frame", f"< {startup.TARGET_S * 1000:.0f} ms"
+    rows = startup_instruction_rows(INSTRUCTIONS["against"], quick)
     try:
         r = startup.run(runs=2 if quick else 5)
     except Exception as exc:                                        # noqa: BLE001
-        return [not_available(name, f"{type(exc).__name__}: {exc}", target)]
+        return rows + [not_available(name, f"{type(exc).__name__}: {exc}", target)]
     base = (f"{r['baseline_seconds'] * 1000:.0f} ms (python + pygame + set_mode + flip)"
             if r["baseline_seconds"] is not None else "")
     if r["seconds"] is None:
         row = not_available(name, r["why"], target)
         row.baseline = base
-        return [row]
-    return [Row(name, figure=f"{r['seconds'] * 1000:.0f} ms", baseline=base,
+        return rows + [row]
+    return rows + [Row(name, figure=f"{r['seconds'] * 1000:.0f} ms", baseline=base,
                 ratio=f"{r['ratio']:.1f}x" if r["ratio"] else "", target=target,
                 ok=r["seconds"] < startup.TARGET_S, value=r["seconds"] * 1000,
                 baseline_value=(r["baseline_seconds"] or 0) * 1000,
                 note=f"`{r['command']}`, median of {r['runs']} fresh processes; "
                      f"first frame seen at {r['first_frame_by']}()")]
+
+
+def startup_instruction_rows(rev: str | None, quick: bool) -> list[Row]:
+    """With --instructions REV: `outspeed play`'s instructions (callgrind), Python function
+    calls (cProfile) and CPU time to the first frame, this source against REV in one run."""
+    from . import startup
+    if rev is None:
+        return []
+    name = "outspeed play: instructions to first frame (callgrind)"
+    try:
+        if not rev:
+            now = startup.counts()
+            print(f"startup: {now['instructions']:,} instructions, {now['calls']:,} Python function calls "
+                  f"to the first frame")
+            return [Row(name, figure=f"{now['instructions']:,}", value=now["instructions"],
+                        note=f"{now['calls']:,} Python function calls; PYTHONHASHSEED=0")]
+        r = startup.print_comparison(rev, runs=4 if quick else 10)
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
+        return [not_available(name, str(exc))]
+    now, before = r["now"], r["before"]
+    rows = []
+    for label, key, unit in (("instructions to first frame (callgrind)", "instructions", ""),
+                             ("Python function calls to first frame", "calls", ""),
+                             ("CPU time to first frame (median)", "cpu_ms", " ms")):
+        rows.append(Row(f"outspeed play: {label}", figure=f"{now[key]:,.0f}{unit}", value=now[key],
+                        baseline=f"{before[key]:,.0f}{unit} ({rev})", baseline_value=before[key],
+                        ratio=f"{now[key] / before[key]:.3f}", target=f"<= {rev}'s",
+                        ok=now[key] <= before[key] if key != "cpu_ms" else None,    # times move with the load
+                        note=f"{r['runs']} alternating runs each for the times; load average {r['load'][0]:.2f}"))
+    return rows
 
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
@@ -304,7 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", metavar="NAMES", help=f"comma-separated sections: {','.join(SECTIONS)}")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE ('-' for stdout)")
     parser.add_argument("--instructions", nargs="?", const="", metavar="REV",
-                        help="engine: also count instructions a game with valgrind (about 30 s a source), "
+                        help="engine: also count instructions a game with valgrind (about 30 s a source); "
+                             "startup: instructions and Python calls to the first frame (about 30 s a source); "
                              "and for the git revision REV in the same run if given (e.g. f7bfeb9)")
     args = parser.parse_args(argv)
     INSTRUCTIONS["against"] = args.instructions
