@@ -108,16 +108,16 @@ def _prepare_out(prog: str, out: Path) -> str | None:
 def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | None, str | None], Any],
         check: Callable[[], str | None] | None = None,
         report: Callable[[Any], str] | None = None) -> int:
-    """A ``simulate`` command: the common options checked, then the game's ``check()`` (None,
-    or the one line saying what is wrong), then ``simulate(workers, progress stream or None,
+    """A ``simulate`` command: the game's ``check()`` (None, or the one line saying what is
+    wrong), then the common options checked, then ``simulate(workers, progress stream or None,
     ray address or None)`` (it may raise :class:`Refused`); its result's report printed
     (``report(result)``, else ``result.report()``) and, with ``--out``, ``result.write(out)``."""
     from .cluster import ClusterError
-    if args.games < 1:
-        return fail(prog, f"--games must be 1 or more, not {args.games}")
-    problem = check() if check is not None else None
+    problem = check() if check is not None else None    # first: bitbox simulate's names the game first
     if problem:
         return fail(prog, problem)
+    if args.games < 1:
+        return fail(prog, f"--games must be 1 or more, not {args.games}")
     if args.workers < 1:
         return fail(prog, f"--workers must be 1 or more, not {args.workers}")
     if args.ray is not None:
