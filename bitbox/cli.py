@@ -25,6 +25,8 @@ from collections.abc import Sequence
 def _parser() -> argparse.ArgumentParser:
     from bitbox_tools import emulate, monitor, ports
 
+    from .simulation.cli import add_options as add_simulate_options
+
     parser = argparse.ArgumentParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, text in (("ports", ports, "list candidate devices and probe them"),
@@ -48,17 +50,10 @@ def _parser() -> argparse.ArgumentParser:
                        description="Play N games of GAME with bots (any installed cartridge) and report win rates "
                                    "by seat and by bot. The same --seed gives the same report whatever --workers.")
     p.add_argument("game", help="the game's name (see `bitbox games`)")
-    p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's fewest)")
     p.add_argument("--bots", default="random", metavar="NAMES", help="comma-separated bot names cycled over the seats")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, metavar="W", help="worker processes (default 1)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
-    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
-                        "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
-                        "Needs the extra: pip install \".[cluster]\" (docs/research.md)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_simulate_options(p, games=100, out=False)
     p.set_defaults(run=_simulate)
     p = sub.add_parser("identify", help="blink one controller (by port or id)",
                        description="Make one controller blink: give its port (/dev/ttyACM0, socket://host:7000) "
@@ -85,42 +80,31 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .games import GameError, find
-    from .simulation.cluster import ClusterError
-    from .simulation.games import Run, simulate
+    from typing import TextIO
+
+    from .games import Cartridge, GameError, find
+    from .simulation import cli as common
+    from .simulation.games import Run, Summary, simulate
     from .simulation.progress import Progress
-    try:
-        cartridge = find(args.game)
-        if args.workers < 1:
-            raise ValueError(f"--workers must be 1 or more, not {args.workers}")
-        run = Run(args.game, args.games, args.players or cartridge.min_players,
-                  tuple(b.strip() for b in args.bots.split(",") if b.strip()), args.seed, not args.fixed_seats)
-        run.check()
-    except (GameError, ValueError) as exc:
-        print(f"bitbox simulate: {exc}", file=sys.stderr)
-        return 2
-    if args.ray is not None:
-        from .simulation.cluster import missing
-        why = missing()
-        if why:
-            print(f"bitbox simulate: {why}", file=sys.stderr)
-            return 2
-    from .simulation.pool import usable_cores
-    workers = args.workers
-    if args.ray is None and workers > usable_cores():
-        workers = usable_cores()
-        print(f"bitbox simulate: --workers {args.workers} is more than the {workers} core(s) here: using {workers}",
-              file=sys.stderr)
-    try:
-        summary = simulate(run, workers, None if args.quiet else Progress(run.games), ray=args.ray)
-    except KeyboardInterrupt:               # Ctrl-C: the pool's workers are ended with it
-        print("\nbitbox simulate: interrupted", file=sys.stderr)
-        return 130
-    except ClusterError as exc:             # --ray: the cluster cannot be reached or joined
-        print(f"bitbox simulate: {exc}", file=sys.stderr)
-        return 2
-    print(summary.report(cartridge.title))
-    return 0
+    found: list[Cartridge] = []
+    runs: list[Run] = []
+
+    def check() -> str | None:
+        try:
+            found.append(find(args.game))
+            runs.append(Run(args.game, args.games, args.players or found[0].min_players,
+                            tuple(b.strip() for b in args.bots.split(",") if b.strip()), args.seed,
+                            not args.fixed_seats))
+            runs[0].check()
+        except (GameError, ValueError) as exc:
+            return str(exc)
+        return None
+
+    def play(workers: int, progress: TextIO | None, ray: str | None) -> Summary:
+        run = runs[0]
+        return simulate(run, workers, Progress(run.games, progress) if progress is not None else None, ray=ray)
+
+    return common.run("bitbox simulate", args, play, check, report=lambda summary: summary.report(found[0].title))
 
 
 def _identify(args: argparse.Namespace) -> int:

@@ -5,7 +5,9 @@
 * :mod:`.progress`: a progress bar;
 * :mod:`.report`: plain-text tables and the run line of a report;
 * :mod:`.games`: any registered cartridge played by its bots, with win rates by seat and bot
-  (``bitbox simulate GAME``). A game adds its own statistics on top (``outspeed simulate``).
+  (``bitbox simulate GAME``). A game adds its own statistics on top (``outspeed simulate``);
+* :mod:`.cli`: what every ``simulate`` command shares (the common options, their checks,
+  the cap on workers, Ctrl-C/SIGTERM, ``--ray``, ``--out``, printing the report).
 """
 from __future__ import annotations
 

@@ -44,14 +44,18 @@ class SimResult:
         return files + [data]
 
 
-def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None) -> SimResult:
-    """Play ``config.games`` games on ``workers`` processes; ``progress`` is the stream for the
-    progress bar (None: no bar)."""
+def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None,
+             ray: str | None = None) -> SimResult:
+    """Play ``config.games`` games on ``workers`` processes, or on Ray's pool when ``ray`` is
+    not None (a cluster's address, or "" for a Ray instance on this machine); ``progress`` is
+    the stream for the progress bar (None: no bar). The figures are the same either way."""
     bar = Progress(config.games, progress) if progress is not None else None
     start = time.perf_counter()
     stats = Stats(config.players)
-    for record in run_games(config, workers, bar):
+    used = [workers]
+    for record in run_games(config, workers, bar, ray, lambda n: used.__setitem__(0, n)):
         stats.add(record)
+    workers = used[0]
     seconds = time.perf_counter() - start
     if bar:
         bar.close()

@@ -25,7 +25,7 @@ A record is plain data (cheap to pickle):
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,8 +214,15 @@ class Job:
         return play_one(self.config, index, self.cartridge)
 
 
-def run_games(config: SimConfig, workers: int = 1, progress: Progress | None = None) -> Iterator[dict[str, Any]]:
-    """Yield every game's record, in game-index order, played on ``workers`` processes."""
+def run_games(config: SimConfig, workers: int = 1, progress: Progress | None = None, ray: str | None = None,
+              on_start: Callable[[int], None] | None = None) -> Iterator[dict[str, Any]]:
+    """Yield every game's record, in game-index order, played on ``workers`` processes, or on
+    Ray's pool when ``ray`` is not None (an address, or "" for a Ray instance on this machine:
+    :mod:`bitbox.simulation.cluster`; ``on_start`` gets its number of pool processes); the
+    records are the same either way."""
+    if ray is not None:
+        from bitbox.simulation import cluster
+        return cluster.run_indexed(Job(config), config.games, ray, progress, on_start)
     return run_indexed(Job(config), config.games, workers, progress)
 
 

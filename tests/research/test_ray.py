@@ -1,6 +1,6 @@
 """Simulations on Ray's pool give the local run's records, game for game: on a local Ray
-instance (2 CPUs), through the harness and through the real commands pointed at it with
---ray ADDRESS; the instance leaves no process behind. Without Ray, --ray says in one line
+instance (2 CPUs), through the harness, Last One Alive's runner and the three real commands
+(bitbox, outspeed, lastonealive simulate) pointed at it with --ray ADDRESS; the instance leaves no process behind. Without Ray, --ray says in one line
 how to install it."""
 from __future__ import annotations
 
@@ -74,10 +74,22 @@ def test_records_on_ray_are_the_local_records(local_ray):
         assert seen == [2]                           # the pool used the instance's 2 CPUs
 
 
+def test_last_one_alive_records_on_ray_are_the_local_records(local_ray):
+    from lastonealive.sim.runner import SimConfig, run_games
+    config = SimConfig(games=12, players=3, bots=("random", "careful"), seed=4, variants=("survivors",))
+    local = list(run_games(config, workers=1))
+    seen: list[int] = []
+    on_ray = list(run_games(config, ray="", on_start=seen.append))
+    assert on_ray == local
+    assert [r["index"] for r in on_ray] == list(range(12))
+    assert seen == [2]
+
+
 def test_the_commands_pointed_at_the_instance_report_as_a_local_run(local_ray):
     address = local_ray.address_info["gcs_address"]
     for command in (["-m", "bitbox.cli", "simulate", "lastonealive", "--games", "10", "--players", "3"],
-                    ["-m", "outspeed.cli", "simulate", "--games", "10", "--players", "3", "--bots", "random,greedy"]):
+                    ["-m", "outspeed.cli", "simulate", "--games", "10", "--players", "3", "--bots", "random,greedy"],
+                    ["-m", "lastonealive.cli", "simulate", "--games", "10", "--players", "3"]):
         local = subprocess.run([sys.executable, *command, "--quiet"], capture_output=True, text=True, timeout=120)
         remote = subprocess.run([sys.executable, *command, "--quiet", "--ray", address], capture_output=True,
                                 text=True, timeout=300, env=ENV)
@@ -88,7 +100,8 @@ def test_the_commands_pointed_at_the_instance_report_as_a_local_run(local_ray):
 
 
 @pytest.mark.parametrize("command", [["-m", "bitbox.cli", "simulate", "outspeed", "--games", "3"],
-                                     ["-m", "outspeed.cli", "simulate", "--games", "3"]])
+                                     ["-m", "outspeed.cli", "simulate", "--games", "3"],
+                                     ["-m", "lastonealive.cli", "simulate", "--games", "3"]])
 def test_ray_missing_or_unreachable_is_one_line(command):
     hide = "import sys, runpy; sys.modules['ray'] = None; sys.argv = ['x'] + sys.argv[1:]; " \
            f"runpy.run_module({command[1]!r}, run_name='__main__')"

@@ -78,3 +78,29 @@ def test_more_workers_than_cores_are_capped_with_a_warning(tmp_path):
     assert r.stderr.strip().splitlines() == [
         f"outspeed simulate: --workers {cores * 4 + 60} is more than the {cores} core(s) here: using {cores}"]
     assert f"on {cores} worker" in r.stdout
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the processes")
+def test_bitbox_simulate_stops_on_sigterm_as_the_game_commands_do(tmp_path):
+    """The console's command shares their handling (bitbox/simulation/cli.py): one line, 143."""
+    proc = subprocess.Popen([sys.executable, "-m", "bitbox.cli", "simulate", "outspeed", "--games", "200000",
+                             "--workers", "2"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    q: queue.Queue = queue.Queue()
+    threading.Thread(target=_lines, args=(proc.stderr, q), daemon=True).start()
+    err = [q.get(timeout=60)]
+    assert err[0].startswith("["), err
+    os.kill(proc.pid, signal.SIGTERM)
+    out = proc.stdout.read()
+    proc.wait(timeout=30)
+    while (line := q.get(timeout=30)) is not None:
+        err.append(line)
+    text = "".join(err)
+    assert proc.returncode == 143, text
+    assert [line.strip() for line in err if line.strip() and not line.startswith("[")] == \
+        ["bitbox simulate: interrupted"], text
+    assert out == ""
+    deadline = time.monotonic() + 10
+    while _group_members(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _group_members(proc.pid) == []

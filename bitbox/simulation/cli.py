@@ -1,0 +1,154 @@
+"""The parts every ``simulate`` command shares (``bitbox simulate GAME``, ``outspeed simulate``,
+``lastonealive simulate``): one place for the common options and what they do.
+
+* :func:`add_options`: ``--games``, ``--seed``, ``--workers``, ``--ray [ADDRESS]``, ``--out``
+  (for a game that writes charts) and ``--quiet``;
+* :func:`run`: checks them (one line, exit 2), caps ``--workers`` at the usable cores with a
+  one-line warning, says in one line when ``--ray`` needs Ray or its address does not answer,
+  prepares the ``--out`` folder, runs the game's simulation with SIGTERM stopping it as Ctrl-C
+  does ("PROG: interrupted", exit 130 for Ctrl-C, 143 for SIGTERM, the workers ended with it),
+  then prints the game's report and writes its charts.
+
+A game adds only its own options (players, bots, variants…) and gives :func:`run` its own
+checks and its simulation.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal, Protocol, TextIO
+
+RAY_HELP = ("run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
+            "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
+            "Needs the extra: pip install \".[cluster]\" (docs/research.md)")
+
+
+class Refused(Exception):
+    """Raised by a game's simulation before it starts (its contents cannot be loaded…): one line."""
+
+
+class Result(Protocol):
+    def report(self) -> str: ...
+
+
+def add_options(p: argparse.ArgumentParser, games: int, out: bool = True) -> None:
+    """The common options, on the parser of a ``simulate`` command (``games``: the default
+    number of games; ``out``: whether the game writes charts and data into ``--out DIR``)."""
+    p.add_argument("--games", type=int, default=games, metavar="N", help=f"games to play (default {games})")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, metavar="W",
+                   help=f"worker processes (default 1; this machine has {os.cpu_count() or 1} cores)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=RAY_HELP)
+    if out:
+        p.add_argument("--out", metavar="DIR", help="write PNG charts and results.json into DIR")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def fail(prog: str, message: str) -> int:
+    print(f"{prog}: {message}", file=sys.stderr)
+    return 2
+
+
+def cap_workers(prog: str, workers: int) -> int:
+    """More worker processes than cores only adds interpreters to start and switch between:
+    capped at the cores, with a one-line warning."""
+    from .pool import usable_cores
+    cores = usable_cores()
+    if workers > cores:
+        print(f"{prog}: --workers {workers} is more than the {cores} core(s) here: using {cores}", file=sys.stderr)
+        return cores
+    return workers
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised as Ctrl-C's KeyboardInterrupt (exit 143 instead of 130)."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Terminated()
+
+
+class sigterm_interrupts:
+    """SIGTERM stops the run as Ctrl-C does (the workers are ended, one line, no traceback)."""
+
+    def __enter__(self) -> None:
+        try:
+            self.previous: Any = signal.signal(signal.SIGTERM, _raise_terminated)
+        except ValueError:                  # not the main thread
+            self.previous = None
+
+    def __exit__(self, *exc: object) -> Literal[False]:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        return False
+
+
+def _prepare_out(prog: str, out: Path) -> str | None:
+    """None when ``out`` is a folder to write charts into (created if need be), else why not."""
+    if out.exists() and not out.is_dir():
+        return f"--out {out} exists and is not a directory"
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return "--out needs matplotlib for the charts (pip install matplotlib)"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot create --out {out}: {exc.strerror or exc}"
+    if not os.access(out, os.W_OK):
+        return f"cannot write into --out {out}"
+    return None
+
+
+def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | None, str | None], Any],
+        check: Callable[[], str | None] | None = None,
+        report: Callable[[Any], str] | None = None) -> int:
+    """A ``simulate`` command: the game's ``check()`` (None, or the one line saying what is
+    wrong), then the common options checked, then ``simulate(workers, progress stream or None,
+    ray address or None)`` (it may raise :class:`Refused`); its result's report printed
+    (``report(result)``, else ``result.report()``) and, with ``--out``, ``result.write(out)``."""
+    from .cluster import ClusterError
+    problem = check() if check is not None else None    # first: bitbox simulate's names the game first
+    if problem:
+        return fail(prog, problem)
+    if args.games < 1:
+        return fail(prog, f"--games must be 1 or more, not {args.games}")
+    if args.workers < 1:
+        return fail(prog, f"--workers must be 1 or more, not {args.workers}")
+    if args.ray is not None:
+        from .cluster import missing
+        why = missing()
+        if why:
+            return fail(prog, why)
+    workers = cap_workers(prog, args.workers) if args.ray is None else args.workers
+    given = getattr(args, "out", None)
+    out = Path(given) if given else None
+    if out is not None:
+        problem = _prepare_out(prog, out)
+        if problem:
+            return fail(prog, problem)
+    try:
+        with sigterm_interrupts():
+            result = simulate(workers, None if args.quiet else sys.stderr, args.ray)
+    except KeyboardInterrupt as stop:       # Ctrl-C or SIGTERM: the pool's workers are ended with it
+        bar_on_screen = not args.quiet and sys.stderr.isatty()
+        print(("\n" if bar_on_screen else "") + f"{prog}: interrupted", file=sys.stderr)
+        return 143 if isinstance(stop, Terminated) else 130
+    except (ClusterError, Refused) as exc:  # --ray: the cluster cannot be reached or joined
+        return fail(prog, str(exc))
+    print(report(result) if report is not None else result.report())
+    if out is not None:
+        try:
+            files = result.write(out)
+        except OSError as exc:
+            return fail(prog, f"cannot write into --out {out}: {exc.strerror or exc}")
+        print(f"\ncharts and data written to {out}/: {', '.join(f.name for f in files)}")
+    return 0
+
+
+__all__ = ["RAY_HELP", "Refused", "Terminated", "add_options", "cap_workers", "fail", "run", "sigterm_interrupts"]
