@@ -32,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     for name, module, text in (("ports", ports, "list candidate devices and probe them"),
                                ("monitor", monitor, "print every message from a controller"),
                                ("emulate", emulate, "run emulated controllers on pseudo-terminals")):
-        p = sub.add_parser(name, help=text, description=module.__doc__.split("\n\n")[0])
+        p = sub.add_parser(name, help=text, description=(module.__doc__ or "").split("\n\n")[0])
         module.build_parser(p)
         p.set_defaults(run=module.run)
     p = sub.add_parser("udev-rules", help="print the udev rules file for our USB ids",

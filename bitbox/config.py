@@ -89,11 +89,11 @@ class _StrictLoader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser
 
 _StrictCLoader: Any = None
 if getattr(yaml, "__with_libyaml__", False):
-    class _StrictCLoader(yaml.cyaml.CParser, _StrictConstructor, yaml.resolver.Resolver):  # type: ignore[no-redef]
+    class _StrictCLoader(yaml.cyaml.CParser, _StrictConstructor, yaml.resolver.Resolver):  # type: ignore[no-redef, name-defined]  # types-PyYAML does not export CParser
         """``yaml.CSafeLoader`` (libyaml's parser, ten times faster) with the strict constructor."""
 
         def __init__(self, stream: str) -> None:
-            yaml.cyaml.CParser.__init__(self, stream)
+            yaml.cyaml.CParser.__init__(self, stream)  # type: ignore[attr-defined]  # (as above)
             _StrictConstructor.__init__(self)
             yaml.resolver.Resolver.__init__(self)
 

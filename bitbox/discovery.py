@@ -56,7 +56,8 @@ def is_glob(text: str) -> bool:
 
 def _serial_ports(list_ports: Callable[[], Iterable[Any]] | None) -> list[Any]:
     if list_ports is None:
-        from serial.tools.list_ports import comports as list_ports
+        from serial.tools.list_ports import comports
+        list_ports = comports
     try:
         return list(list_ports())
     except Exception:  # noqa: BLE001 - a broken sysfs entry must not stop discovery

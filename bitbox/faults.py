@@ -100,7 +100,7 @@ def _parse_item(text: str, spec: FaultSpec) -> FaultSpec:
                          f"disconnect@T[+D] or reset@T, optionally prefixed by a controller index (2:babble)")
 
 
-def parse_faults(spec: str, controllers: int) -> list[FaultSpec]:
+def parse_faults(spec: str | None, controllers: int) -> list[FaultSpec]:
     """The faults of each of ``controllers`` controllers, from a SPEC string (see module doc)."""
     out = [FaultSpec() for _ in range(controllers)]
     for raw in (spec or "").split(","):
@@ -204,8 +204,8 @@ class FaultInjector:
             return frame
         data = bytearray(frame)
         bit = self._next_error_bit
-        while bit < nbits:
-            data[bit >> 3] ^= 1 << (bit & 7)
+        while bit < nbits:                      # so finite: an int (it is inf without errors)
+            data[int(bit) >> 3] ^= 1 << (int(bit) & 7)
             self.bits_flipped += 1
             bit += 1 + self._skip()
         self._next_error_bit = bit - nbits

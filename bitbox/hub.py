@@ -45,6 +45,7 @@ one queue, in the order they happened; ``poll`` drains it.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import sys
 import threading
@@ -310,6 +311,8 @@ class Hub:
 
     def _attach_sim(self, sim: SimController) -> None:
         link = _Link(sim.port, opener=None, kind="sim")
+        if sim.transport is None:
+            raise RuntimeError(f"{sim.port}: the simulated controller is not running")
         self._attach(link, sim.transport)
         self._add_link(link)
 
@@ -323,7 +326,7 @@ class Hub:
         for cand in find_candidates(self.config):
             if cand.url in held or cand.kind == "sim":
                 continue
-            link = _Link(cand.url, opener=(lambda u=cand.url: open_url(u)) if cand.source == "config" else None,
+            link = _Link(cand.url, opener=functools.partial(open_url, cand.url) if cand.source == "config" else None,
                          kind=cand.kind)
             try:
                 self._open(link)

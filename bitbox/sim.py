@@ -42,6 +42,12 @@ DEFAULT_POSITIONS = (16, 16, 16)
 _ALL_CAPS = wire.CAP_PATH_LIGHTS | wire.CAP_COLOUR_LED | wire.CAP_LOCK_SWITCH | wire.CAP_STOP_LIGHTS
 
 
+def _sleep(seconds: float) -> bool:
+    """``time.sleep``, then False (not stopped), as a stop Event's ``wait`` answers."""
+    time.sleep(seconds)
+    return False
+
+
 def sim_controller_id(index: int, base: int = 0x5EED_0000_0000_0000) -> int:
     """A recognisable 64-bit id for simulated controller ``index`` (0x5EED00000000000N)."""
     return base + index + 1
@@ -81,7 +87,7 @@ class VirtualController:
                  seed: int | None = None, settle: bool = True,
                  on_frame: Callable[[bytes], None] | None = None) -> None:
         self.controller_id = controller_id
-        self.positions = tuple(positions)
+        self.positions = (positions[0], positions[1], positions[2])
         self.capabilities = capabilities
         self.firmware_version = tuple(firmware_version)
         self.protocol = protocol
@@ -201,7 +207,7 @@ class VirtualController:
     @property
     def hint(self) -> tuple[int, int, int]:
         """The valid stops of each wheel from the host's last Hint (0 = none)."""
-        return tuple(self.firmware.hint)  # type: ignore[return-value]
+        return tuple(self.firmware.hint)
 
     @property
     def refusing(self) -> bool:
@@ -250,7 +256,7 @@ class VirtualController:
             if index is not None and step.controller is not None and step.controller != index:
                 continue
             delay = start + step.at - time.monotonic()
-            if delay > 0 and (stop.wait(delay) if stop else time.sleep(delay) or False):
+            if delay > 0 and (stop.wait(delay) if stop else _sleep(delay)):
                 return
             if stop is not None and stop.is_set():
                 return

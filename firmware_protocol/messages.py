@@ -146,7 +146,7 @@ class Message(tuple):
     # Equality and hashing by type and value, never with plain tuples.
     def __eq__(self, other: object) -> bool:
         if self.__class__ is other.__class__:
-            return tuple.__eq__(self, other)  # type: ignore[arg-type]
+            return tuple.__eq__(self, other)
         if isinstance(other, tuple):
             return False
         return NotImplemented
@@ -182,7 +182,7 @@ _REGISTRY: dict[int, type[Message]] = {}
 def _message(type_code: MessageType, direction: str) -> Callable[[type], type]:
     """Make `cls` a frozen dataclass stored as a tuple, and register its type byte."""
 
-    def wrap(cls: type) -> type:
+    def wrap(cls: Any) -> Any:                  # sets the class attributes a Message reads
         cls = dataclass(frozen=True, eq=False, init=False)(cls)
         fields = dataclasses.fields(cls)
         cls._field_names = tuple(f.name for f in fields)

@@ -417,10 +417,10 @@ def _invalid() -> dict[str, Any]:
     for name, description, report, outcome in _hid_cases():
         counter = codec.HidDecoder()
         message = counter.decode(report)
-        got = _ok(message) if message is not None else (
+        said = _ok(message) if message is not None else (
             UNKNOWN if counter.unknown_messages else _bad(hid_reason(report)))
-        if got != outcome:
-            raise AssertionError(f"HID vector {name}: intended {outcome}, codec says {got}")
+        if said != outcome:
+            raise AssertionError(f"HID vector {name}: intended {outcome}, codec says {said}")
         hid.append({"name": name, "description": description, "input": _hex(report),
                     "expect": outcome})
     return {

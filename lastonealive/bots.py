@@ -32,6 +32,7 @@ def play_game(game: Game, bots: Mapping[str, RandomBot], max_decisions: int = 10
         pr = game.prompt()
         assert pr is not None
         action = pr.default if pr.auto else bots[pr.player].decide(game, pr)
+        assert action is not None                   # every prompt has a default or a bot's answer
         events = game.apply(action)
         if on_event is not None:
             for e in events:

@@ -216,6 +216,8 @@ class Controls:
             if a.kind == "pass":
                 return [{"left": pos["none"], "centre": 0, "right": 0}]
             t = a.token
+            if t is None:
+                raise ValueError(f"{a}: a use names its token")
             if t == "radio":
                 return [{"left": pos[t], "centre": TYPE_CODE_OF[a.arg[0]], "right": TYPE_CODE_OF[a.arg[1]]}]
             if a.arg is None:

@@ -148,13 +148,13 @@ class LastOneAliveEncoding(EncodingBase):
             o[at + 50] = name in winners
             o[at + 51] = len(p["front"])
             o[at + 52] = symbols
-        front = next((p["front"] for p in view["players"] if p["player"] == active), [])
+        front: list[Any] = next((p["front"] for p in view["players"] if p["player"] == active), [])
         for where, dice in ((1, view["tray"]), (2, front)):
             for die_id, t, f in dice:
-                k = self._slot.get(die_id) if die_id is not None else None
-                if k is None:
+                slot = self._slot.get(die_id) if die_id is not None else None
+                if slot is None:
                     continue
-                at = self._slots_at + SLOT_BLOCK * k
+                at = self._slots_at + SLOT_BLOCK * slot
                 o[at] = 1
                 o[at + where] = 1
                 if t in TYPES:

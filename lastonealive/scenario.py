@@ -211,15 +211,15 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
     _unknown_keys(data, TOP_KEYS, "")
     content = content or load_content()
 
-    players = _list(data.get("players"), "players")
-    if not 2 <= len(players) <= 5:
-        raise ScenarioError("players", f"Last One Alive is for 2 to 5 players, got {len(players)}")
-    for i, p in enumerate(players):
+    listed = _list(data.get("players"), "players")
+    if not 2 <= len(listed) <= 5:
+        raise ScenarioError("players", f"Last One Alive is for 2 to 5 players, got {len(listed)}")
+    for i, p in enumerate(listed):
         if not isinstance(p, str) or not p:
             raise ScenarioError(f"players[{i}]", f"a player is a colour name, got {_show(p)}")
-    if len(set(players)) != len(players):
+    if len(set(listed)) != len(listed):
         raise ScenarioError("players", "players must be distinct")
-    players = tuple(players)
+    players: tuple[str, ...] = tuple(listed)
 
     variants = [_name(v, f"variants[{i}]", VARIANTS, "variant") for i, v in enumerate(_list(data.get("variants"), "variants"))]
     faces = {t: tuple(f) for t, f in content.faces.items()}
@@ -269,7 +269,7 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
     _check_expect(expect, players)
 
     game = Game(s)
-    if new_game:
+    if setup is not None:                       # a new game
         game.start_setup(turn, [])
         while s.phase == "setup" and not s.finished:
             game.apply(Action("side", None, setup.get(s.active, "object")))

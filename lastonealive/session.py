@@ -254,7 +254,7 @@ class Session(Referee):
             return
         pr = g.prompt()
         assert pr is not None
-        if pr.auto:
+        if pr.auto and pr.default is not None:
             self.stage = "prompt"
             self.kind = pr.kind
             self._answer("answer", {"action": pr.default.to_data(), "auto": True})
@@ -489,7 +489,7 @@ class Session(Referee):
         for s in self.seats:
             p, c = s.player, self.ctl[s.player]
             status = ""
-            pv = next((x for x in view.get("players", ()) if x["player"] == p), {})
+            pv: Mapping[str, Any] = next((x for x in view.get("players", ()) if x["player"] == p), {})
             if self.game.finished:
                 status = "winner" if p in self.game.state.winners else ("eliminated" if not pv.get("in_game", True) else "")
             elif not pv.get("in_game", True):

@@ -35,7 +35,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from bitbox.bots import RandomBot
 from bitbox.games.protocol import JSON, Prompt
@@ -65,6 +65,11 @@ def make_bot(name: str, seed: int | None = None, faces: Mapping[str, Sequence[st
 
 
 # ----------------------------------------------------------------------------- chance
+
+def _actions(prompt: Prompt) -> tuple[Action, ...]:
+    """The prompt's options as Last One Alive's actions (the console types them Hashable)."""
+    return cast("tuple[Action, ...]", prompt.options)
+
 
 class Dice:
     """The printed faces of the dice, as probabilities the bot can compute with."""
@@ -189,9 +194,9 @@ class CarefulBot:
     @staticmethod
     def _me(view: Mapping[str, JSON]) -> Mapping[str, Any]:
         me = view["me"]
-        for p in view["players"]:           # type: ignore[union-attr]
-            if p["player"] == me:           # type: ignore[index]
-                return p                    # type: ignore[return-value]
+        for p in cast("list[Mapping[str, Any]]", view["players"]):
+            if p["player"] == me:
+                return p
         raise ValueError(f"no seat {me!r} in the view")
 
     def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Any:
@@ -330,7 +335,7 @@ class CarefulBot:
     def _dice(self, view: Mapping[str, Any], prompt: Prompt) -> Any:
         best, choice = None, prompt.options[0]
         pre = self._pre(view, prompt)
-        for option in prompt.options:
+        for option in _actions(prompt):
             score = self._dice_score(pre, option.arg)
             if best is None or score > best + 1e-12:
                 best, choice = score, option
@@ -510,18 +515,18 @@ class CarefulBot:
     def _draw(self, view: Mapping[str, Any], prompt: Prompt) -> Any:
         me = self._me(view)
         held = len([t for t in me["tokens"] if t != "hero"])
-        top = max(o.arg for o in prompt.options)
+        top = max(o.arg for o in _actions(prompt))
         want = top if held < 3 else 0
         return Action("draw", None, want)
 
     def _draw_barricades(self, view: Mapping[str, Any], prompt: Prompt) -> Any:
         me = self._me(view)
         held = len([t for t in me["tokens"] if t != "hero"])
-        top = max(o.arg for o in prompt.options)
+        top = max(o.arg for o in _actions(prompt))
         return Action("draw_barricades", None, min(top, max(0, 3 - held)))
 
     def _keep(self, view: Mapping[str, Any], prompt: Prompt) -> Any:
-        return max(prompt.options, key=lambda a: (sum(TOKEN_VALUE.get(t, 0.0) for t in a.arg), a.arg))
+        return max(_actions(prompt), key=lambda a: (sum(TOKEN_VALUE.get(t, 0.0) for t in a.arg), a.arg))
 
     def _setup(self, view: Mapping[str, Any], prompt: Prompt) -> Any:
         token = str(prompt.context.get("token") or "")

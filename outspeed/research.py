@@ -25,7 +25,7 @@ order or the random state: it is made from :meth:`Game.private_view` only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -74,7 +74,8 @@ class OutspeedEncoding(EncodingBase):
         order); otherwise every open prompt."""
         if not prompts or prompts[0].kind != BONUS:
             return prompts
-        zone = {p["player"]: p["zone"] or 0 for p in game.public_view()["players"]}   # type: ignore[index]
+        players = cast("list[Mapping[str, Any]]", game.public_view()["players"])
+        zone = {p["player"]: p["zone"] or 0 for p in players}
         front = max(zone[p.player] for p in prompts)
         return [p for p in prompts if zone[p.player] == front]
 

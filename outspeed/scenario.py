@@ -12,7 +12,7 @@ import random
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 from bitbox.games.scenarios import ScenarioError, listing, mapping, run_files, whole_number
 
@@ -45,7 +45,16 @@ class Scenario:
 
 # ---------------------------------------------------------------------------- parsing
 
-_int, _map, _list = whole_number, mapping, listing
+_int = whole_number
+
+
+def _map(value: object, where: str) -> Mapping[Any, Any]:
+    """The console's ``mapping``: YAML data, whose keys and values are checked where read."""
+    return cast("Mapping[Any, Any]", mapping(value, where))
+
+
+def _list(value: object, where: str) -> list[Any]:
+    return listing(value, where)
 
 
 def _token(value: Any, where: str) -> str:
@@ -91,15 +100,15 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
         raise ScenarioError(unknown[0], f"unknown field (known: {', '.join(sorted(TOP_KEYS))})")
     tiles = _Tiles(content)
 
-    players = _list(data.get("players"), "players")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise ScenarioError("players", f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}")
-    for i, p in enumerate(players):
+    listed = _list(data.get("players"), "players")
+    if not MIN_PLAYERS <= len(listed) <= MAX_PLAYERS:
+        raise ScenarioError("players", f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(listed)}")
+    for i, p in enumerate(listed):
         if not isinstance(p, str) or not p:
             raise ScenarioError(f"players[{i}]", f"a player is a colour name, got {p!r}")
-    if len(set(players)) != len(players):
+    if len(set(listed)) != len(listed):
         raise ScenarioError("players", "players must be distinct")
-    players = tuple(players)
+    players: tuple[str, ...] = tuple(listed)
 
     dice_faces = tiles.content().dice
     dice_names = tuple(dice_faces)
@@ -115,9 +124,9 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
         raise ScenarioError("tile", f"the current tile has no {face!r} face")
 
     track = _map(data.get("track"), "track")
-    unknown = set(map(str, track)) - {"rear", "boards"}
-    if unknown:
-        raise ScenarioError(f"track.{sorted(unknown)[0]}", "unknown field (known: rear, boards)")
+    unknown_track = set(map(str, track)) - {"rear", "boards"}
+    if unknown_track:
+        raise ScenarioError(f"track.{sorted(unknown_track)[0]}", "unknown field (known: rear, boards)")
     rear = _int(track.get("rear", 1), "track.rear", 1)
     boards = _int(track.get("boards", 2), "track.boards", 2, 3)
     front = rear + BOARD * boards - 1

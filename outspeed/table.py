@@ -12,22 +12,21 @@ import math
 import os
 import signal
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Mapping, TextIO
 
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
-from bitbox.table.journal import GameInfo, Journal, JournalError, check_result, default_journal_path, replay, verify
+from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path, verify
 from bitbox.table.seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
 
 from .content import ConfigError, load_yaml
 from .display.model import PLAYER_ORDER, LogEntry, TableView
 from .journaling import RULES as JOURNAL_RULES
-from .rules import Event, EventKind, Game, RulesError
+from .rules import EventKind, Game, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .words import LANGUAGES, Lang
 
@@ -413,6 +412,7 @@ class TableLoop(ConsoleLoop):
 
     caption = "Outspeed — 8Bitbox"
     command = "outspeed play"
+    lang: Lang                                  # Outspeed's catalogue (see play_table)
     SOUNDS = {EventKind.PROGRAMMED: "reveal", EventKind.BONUS_PLAYED: "reveal", EventKind.ROLL: "dice",
               EventKind.ELIMINATED: "eliminated", EventKind.GAME_OVER: "winner"}
 

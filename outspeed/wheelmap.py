@@ -14,10 +14,10 @@ never choose it, and a bot would fail at turn 1.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from bitbox.wheels import WheelMap, load_wheel_map
+from bitbox.wheels import Meaning, WheelMap, load_wheel_map
 
 from .rules import PATHS, TOKENS, Tile
 from .rules.tiles import MAX_AMOUNT
@@ -25,7 +25,7 @@ from .rules.tiles import MAX_AMOUNT
 __all__ = ["KNOWN_MEANINGS", "load_outspeed_wheel_map"]
 
 #: What each wheel can mean to Outspeed.
-KNOWN_MEANINGS = {
+KNOWN_MEANINGS: dict[str, Collection[Meaning]] = {
     "right": PATHS,
     "centre": range(0, MAX_AMOUNT + 1),
     "left": ("none", *TOKENS),
@@ -38,5 +38,5 @@ def load_outspeed_wheel_map(path: str | Path | None = None, tiles: Iterable[Tile
     wheel. Raises :class:`bitbox.config.ConfigError`."""
     numbers = sorted({x for tile in tiles for paths in tile.faces.values() for p in paths.values()
                       if p is not None and p.choose is not None for x in range(p.choose[0], p.choose[1] + 1)})
-    needed = {"right": PATHS, "left": KNOWN_MEANINGS["left"], "centre": numbers}
+    needed: dict[str, Collection[Meaning]] = {"right": PATHS, "left": KNOWN_MEANINGS["left"], "centre": numbers}
     return load_wheel_map(path, game="outspeed", known=KNOWN_MEANINGS, needed=needed)

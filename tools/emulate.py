@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import json
+import math
 import os
 import select
 import sys
@@ -49,7 +51,7 @@ MAX_ID = 2**64 - 1
 
 def _bounded(value: float, lo: float, hi: float, what: str) -> float:
     """``value`` if finite and within lo..hi, else ValueError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or not lo <= value <= hi:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or not lo <= value <= hi:
         raise ValueError(f"{what}: expected {lo:g}..{hi:g}, got {value!r}")
     return value
 
@@ -274,8 +276,8 @@ class Emulator:
             self._thread.start()
             for i, spec in enumerate(self.specs):
                 for event in spec.events:
-                    action = ((lambda i=i, d=event.duration: self.disconnect(i, d)) if event.kind == "disconnect"
-                              else (lambda i=i: self.reset(i)))
+                    action = (functools.partial(self.disconnect, i, event.duration) if event.kind == "disconnect"
+                              else functools.partial(self.reset, i))
                     timer = threading.Timer(event.at, action)
                     timer.daemon = True
                     self._timers.append(timer)

@@ -33,7 +33,7 @@ class _Screen:
         w, h = surf.get_size()
         return max(1, round(n * min(w / 1920, h / self.REF_H)))
 
-    def text(self, surf: pygame.Surface, s: str, size: float, pos: tuple[int, int], colour=TEXT,
+    def text(self, surf: pygame.Surface, s: str, size: float, pos: tuple[int, int], colour: tuple[int, int, int] = TEXT,
              bold: bool = False, anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
         px = max(MIN_PX, self.px(surf, max(size, MIN_TEXT)))
         font = self.fonts.get(px, bold)

@@ -148,7 +148,7 @@ class Shell:
         1080p (scaled), nor under :attr:`MIN_PX` in a small window."""
         return max(self.MIN_PX, self.px(max(size, self.MIN_TEXT)))
 
-    def text(self, s: str, size: float, colour=TEXT, bold: bool = False, max_width: int | None = None) -> pygame.Surface:
+    def text(self, s: str, size: float, colour: pieces.Colour = TEXT, bold: bool = False, max_width: int | None = None) -> pygame.Surface:
         """Rendered text (cached); shrunk (not under the minimum), then cut with an ellipsis,
         to fit ``max_width``."""
         size_px = self.text_px(size)
@@ -276,7 +276,7 @@ class Shell:
         return None if t.banner is None else self._k(t.banner)
 
     # ------------------------------------------------------------------ panels
-    def _panel(self, surf: pygame.Surface, rect: pygame.Rect, colour=PANEL) -> None:
+    def _panel(self, surf: pygame.Surface, rect: pygame.Rect, colour: pieces.Colour = PANEL) -> None:
         pygame.draw.rect(surf, colour, rect, border_radius=self.px(14))
 
     def _title(self, surf: pygame.Surface, rect: pygame.Rect, text: str) -> None:

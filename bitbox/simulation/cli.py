@@ -20,7 +20,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, Literal, Protocol, TextIO
 
 RAY_HELP = ("run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
             "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
@@ -82,7 +82,7 @@ class sigterm_interrupts:
         except ValueError:                  # not the main thread
             self.previous = None
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
         return False

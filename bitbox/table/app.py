@@ -115,7 +115,7 @@ KEYS = {"K_LEFT": "left", "K_RIGHT": "right", "K_UP": "up", "K_DOWN": "down", "K
         "K_KP_ENTER": "enter", "K_SPACE": "enter", "K_BACKSPACE": "backspace", "K_TAB": "tab"}
 
 
-from .options import MAX_FRAME, MIN_FRAME, MIN_WINDOW, check_size, check_speed, size_arg, speed_arg  # noqa: F401 (re-exported)
+from .options import MAX_FRAME, MIN_FRAME, MIN_WINDOW, check_size, check_speed, size_arg, speed_arg  # noqa: E402, F401 (re-exported, below the names it follows)
 
 
 class TableLoop:

@@ -42,7 +42,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 import re
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Iterator, Literal, Mapping, Protocol, Sequence
 
 from .seating import SEAT_KINDS
 
@@ -411,7 +411,8 @@ class Journal:
                 "INSERT INTO games (created, seed, players, settings, initial) VALUES (?, ?, ?, ?, ?)",
                 (_now(), _seed_to_sql(rules.seed(game)), json.dumps(list(rules.players(game))),
                  json.dumps(settings, sort_keys=True), json.dumps(game.to_data(), sort_keys=True)))
-            game_id = int(cur.lastrowid)
+            game_id = cur.lastrowid
+            assert game_id is not None              # set by every INSERT
         return GameRecord(self, game_id, 0)
 
     def _tx(self) -> "_Tx":
@@ -459,9 +460,10 @@ class Journal:
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id}")
         rules = self.rules_of(game_id)
+        errors: tuple[type[BaseException], ...] = (ValueError, KeyError, TypeError, AttributeError, IndexError, *rules.input_errors)
         try:
             return rules.from_data(_loads(rows[0][0]))
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError, *rules.input_errors) as exc:
+        except errors as exc:
             raise JournalError(f"{self.path}: game {game_id}: its initial state cannot be read ({exc})") from None
 
     def inputs(self, game_id: int) -> list[InputRecord]:
@@ -508,7 +510,7 @@ class _Tx:
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path}: cannot write ({exc})") from None
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         if exc_type is None:
             try:
                 self.db.execute("COMMIT")
@@ -563,6 +565,7 @@ def replay(journal: Journal, game_id: int, *, upto: int | None = None,
     The game object is the same one, advanced in place."""
     rules = journal.rules_of(game_id)
     game = journal.initial(game_id)
+    errors: tuple[type[BaseException], ...] = (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError)
     for rec in journal.inputs(game_id):
         if upto is not None and rec.seq >= upto:
             break
@@ -571,7 +574,7 @@ def replay(journal: Journal, game_id: int, *, upto: int | None = None,
                                f"(input {rec.seq}, turn {rec.turn}: the state differs from the one recorded)")
         try:
             events = rules.apply_input(game, rec.kind, rec.data)
-        except (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        except errors as exc:
             raise JournalError(f"{journal.path}: game {game_id}, input {rec.seq} ({rec.kind}, turn {rec.turn}) "
                                f"cannot be applied: {exc}") from None
         yield rec, game, events

@@ -118,18 +118,20 @@ class Lobby:
     def move(self, hub_seat: int, seat: int) -> None:
         """``hub_seat``'s controller moves to ``seat``, swapping with whoever sat there."""
         e = self.entries[hub_seat]
-        if e.seat is None or seat == e.seat or not 0 <= seat < self.max_players:
+        was = e.seat
+        if was is None or seat == was or not 0 <= seat < self.max_players:
             return
         other = self.holder(seat)
         if other is not None:
-            other.seat = e.seat
+            other.seat = was
             self._show(other)
         e.seat = seat
         self._show(e)
-        self.lines.append(f"{self.names[seat].capitalize()} ⇄ {'a free seat' if other is None else self.names[other.seat].capitalize()}")
+        self.lines.append(f"{self.names[seat].capitalize()} ⇄ {'a free seat' if other is None else self.names[was].capitalize()}")
 
     def _show(self, e: Entry) -> None:
-        self.commands.append(("colour", e.hub_seat, LIGHT_RGB.get(self.names[e.seat], (255, 255, 255))))
+        if e.seat is not None:
+            self.commands.append(("colour", e.hub_seat, LIGHT_RGB.get(self.names[e.seat], (255, 255, 255))))
 
     # -- questions -----------------------------------------------------------------------------
     def holder(self, seat: int) -> Entry | None:
@@ -139,7 +141,7 @@ class Lobby:
         return [i for i in range(self.max_players) if self.holder(i) is None]
 
     def seated(self) -> list[Entry]:
-        return sorted((e for e in self.entries.values() if e.seat is not None), key=lambda e: e.seat)
+        return sorted((e for e in self.entries.values() if e.seat is not None), key=lambda e: e.seat or 0)
 
     def missing(self) -> list[str]:
         """Ports given with ``--controller`` that have not answered."""
@@ -204,7 +206,7 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
         view = LobbyScreen(screen.get_size())
     for e in events:
         lobby.handle(e)
-    clock = None
+    clock: Any = None
     if screen is not None:
         import pygame
         clock = pygame.time.Clock()
@@ -254,6 +256,7 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
             return _finish(lobby, hub)
         if view is not None:
             surface = pygame.display.get_surface()
+            assert surface is not None and clock is not None        # both made with the screen
             view.draw(surface, lobby, title=title, options=options, bots=lobby.bot_count(),
                       waited=time.monotonic() - started)
             pygame.display.flip()
@@ -267,7 +270,7 @@ def _finish(lobby: Lobby, hub: Any) -> list[int]:
     hub had to drop while the seats changed fast is made good)."""
     for e in lobby.seated():
         try:
-            hub.assign_seat(e.hub_seat, colour=LIGHT_RGB.get(lobby.names[e.seat], (255, 255, 255)))
+            hub.assign_seat(e.hub_seat, colour=LIGHT_RGB.get(lobby.names[e.seat or 0], (255, 255, 255)))
         except KeyError:
             pass
     return lobby.order()
@@ -334,4 +337,4 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
         for e in lobby.entries.values():        # controllers that came during the lobby
             connected.setdefault(e.hub_seat, e.info)
         self.bots = lobby.bots if lobby.bots != self.asked_bots else None
-        return {hub_seat: lobby.entries[hub_seat].seat for hub_seat in order}
+        return {hub_seat: at for hub_seat in order if (at := lobby.entries[hub_seat].seat) is not None}

@@ -211,10 +211,10 @@ class Referee:
         if isinstance(event, Rejected):
             self._log("rejected", {"reason": str(event.reason)[:80]})
             return
-        seat = getattr(event, "seat", None)
-        plan = self.by_seat.get(seat)
+        seat: int | None = getattr(event, "seat", None)
+        plan = self.by_seat.get(seat) if seat is not None else None
         if plan is None and isinstance(event, Connected):
-            plan = self._rebind(seat, event.info.controller_id)
+            plan = self._rebind(event.seat, event.info.controller_id)
         if plan is None:
             return
         c = self.ctl[plan.player]

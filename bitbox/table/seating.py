@@ -242,8 +242,10 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
         unknown_seat = 10_000
         for s in wanted:
             if s["kind"] == "controller":
-                seat = by_id.get(s.get("controller_id"))
-                if seat is None:                    # not here yet: the referee waits for it
+                found = by_id.get(s["controller_id"]) if s.get("controller_id") is not None else None
+                if found is not None:
+                    seat = found
+                else:                               # not here yet: the referee waits for it
                     seat, unknown_seat = unknown_seat, unknown_seat + 1
                 seats.append({**s, "seat": seat})
             else:

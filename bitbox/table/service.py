@@ -92,7 +92,9 @@ def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = Non
                           f"{s.bad_frames} bad frame(s){'' if s.connected else ', lost'}", file=out)
             return frames
         if screen is not None:
-            view.draw(pygame.display.get_surface(), hub.seats(), hub.links(), lights)
+            surface = pygame.display.get_surface()
+            assert surface is not None                  # the screen is set
+            view.draw(surface, hub.seats(), hub.links(), lights)
             pygame.display.flip()
             clock.tick(30)
         frames += 1

@@ -35,7 +35,7 @@ class FakeSim:
         if locked is not None:
             self.locked = bool(locked)
         if self.plugged:
-            self.hub._emit(WheelsChanged(self.seat, self.controller_id, *self.wheels, self.locked, self.hub.clock()))
+            self.hub._emit(WheelsChanged(self.seat, self.controller_id, self.wheels[0], self.wheels[1], self.wheels[2], self.locked, self.hub.clock()))
 
     def unplug(self) -> None:
         self.plugged = False
@@ -44,7 +44,7 @@ class FakeSim:
     def replug(self) -> None:
         self.plugged = True
         self.hub._emit(Back(self.seat, self.controller_id, f"fake://{self.seat}", self.hub.clock()))
-        self.hub._emit(WheelsChanged(self.seat, self.controller_id, *self.wheels, self.locked, self.hub.clock()))
+        self.hub._emit(WheelsChanged(self.seat, self.controller_id, self.wheels[0], self.wheels[1], self.wheels[2], self.locked, self.hub.clock()))
 
 
 class FakeHub:
@@ -79,7 +79,8 @@ class FakeHub:
         return out
 
     def seats(self) -> list[SeatStatus]:
-        return [SeatStatus(s.seat, s.controller_id, s.plugged, s.locked, 0, f"fake://{s.seat}", tuple(s.wheels))
+        return [SeatStatus(s.seat, s.controller_id, s.plugged, s.locked, 0, f"fake://{s.seat}",
+                           (s.wheels[0], s.wheels[1], s.wheels[2]))
                 for s in self.sims]
 
     def assign_seat(self, seat: int, colour: Any = None) -> bool:
@@ -126,7 +127,7 @@ class EventHand:
         if locked is not None:
             self.locked = bool(locked)
         self.seq += 1
-        self.queue.append(WheelsChanged(self.seat, self.cid, *self.wheels, self.locked, 0.0, self.seq))
+        self.queue.append(WheelsChanged(self.seat, self.cid, self.wheels[0], self.wheels[1], self.wheels[2], self.locked, 0.0, self.seq))
 
 
 class HubLike(Protocol):

@@ -46,8 +46,10 @@ class Unplugged(TransportError):
 class MessageDecoder(Protocol):
     """What :meth:`Transport.decoder` returns: ``firmware_protocol.Decoder``'s interface."""
 
-    bad_frames: int
-    unknown_messages: int
+    @property
+    def bad_frames(self) -> int: ...
+    @property
+    def unknown_messages(self) -> int: ...
 
     def feed(self, data: bytes) -> list[Any]: ...
 

@@ -37,8 +37,10 @@ WRITE_TIMEOUT = 0.05
 _CHUNK = 4096
 _GONE = {errno.EIO, errno.ENXIO, errno.ENODEV, errno.EBADF, errno.EPIPE, errno.ECONNRESET}
 
+_PosixSerial: type[serial.Serial] | None
 try:
-    from serial.serialposix import Serial as _PosixSerial
+    from serial.serialposix import Serial as _Posix
+    _PosixSerial = _Posix
 except ImportError:  # pragma: no cover - Windows
     _PosixSerial = None
 
@@ -55,7 +57,7 @@ def _is_unplug(exc: BaseException) -> bool:
 class SerialTransport(Transport):
     kind = "serial"
 
-    def __init__(self, port: str, ser: serial.SerialBase) -> None:
+    def __init__(self, port: str, ser: serial.Serial) -> None:
         super().__init__(port)
         self._serial = ser
         self._write_lock = threading.Lock()
@@ -158,7 +160,7 @@ class SerialTransport(Transport):
             pass
 
 
-def _blocking_reader(ser: serial.SerialBase) -> int | None:
+def _blocking_reader(ser: serial.Serial) -> int | None:
     """A second, blocking descriptor on the port for reading, with VMIN=0 / VTIME=READ_TIMEOUT.
 
     Why: a reader thread must take the interpreter lock back from the game's main thread each
@@ -170,6 +172,8 @@ def _blocking_reader(ser: serial.SerialBase) -> int | None:
     only reads with select. Returns None (and the slower path is used) if anything fails.
     """
     try:
+        if ser.portstr is None:
+            return None
         path = os.path.realpath(ser.portstr)
         if os.path.basename(path) == "ptmx":       # a pty master ignores VTIME: it would block
             return None

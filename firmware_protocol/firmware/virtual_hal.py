@@ -78,7 +78,7 @@ class VirtualHAL(HAL):
         if transport not in ("serial", "hid"):
             raise ValueError(f"transport must be 'serial' or 'hid', not {transport!r}")
         self.transport = transport
-        self.positions = tuple(positions)
+        self.positions = (positions[0], positions[1], positions[2])
         self.capabilities = capabilities
         self.wheels = [0, 0, 0]
         self.locked = False

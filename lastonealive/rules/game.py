@@ -573,6 +573,12 @@ class Game:
         """The names of the object/barricade tokens ``p`` holds, in holding order."""
         return [h[0] for h in self.state.held[p]]
 
+    def _die(self, found: Die | None, die_id: Any) -> Die:
+        """``found`` (a die looked up for an action already checked legal), else RulesError."""
+        if found is None:
+            raise RulesError(f"no die {die_id!r} to act on")
+        return found
+
     def _front_die(self, die_id: Any) -> Die | None:
         for d in self.state.front[self.state.active]:
             if d.id == die_id:
@@ -717,7 +723,7 @@ class Game:
         out: list[Action] = [PASS]
         fams: list[_Family] = []
         holds = {h[0] for h in s.held[p]}
-        targets = [d.id for d in self._zombie_targets()]
+        targets = [d.id for d in self._zombie_targets() if d.id is not None]    # all have one this turn
         if window == "before":
             for t in ("axe", "pistol", "chainsaw"):
                 if t in holds:
@@ -1092,7 +1098,7 @@ class Game:
             for d, f in zip(order[t], faces[t]):
                 self._set_face(d, f)
                 s.tray.append(d)
-        s.rolled = [d.id for d in s.tray]
+        s.rolled = [d.id for d in s.tray if d.id is not None]                  # all do: just rolled
         events.append(Event("rolled", {"player": p, "dice": [[d.id, d.face] for d in s.tray]}))
         s.phase = "after"
 
@@ -1138,6 +1144,8 @@ class Game:
     def _use(self, p: str, a: Action, events: list[Event]) -> None:
         s = self.state
         token, arg = a.token, a.arg
+        if token is None:
+            raise RulesError("a use names the token used")
         taken = self._take_token(p, token)
         if token == "axe" and arg is None:
             s.axes += 1
@@ -1150,14 +1158,15 @@ class Game:
             events.append(Event("token_used", {"player": p, "token": token, "what": "ambushes are ignored this turn"}))
         elif token == "radio":
             s.radio.append(tuple(arg))
-            s.radio_used.append(taken)
+            if taken is not None:                                       # (None only for the hero)
+                s.radio_used.append(taken)
             events.append(Event("token_used", {"player": p, "token": token, "what": f"two more dice ({arg[0]}, {arg[1]})"}))
         elif token in ("flare", "barricade"):
             ids = arg if token == "flare" else (arg,)
             to = self.left_of(p)
             moved = []
             for i in ids:
-                d = self._front_die(i)
+                d = self._die(self._front_die(i), i)
                 s.front[p].remove(d)
                 s.front[to].append(d)                                       # L-8
                 moved.append([d.id, d.face])
@@ -1165,19 +1174,19 @@ class Game:
             events.append(Event("given", {"player": p, "to": to, "dice": moved}))
         elif token == "hero":
             events.append(Event("token_used", {"player": p, "token": token}))
-            dice = [self._turn_die(i) for i in arg]
+            dice = [self._die(self._turn_die(i), i) for i in arg]
             for d in dice:
                 self._reroll(p, d, "hero", events)                          # L-20
             events.append(Event("rerolled", {"player": p, "dice": [[d.id, d.face] for d in dice], "why": "hero"}))
             self._ambush_now(p)
         elif token in ("pistol", "axe"):
-            d = self._turn_die(arg)
+            d = self._die(self._turn_die(arg), arg)
             events.append(Event("token_used", {"player": p, "token": token}))
             self._reroll(p, d, token, events)                               # L-17
             events.append(Event("rerolled", {"player": p, "dice": [[d.id, d.face]], "why": token}))
             self._ambush_now(p, d)
         elif token == "chainsaw":
-            d = self._front_die(arg) if arg.startswith("f") else self._turn_die(arg)
+            d = self._die(self._front_die(arg) if arg.startswith("f") else self._turn_die(arg), arg)
             if d in s.tray:
                 s.tray.remove(d)
             else:
@@ -1286,7 +1295,7 @@ class Game:
             s.phase = "before_barricades"
             return
         die_id, n = arg
-        d = self._front_die(die_id)
+        d = self._die(self._front_die(die_id), die_id)
         s.bangs_left -= n
         s.bangs_used += n
         left = SYMBOLS[d.face] - n
@@ -1302,7 +1311,7 @@ class Game:
         if die_id is None:
             self._end_of_turn_a(p, events)
             return
-        d = self._front_die(die_id)
+        d = self._die(self._front_die(die_id), die_id)
         to = self.left_of(p)
         s.front[p].remove(d)
         s.front[to].append(d)                                               # L-8, L-13

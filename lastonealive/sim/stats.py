@@ -112,24 +112,24 @@ class Stats:
             self.final_level[rec["levels"][-1]] += 1
         used: set[tuple[int, str]] = set()
         for seat, token, mode, _window, survived in rec["uses"]:
-            t = self._token(bots[seat], token)
-            t.uses += 1
-            t.survived += bool(survived)
-            t.modes[mode] += 1
+            tally = self._token(bots[seat], token)
+            tally.uses += 1
+            tally.survived += bool(survived)
+            tally.modes[mode] += 1
             used.add((seat, token))
         for seat, saved in rec["medkits"]:
-            t = self._token(bots[seat], "medkit")
-            t.uses += 1
-            t.survived += bool(saved)
-            t.modes["auto"] += 1
+            tally = self._token(bots[seat], "medkit")
+            tally.uses += 1
+            tally.survived += bool(saved)
+            tally.modes["auto"] += 1
             used.add((seat, "medkit"))
             m = self.medkit.setdefault(bots[seat], [0, 0])
             m[0] += 1
             m[1] += bool(saved)
         for seat, token in sorted(used):
-            t = self._token(bots[seat], token)
-            t.games_used += 1
-            t.wins_used += wins[seat]
+            tally = self._token(bots[seat], token)
+            tally.games_used += 1
+            tally.wins_used += wins[seat]
 
     def extend(self, records: Iterable[Mapping[str, Any]]) -> "Stats":
         for r in records:

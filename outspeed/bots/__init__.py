@@ -12,14 +12,14 @@ information) and answer with legal inputs.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .base import Bot, LazyView, legal_programs, play_game
 from .greedy import GreedyBot
 from .lookahead import LookaheadBot
 from .random_bot import RandomBot
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "lookahead": LookaheadBot}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "lookahead": LookaheadBot}
 
 
 def make_bot(name: str, seed: int | None = None, *, dice: Mapping[str, Sequence[int]] | None = None,

@@ -54,10 +54,10 @@ def play_game(game: Game, bots: Mapping[str, Bot],
             events = game.play_bonus(plays)
         elif phase == "programming":
             choices = {}
-            for p, legal in game.program_options().items():
+            for p, programs in game.program_options().items():
                 view, bot = seats[p]
                 view._view = None
-                choices[p] = bot.program(view, legal)
+                choices[p] = bot.program(view, programs)
             events = game.program(choices)
         elif phase == "draw":
             p = s.draw_queue[0]

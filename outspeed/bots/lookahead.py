@@ -27,7 +27,7 @@ from typing import Any, Mapping, Sequence
 
 from ..rules import Choice, Game, Refused
 from .base import Bot
-from .model import (DEFAULT_WEIGHTS, TOKEN_WEIGHT, Weights, TileBook, clone, dice_of, keep_choice, model_game,
+from .model import (NO_NUMBER, DEFAULT_WEIGHTS, TOKEN_WEIGHT, Weights, TileBook, clone, dice_of, keep_choice, model_game,
                     option_values, state_value)
 
 Profile = dict[str, Choice]
@@ -53,6 +53,7 @@ class LookaheadBot(Bot):
     def _policy(self, game: Game, player: str, turns_left: int) -> list[tuple[float, Choice]]:
         """How likely ``player`` is to program each of their legal choices."""
         s = game.state
+        assert s.tile is not None                   # a tile is drawn before anyone programs
         paths = s.tile.face(s.face)
         legal = game.programs_for(s.fuel[player])
         values = option_values(player, s.zone, s.fuel, {p: len(h) for p, h in s.held.items()},
@@ -90,7 +91,7 @@ class LookaheadBot(Bot):
 
     # ------------------------------------------------------------------ decisions
     def program(self, view: Mapping[str, Any], legal: Mapping[str, Sequence[int]]) -> Choice:
-        options = [Choice(k, n) for k in sorted(legal) for n in (legal[k] or [None])]
+        options = [Choice(k, n) for k in sorted(legal) for n in (legal[k] or NO_NUMBER)]
         if len(options) == 1:
             return options[0]
         me = view["me"]
@@ -148,6 +149,7 @@ class LookaheadBot(Bot):
         """Finish the turn of a model after its bonus phase: the bot programs greedily, the
         others as sampled (a sampled choice no longer affordable falls back to a legal one)."""
         s = g.state
+        assert s.tile is not None
         paths = s.tile.face(s.face)
         choices: Profile = {}
         for p in s.active:

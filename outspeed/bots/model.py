@@ -48,6 +48,8 @@ DEFAULT_WEIGHTS = Weights()
 
 #: How likely an unseen token is of each type: the counts in the box.
 TOKEN_WEIGHT = DEFAULT_TOKEN_COUNTS
+#: The numbers of a path that takes none: one program, without a number.
+NO_NUMBER: tuple[int | None, ...] = (None,)
 
 
 def position_value(zone: int, fuel: float, tokens: int, *, rear: int, boards: int,
@@ -304,9 +306,9 @@ def option_values(me: str, zone: Mapping[str, int], fuel: Mapping[str, int], tok
                   w: Weights = DEFAULT_WEIGHTS) -> list[tuple[float, str, int | None]]:
     """``(expected value, path, number)`` of each legal program of ``me``, others standing still."""
     others = [z for p, z in zone.items() if p != me]
-    out = []
+    out: list[tuple[float, str, int | None]] = []
     for key in sorted(legal):
-        for n in (legal[key] or [None]):
+        for n in (legal[key] or NO_NUMBER):
             v = expected_path_value(paths[key], paths, zone=zone[me], fuel=fuel[me], tokens=tokens[me],
                                     rear=rear, boards=boards, others_max=max(others) if others else None,
                                     n_others=len(others), markers=markers, turns_left=turns_left,

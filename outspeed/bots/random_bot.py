@@ -28,7 +28,7 @@ class RandomBot(Bot):
 
     def program(self, view: Mapping[str, Any], legal: Mapping[str, Sequence[int]]) -> Choice:
         try:                                    # Game.program_options made them once for all
-            keys, ready = legal.sorted_keys, legal.choices
+            keys, ready = legal.sorted_keys, legal.choices  # type: ignore[attr-defined]  # duck-typed: Game's _Options
         except AttributeError:
             keys, ready = sorted(legal), None
         n = len(keys)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bitbox.colours import SCREEN_RGB, SEAT_COLOURS
-from bitbox.display.model import DieShown, LogEntry, PlayerStatus, ShellView
+from bitbox.display.model import DieShown, LogEntry, PlayerStatus, ShellView  # noqa: F401 (re-exported: the session and the display package import them from here)
 
 #: Player colours (RGB) by name; ships also get a distinct shape each (colour-blind safe).
 COLOURS: dict[str, tuple[int, int, int]] = {c: SCREEN_RGB[c] for c in SEAT_COLOURS}

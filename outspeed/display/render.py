@@ -21,8 +21,7 @@ from typing import Any, Mapping
 
 import pygame
 
-from bitbox.display.shell import (OUT, ACCENT, BAD, BG, DIM, FAINT, FONT_BOLD, FONT_DIR, FONT_REGULAR, GOOD, PANEL,
-                                  PANEL_2, TEXT, Fonts, Shell)
+from bitbox.display.shell import (OUT, ACCENT, BAD, DIM, FAINT, GOOD, PANEL_2, TEXT, Shell)
 
 from . import shapes
 from ..words import Lang
@@ -55,6 +54,7 @@ class TableDisplay(Shell):
     REGIONS = REGIONS
     OVERLAY = OVERLAY
     COUNTERS = ("fuel", "tokens")
+    lang: Lang                                  # made by make_words: Outspeed's catalogue
 
     def __init__(self, size: tuple[int, int] = (1920, 1080), lang: str | Lang = "en",
                  surface: pygame.Surface | None = None) -> None:
@@ -202,13 +202,13 @@ class TableDisplay(Shell):
         for z in v.get("force_fields", ()):
             counts[z] = counts.get(z, 0) + 1
         for z, c in counts.items():
-            col = self.zone_rect(v, z)
-            if col is None:
-                continue
-            band = pygame.Surface((col.w - self.px(6), col.h), pygame.SRCALPHA)
-            band.fill((*MARKER, 46))
-            surf.blit(band, (col.x + self.px(3), col.y))
+            zone_col = self.zone_rect(v, z)
             centre = self.marker_centre(v, z)
+            if zone_col is None or centre is None:
+                continue
+            band = pygame.Surface((zone_col.w - self.px(6), zone_col.h), pygame.SRCALPHA)
+            band.fill((*MARKER, 46))
+            surf.blit(band, (zone_col.x + self.px(3), zone_col.y))
             shapes.draw_marker(surf, centre, self.px(44), MARKER)
             if c > 1:
                 self.blit(surf, self.text(f"×{c}", 20, MARKER, bold=True), (centre[0] + self.px(22), centre[1]), "midleft")
@@ -241,7 +241,6 @@ class TableDisplay(Shell):
         L, v = self.lang, t.view
         self._panel(surf, rect)
         tile = v.get("tile")
-        head = pygame.Rect(rect.x, rect.y, rect.w, self.px(74))
         # the stack of tiles left
         left = v.get("tiles_left")
         if left is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pygame
-from pygame import gfxdraw
 
 from bitbox.display.pieces import (DIE_COLOURS, PIP_LAYOUT, Colour, _darker, _disc, _lighter, _poly, draw_die,
                                    draw_padlock, pip_centres)
@@ -59,6 +58,7 @@ def draw_ship(surf: pygame.Surface, shape: str, centre: tuple[float, float], r: 
         _disc(surf, cx, cy, r, colour, OUTLINE, w)
     else:
         big = shape_points(shape, cx, cy, r + w * 0.9)
+        assert big is not None                  # the same shape as pts, larger
         _poly(surf, big, OUTLINE, None, 0)
         _poly(surf, pts, colour, None, 0)
     # a small highlight off-centre (keeps the centre pixel the pure colour)

@@ -83,7 +83,7 @@ _TEMPLATES: dict[EventKind, Callable[[dict[str, Any]], str]] = {
     EventKind.BONUS_NONE: lambda d: "no bonus token played",
     EventKind.MOVED: lambda d: (f"{d['player']} moves {'forward' if d['to'] > d['from'] else 'back'} "
                         f"{abs(d['to'] - d['from'])} (zone {d['from']} → {d['to']})"
-                        + (f", stopped by a force field" if d.get("stopped") else "")
+                        + (", stopped by a force field" if d.get("stopped") else "")
                         + (f" [{d['why']}]" if d.get("why") else "")),
     EventKind.FUEL: lambda d: (f"{d['player']} {'gains' if d['delta'] > 0 else 'loses'} {abs(d['delta'])} fuel"
                        + (f" [{d['why']}]" if d.get("why") else "") + f" → {d['total']}"),
@@ -198,7 +198,7 @@ class Event:
         ``public_view()`` (all but ``phase`` and ``drawing``, which say whose input is
         awaited and which no event announces). The engine captures them as it applies each
         event; a display reads them and never recomputes a rule."""
-        out = []
+        out: list[tuple[tuple[Any, ...], Any]] = []
         shape = self._shape
         derive = _PUBLIC_FROM_DATA.get(shape[0])
         if derive is not None:
@@ -229,7 +229,7 @@ class Event:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.kind, self.data) == (other.kind, other.data)  # type: ignore[attr-defined]
+        return (self.kind, self.data) == (other.kind, other.data)
 
     def __hash__(self) -> int:
         return hash((self.kind, self.data))     # unhashable (a dict), as the dataclass was

@@ -170,8 +170,8 @@ class Choice:
         _set_choice_number(self, number)
 
 
-_set_choice_path = Choice.path.__set__            # type: ignore[attr-defined]  (slot descriptors)
-_set_choice_number = Choice.number.__set__        # type: ignore[attr-defined]
+_set_choice_path = Choice.path.__set__            # type: ignore[misc, attr-defined]  # slot descriptors
+_set_choice_number = Choice.number.__set__        # type: ignore[misc, union-attr]  # (mypy: instance attrs)
 
 
 @dataclass
@@ -234,8 +234,8 @@ class _Options(dict):
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Options, (dict(self),))
 
-    __setitem__ = __delitem__ = __ior__ = _read_only                                 # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _read_only                         # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
 
 
 class _Lit:
@@ -374,7 +374,8 @@ class Game:
         held = s.held[player]
         if token not in held and UNKNOWN not in held:
             return "not_held"
-        return self._token_refusal(player, token) or "not_held"         # (token is not None here)
+        assert token is not None                    # a None play is always generated
+        return self._token_refusal(player, token) or "not_held"
 
     def _token_refusal(self, player: str, token: str) -> str | None:
         """The refusals of a token that ``player`` holds (:meth:`bonus_refusal`); the tokens
@@ -540,14 +541,15 @@ class Game:
             cost = path.fixed_cost                  # printed numbers only: that is the best cost
             if cost is None:
                 cost = self.best_cost("", path)
-                if any(type(a) is not int and a.kind == "die" for a in path.cost_plan):
+                if any(not isinstance(a, int) and a.kind == "die" for a in path.cost_plan):
                     dice = tuple(s.dice.items())
             t[k] = cost if path.choose is None else max(cost, path.choose[0])
         c = self._lit_cache = _Lit(tile, face, dice, paths, t)
-        try:
-            tile._derived[face if dice is None else (face, dice)] = c
-        except TypeError:
-            pass
+        if tile is not None:
+            try:
+                tile._derived[face if dice is None else (face, dice)] = c
+            except TypeError:
+                pass
         return c
 
     def _seat_order(self) -> dict[str, int]:
@@ -792,18 +794,18 @@ class Game:
                 if m and p in s.active and p not in fuel_out:
                     if self._move(p, m, markers, events, "bonus") is None:
                         out.append((p, "pushed"))
-        for p, zone in new_markers:                                     # O-6
+        for p, at in new_markers:                                       # O-6
             if len(s.markers) < s.marker_total:
-                s.markers.append(zone)
+                s.markers.append(at)
                 events.append(_event(_E_MARKER_PLACED,
-                                     (p, zone, sorted(s.markers), s.marker_total - len(s.markers))))
+                                     (p, at, sorted(s.markers), s.marker_total - len(s.markers))))
             else:
                 events.append(_event(_E_NO_MARKER_LEFT, (p,)))
         if out:
             self._eliminate(out, events)
 
     # ------------------------------------------------------------------ movement
-    def _move(self, p: str, delta: int, markers: set[int], events: list[Event], why: str) -> int | None:
+    def _move(self, p: str, delta: int, markers: set[int] | tuple[()], events: list[Event], why: str) -> int | None:
         """Move ``p`` by ``delta`` zones; force fields stop it, the third board is laid
         ahead when needed (never past the front of three boards, R-10), and moving back past
         the rearmost zone returns None (the caller eliminates). The ship leaves its start
@@ -966,7 +968,7 @@ class Game:
         with more than printed numbers: it may roll dice)."""
         total, parts = 0, []
         for a in path.cost_plan:
-            if type(a) is int:
+            if isinstance(a, int):
                 total += a
                 parts.append(["", a])
             elif a.kind == "die":
@@ -1013,6 +1015,7 @@ class Game:
         if lit is None:
             lit = self._lit()
         paths = lit.paths
+        assert s.tile is not None                   # a tile is in play while players move
         finish = s.tile.finish
         if events is None or revealed is None or groups is None:
             events, revealed, groups = [], {}, {}                       # groups: path -> players
@@ -1124,7 +1127,7 @@ class Game:
             else:
                 move = 0
                 for kind, a in path.gain_plan:
-                    v = a if type(a) is int else self._amount(p, a, c.number, groups, events)
+                    v = a if isinstance(a, int) else self._amount(p, a, c.number, groups, events)
                     if kind == "move":
                         move += v
                     elif kind == "fuel":
@@ -1251,7 +1254,7 @@ class Game:
                 events.append(_event(_E_MARKERS_REMOVED,
                                      (zone, n, sorted(s.markers), s.marker_total - len(s.markers))))
         s.entered = set()
-        if s.tile.finish:
+        if s.tile is not None and s.tile.finish:
             best = max(_rank_key(s, p) for p in s.active)
             self._finish([p for p in s.active if _rank_key(s, p) == best], events)
             return events

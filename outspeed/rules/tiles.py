@@ -10,7 +10,7 @@ files is the job of :mod:`outspeed.content`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeGuard, cast
 
 PATHS: tuple[str, ...] = ("left", "center", "right")
 FACES: tuple[str, ...] = ("3-4", "5-6")
@@ -39,9 +39,9 @@ class Amount:
 
     kind: str
     value: int = 0
-    die: str | None = None
+    die: str = ""                 # kind "die" only
     times: int = 1
-    path: str | None = None
+    path: str = ""                # kind "count" only
 
     def to_data(self) -> Any:
         if self.kind == "fixed":
@@ -97,12 +97,13 @@ class Path:
 
     def __post_init__(self) -> None:
         cost = tuple(e.amount.value if e.amount.kind == "fixed" else e.amount for e in self.cost)
-        fixed = sum(cost) if all(type(a) is int for a in cost) else None
+        fixed = sum(cast("tuple[int, ...]", cost)) if all(type(a) is int for a in cost) else None
         gain = tuple((e.kind, e.amount.value if e.amount.kind == "fixed" else e.amount) for e in self.gain)
         fixed_gain = None
         if all(type(a) is int for _, a in gain):
-            fixed_gain = (sum(a for k, a in gain if k == "move"), tuple(a for k, a in gain if k == "fuel" and a),
-                          sum(a for k, a in gain if k == "bonus"))
+            ints = cast("tuple[tuple[str, int], ...]", gain)
+            fixed_gain = (sum(a for k, a in ints if k == "move"), tuple(a for k, a in ints if k == "fuel" and a),
+                          sum(a for k, a in ints if k == "bonus"))
         for name, value in (("cost_plan", cost), ("fixed_cost", fixed), ("one_cost", len(cost) == 1),
                             ("gain_plan", gain), ("fixed_gain", fixed_gain)):
             object.__setattr__(self, name, value)
@@ -168,7 +169,7 @@ class Tile:
 
 # --------------------------------------------------------------------------- parsing
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

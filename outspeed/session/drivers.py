@@ -169,7 +169,7 @@ class KeyboardDriver:
             lines = []
             if kind == "program":
                 lines.append(f"▶ {lang.path(value)}")
-                path = session.game.current_paths.get(value)
+                path = session.game.current_paths.get(value) if value is not None else None
                 if path is not None and path.choose is not None:
                     lines.append(f"X = {sel['x']}")
             else:

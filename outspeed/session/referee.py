@@ -45,7 +45,7 @@ from bitbox.table.seating import SeatPlan
 
 from ..controls import UNREADABLE, Controls
 from ..display.model import DieShown, LogEntry, PlayerStatus, TableView, colour_of
-from ..rules import PATHS, TOKENS, Choice, Event, EventKind, Game, Refused, RulesError
+from ..rules import Choice, Event, EventKind, Game, Refused, RulesError
 from .animate import apply_event
 from .log import log_data
 
@@ -292,7 +292,7 @@ class Session(Referee):
         if self.stage == "bonus":
             if player in self.pending_bonus() and c.locked and not c.stale:
                 token = self.controls.token(c.wheels)
-                code = "unreadable" if token is UNREADABLE else None
+                code: str | None = "unreadable" if token is UNREADABLE else None
                 if code is None:
                     code = self.game.bonus_refusal(player, token)
                 if code is None:
@@ -306,7 +306,7 @@ class Session(Referee):
                 self.ready.pop(player, None)
                 return
             read = self.controls.choice(c.wheels, self.game.current_paths)
-            code: str | None = "unreadable"
+            code = "unreadable"
             choice = None
             if read is not UNREADABLE:
                 choice = read

@@ -1,6 +1,7 @@
 """PNG charts of a simulation (matplotlib, headless "Agg" backend)."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -102,7 +103,7 @@ def write_charts(stats: Stats, config: SimConfig, out: Path,
         for ax, data, cmap, name, fmt in ((a, pick, "Blues", "pick rate (%)", "{:.0f}%"),
                                           (b, contrib, "RdBu", "win contribution (pp)", "{:+.1f}")):
             if ax is b:
-                span = max([abs(v) for row in data for v in row if v == v] + [1.0])
+                span = max([abs(v) for row in data for v in row if not math.isnan(v)] + [1.0])
                 im = ax.imshow(data, cmap=cmap, aspect="auto", vmin=-span, vmax=span)
             else:
                 im = ax.imshow(data, cmap=cmap, aspect="auto", vmin=0, vmax=100)
@@ -111,7 +112,7 @@ def write_charts(stats: Stats, config: SimConfig, out: Path,
             ax.set_title(name)
             for i, row in enumerate(data):
                 for j, v in enumerate(row):
-                    if v == v:
+                    if not math.isnan(v):
                         ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7)
             fig.colorbar(im, ax=ax, shrink=0.6)
         fig.suptitle(title)

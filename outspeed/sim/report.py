@@ -1,7 +1,7 @@
 """The terminal report of an Outspeed simulation (the tables are bitbox.sim.report's)."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 from bitbox.simulation.report import num, pct, run_line, table
 

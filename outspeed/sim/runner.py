@@ -80,6 +80,7 @@ def play_one(config: SimConfig, content, index: int) -> dict[str, Any]:
     def record(events) -> None:
         for e in events:
             if e.kind == EventKind.TURN:
+                assert s.tile is not None           # a turn starts with its tile drawn
                 turns.append([s.tile.number, e.data["face"], []])
             elif e.kind == EventKind.PROGRAMMED:
                 turns[-1][2].append([seat_of[e.data["player"]], e.data["path"]])

@@ -111,7 +111,7 @@ def test_a_stable_link_path_is_reopened_by_itself(tmp_path):
 
 def test_garbage_and_bit_errors_are_counted_and_ignored():
     with Emulator(3, faults="0:garbage=3000,1:ber=5e-3", seed=5) as emu, Hub(config=CFG) as hub:
-        seat_of = start(emu, hub)
+        start(emu, hub)
         for r in range(1, 9):
             for i in range(3):
                 emu.set(i, right=r)

@@ -203,7 +203,7 @@ def test_garbage_and_bit_errors_are_counted_and_ignored(hub):
     assert len(clean) == 30                                   # the clean one lost nothing
     # the noisy ones end in the right state: a later heartbeat repairs a lost change
     for sim in sims:
-        assert wait_for(lambda: seats_of(hub)[sim.controller_id] == (0, 6, 2), 2)
+        assert wait_for(lambda sim=sim: seats_of(hub)[sim.controller_id] == (0, 6, 2), 2)
 
 
 def seats_of(hub):
@@ -219,7 +219,7 @@ def test_a_babbler_does_not_delay_the_others(hub):
             for sim in sims[1:]:
                 before = time.monotonic()
                 sim.set(right=k % 3 + 1)
-                got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.controller_id == sim.controller_id, 1)
+                got = hub.poll_until(lambda e, sim=sim: isinstance(e, WheelsChanged) and e.controller_id == sim.controller_id, 1)
                 out += [e.t - before for e in got if isinstance(e, WheelsChanged) and e.controller_id == sim.controller_id]
         assert len(out) == 24                    # nothing lost
         return out

@@ -15,7 +15,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 import yaml
 
 HERE = Path(__file__).parent

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from outspeed.rules import TOKENS, Choice, Game, Refused, RulesError, UNKNOWN, parse_tile
+from outspeed.rules import TOKENS, Choice, Refused, RulesError, UNKNOWN, parse_tile
 
-from .helpers import COLOURS, new_game
+from .helpers import new_game
 
 TILE = parse_tile({"number": 90, "finish": False, "faces": {"3-4": {
     "left": {"cost": [{"fuel": 1}, {"fuel": {"die": "yellow"}}], "gain": [{"move": 4}]},

@@ -6,7 +6,7 @@ import pytest
 from outspeed.rules import Game, RulesError
 from outspeed.rules.game import START_FUEL, START_ZONE
 
-from .helpers import COLOURS, new_game
+from .helpers import new_game
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

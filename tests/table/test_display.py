@@ -6,6 +6,7 @@ import pygame.freetype
 import pytest
 
 from outspeed.display import COLOURS, DieShown, LogEntry, PlayerStatus, TableDisplay, TableView
+from bitbox.display import shell as shell_mod
 from outspeed.display import render as render_mod
 from outspeed.words import CATALOGUES, LANGUAGES, Lang, all_strings
 from outspeed.display.shapes import DIE_COLOURS, pip_centres
@@ -198,7 +199,7 @@ def test_every_language_renders_without_missing_glyphs(code):
     text += "".join(lang.player(p) + lang.token(t) for p in COLOURS for t in
                     ("nitro", "fuel_tank", "flamethrower", "force_field", "electromagnet", "ion_cannon", None))
     assert "?" not in "".join(_event_lines(lang)).replace("¿", "")     # no placeholder left unfilled
-    for path in (render_mod.FONT_REGULAR, render_mod.FONT_BOLD):
+    for path in (shell_mod.FONT_REGULAR, shell_mod.FONT_BOLD):
         assert path.exists()
         font = pygame.freetype.Font(str(path), 20)
         chars = sorted(set(text) - {"\n"})

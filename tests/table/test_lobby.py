@@ -111,7 +111,7 @@ def test_lock_takes_a_seat_the_left_wheel_swaps_and_everyone_ready_starts(window
             assert [lobby.entries[s].seat for s in order] == [0, 1, 2]
             # each controller's colour light shows its seat (after the swap too)
             for i, name in ((0, "red"), (1, "blue"), (2, "green")):
-                assert _wait(lambda: _colour(emu, i) == LIGHT_RGB[name]), (i, _colour(emu, i))
+                assert _wait(lambda i=i, name=name: _colour(emu, i) == LIGHT_RGB[name]), (i, _colour(emu, i))
             # the screen showed the seats in their colours, with the controllers' ids
             assert frames
             f = frames[0]

@@ -80,7 +80,7 @@ def _draw_with_tries(wrong_tries: int):
 def test_the_number_of_refused_tries_is_nowhere_public():
     none = _draw_with_tries(0)
     two = _draw_with_tries(2)
-    (t0, player, before0, _, refusals0, _), (t2, _, before2, during, refusals2, seat) = none, two
+    (t0, _, before0, _, refusals0, _), (t2, _, before2, during, refusals2, seat) = none, two
     assert refusals0 == [] and [c.seat for c in refusals2] == [seat, seat]    # told privately
     assert t2.hub.sims[seat].refusals == 2
     assert all(s.refusals == 0 for s in t2.hub.sims if s.seat != seat)

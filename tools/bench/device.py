@@ -121,6 +121,8 @@ class _EmulatorProcess:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.ports: list[str] = []
         self.ids: list[int] = []
+        assert self.proc.stdout is not None and self.proc.stdin is not None    # both piped
+        self.stdin = self.proc.stdin
         for _ in range(n):
             line = self.proc.stdout.readline()
             if not line:
@@ -130,13 +132,13 @@ class _EmulatorProcess:
             self.ids.append(entry["controller"])
 
     def command(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
+        self.stdin.write(line + "\n")
+        self.stdin.flush()
 
     def stop(self) -> list[tuple[float, int, bytes]]:
         try:
             self.command("quit")
-            self.proc.stdin.close()
+            self.stdin.close()
         except OSError:
             pass
         self.proc.wait(10)
@@ -227,6 +229,7 @@ def _hub(emu: _EmulatorProcess, loop: Any, seconds: float, rate: float, rng: ran
          switch_interval: float | None) -> dict[tuple[int, int], float]:
     """A Hub on the same ports: (index, seq) -> time of its WheelsChanged event."""
     from bitbox.controllers import ControllersConfig
+    from bitbox.events import Connected, WheelsChanged
     from bitbox.hub import Hub
     index = {cid: i for i, cid in enumerate(emu.ids)}
     arrivals = {}
@@ -237,18 +240,18 @@ def _hub(emu: _EmulatorProcess, loop: Any, seconds: float, rate: float, rng: ran
         connected: set[int] = set()                      # handshakes
         deadline = time.monotonic() + 3.0
         while len(connected) < len(emu.ports) and time.monotonic() < deadline:
-            connected.update(e.seat for e in hub.poll(0.05) if type(e).__name__ == "Connected")
+            connected.update(e.seat for e in hub.poll(0.05) if isinstance(e, Connected))
         stop = threading.Event()
         driver = threading.Thread(target=_changes, args=(emu, len(emu.ports), seconds, rate, rng, stop), daemon=True)
         driver.start()
         while driver.is_alive():
             loop.frame()
             for e in hub.poll():
-                if type(e).__name__ == "WheelsChanged":
+                if isinstance(e, WheelsChanged) and e.seq is not None:
                     arrivals[(index[e.controller_id], e.seq)] = e.t
         time.sleep(0.2)
         for e in hub.poll():
-            if type(e).__name__ == "WheelsChanged":
+            if isinstance(e, WheelsChanged) and e.seq is not None:
                 arrivals[(index[e.controller_id], e.seq)] = e.t
     return arrivals
 
@@ -285,7 +288,7 @@ def run(seconds: float = 8.0, controllers: int = 6, rate: float = 150.0, seed: i
         try:
             phases = []
             for mode in modes:
-                loop = Renderer(load=render_load) if mode == "busy" else _Idle()
+                loop: Renderer | _Idle = Renderer(load=render_load) if mode == "busy" else _Idle()
                 try:
                     for k in range(rounds):
                         for who, fn in (("baseline", _baseline), ("hub", _hub)):
@@ -293,7 +296,7 @@ def run(seconds: float = 8.0, controllers: int = 6, rate: float = 150.0, seed: i
                             t0 = time.monotonic()
                             arrivals = fn(emu, loop, block, rate, rng, interval)
                             phases.append((mode, who, t0, time.monotonic(), arrivals))
-                    if mode == "busy":
+                    if isinstance(loop, Renderer):
                         results["render_ms"] = round(loop.busy_s / max(1, loop.frames) * 1000, 2)
                         results["fps"] = round(loop.frames / max(loop.wall_s, 1e-9), 1)
                 finally:
@@ -307,7 +310,7 @@ def run(seconds: float = 8.0, controllers: int = 6, rate: float = 150.0, seed: i
         samples.setdefault((mode, who), []).extend(arrivals[k] - t for k, t in written.items() if k in arrivals)
         missing[(mode, who)] = missing.get((mode, who), 0) + sum(1 for k in written if k not in arrivals)
     for (mode, who), lat in samples.items():
-        entry = _percentiles(lat)
+        entry: dict[str, Any] = dict(_percentiles(lat))
         entry["missing"] = missing[(mode, who)]
         if keep_samples:
             entry["samples_ms"] = [round(x * 1000, 4) for x in lat]

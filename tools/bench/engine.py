@@ -36,7 +36,7 @@ import time
 from typing import Any, Sequence
 
 from bitbox.colours import SEAT_COLOURS
-from outspeed.bots import RandomBot, play_game
+from outspeed.bots import Bot, RandomBot, play_game
 from outspeed.rules import Game
 from outspeed.rules.game import MAX_PLAYERS, MIN_PLAYERS
 
@@ -44,7 +44,7 @@ TARGET = 2000.0
 COLOURS = SEAT_COLOURS
 
 
-class _Counting:
+class _Counting(Bot):
     """Counts a bot's decisions (bonus, program, keep)."""
 
     def __init__(self, bot, counts: dict[str, int]) -> None:
@@ -69,7 +69,7 @@ def _play(content, players: int, seed: int, counts: dict[str, int] | None = None
     names = COLOURS[:players]
     game = Game.new(names, content.tiles, seed=seed, dice=content.dice, token_counts=content.token_counts,
                     markers=content.markers)
-    bots = {p: RandomBot(seed * 10 + i) for i, p in enumerate(names)}
+    bots: dict[str, Bot] = {p: RandomBot(seed * 10 + i) for i, p in enumerate(names)}
     if counts is not None:
         bots = {p: _Counting(b, counts) for p, b in bots.items()}
     play_game(game, bots)

@@ -51,7 +51,8 @@ from .games import EmulatorProcess, GameRun, emulated_game, same_game
 from .faults import BER, campaign_faults
 from .rogues import ROGUES, RogueProcess, campaign_rogues, rogue_main
 from .controllers import controller_rows
-from .crash import (KILL_KINDS, _kill_and_resume, campaign_crash, crash_points, crash_reference, kill_run_main,
+from .crash import (KILL_KINDS, _kill_and_resume,  # noqa: F401 (tests call R._kill_and_resume)
+                    campaign_crash, crash_points, crash_reference, kill_run_main,
                     stopped_then_resumed)
 from .journals import base_journals, campaign_journals, files_not_ours, snapshots_checked_first
 from .configs import CONFIG_CASES, ConfigCase, alias_bomb, campaign_configs, config_case_result

@@ -230,7 +230,7 @@ def campaign_rogues(workdir: Path, *, seed: int, speed: float = 8.0, players: in
         telling = [l for l in named if any(w in l for w in ("bad frames", "frames/s", "refused", "protocol",
                                                             "reports error"))]
         log_line = (telling or named or ["-"])[0].split(": ", 1)[-1]
-        rows.append(Row(f"Rogue device: {kind}", ROGUE_WHAT[kind] + f"; plugged into the hub after input 2",
+        rows.append(Row(f"Rogue device: {kind}", ROGUE_WHAT[kind] + "; plugged into the hub after input 2",
                         count, f"contained; named in the log: \"{log_line[:150]}\"; {outcome_game}",
                         not problems and not problems_all,
                         {"named": named[:5], "problems": problems + problems_all,

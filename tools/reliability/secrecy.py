@@ -140,11 +140,11 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
     if stage == "programming":
         order = shape.sample(list(worlds[0].session.game.state.active), k=len(worlds[0].session.game.state.active))
         for n, p in enumerate(order):
-            def legal(k: int, w: _World) -> list[Choice]:
+            def legal(k: int, w: _World, p: str = p) -> list[Choice]:
                 g = w.session.game
                 return [Choice(path, num) for path in g.legal_paths(p) for num in (g.legal_numbers(p, path) or [None])]
 
-            def illegal(k: int, w: _World) -> list[tuple]:
+            def illegal(k: int, w: _World, p: str = p) -> list[tuple]:
                 g = w.session.game
                 out = [(0, None)]                                       # the rest stop: unreadable
                 for path in PATHS:
@@ -153,7 +153,7 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
                         out.append((w.wm.position_for("right", path), 99))
                 return out
 
-            def choose(k: int, w: _World) -> None:
+            def choose(k: int, w: _World, p: str = p) -> None:
                 c = hidden_rng[k].choice(legal(k, w))
                 wheels = {"right": w.wm.position_for("right", c.path)}
                 if c.number is not None:
@@ -161,13 +161,13 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
                 lock(w, p, **wheels)
 
             if shape.random() < 0.3:                                    # a refused try first
-                def refused(k: int, w: _World) -> None:
+                def refused(k: int, w: _World, p: str = p) -> None:
                     right, num = hidden_rng[k].choice(illegal(k, w))
                     lock(w, p, right=right, **({"centre": 6} if num == 99 and shape_seed % 2 else {}))
                 if not act(refused):
                     break
             if shape.random() < 0.3:                                    # wheels turned, not locked
-                if not act(lambda k, w: hand(w, p).set(right=hidden_rng[k].randrange(4), locked=False)):
+                if not act(lambda k, w, p=p: hand(w, p).set(right=hidden_rng[k].randrange(4), locked=False)):
                     break
             if not act(choose):
                 break
@@ -184,10 +184,10 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
             tokens = [[t for t in w.session.game.legal_bonus_plays(p) if t is not None] for w in worlds]
             bad = [[t for t in TOKENS if w.session.game.bonus_refusal(p, t)] for w in worlds]
             if all(bad) and shape.random() < 0.3:
-                if not act(lambda k, w: lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(bad[k])))):
+                if not act(lambda k, w, p=p, bad=bad: lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(bad[k])))):
                     break
             plays = all(tokens) and shape.random() < 0.6
-            if not act(lambda k, w: lock(w, p, left=w.wm.position_for(
+            if not act(lambda k, w, p=p, tokens=tokens, plays=plays: lock(w, p, left=w.wm.position_for(
                     "left", hidden_rng[k].choice(tokens[k]) if plays else "none"))):
                 break
     elif stage == "draw":
@@ -259,7 +259,7 @@ def seed_secrecy(workdir: Path, games: int) -> Row:
         db.close()
         seeds.append(seed)
 
-        def shown(text: str) -> bool:
+        def shown(text: str, seed: int = seed) -> bool:
             return str(seed) in text or hex(seed)[2:] in text.lower()
         half = workdir / f"game-{k}-unfinished.sqlite"
         shutil.copy(journal, half)
@@ -312,7 +312,7 @@ def campaign_secrecy(workdir: Path, games: int, seed: int, seed_games: int = 3) 
                 f"after every hand on a wheel: the rendered frame, the log in 4 languages, the printed lines, "
                 f"the public view and every command to a controller",
                 f"{snaps} snapshots, {2 * snaps} frames",
-                (f"identical in both worlds until the reveal: 0 differences"
+                ("identical in both worlds until the reveal: 0 differences"
                  if not bad else f"{len(bad)} differences: " + "; ".join(f"{r['difference']} ({r})" for r in bad[:3])),
                 not bad and len(used) >= max(1, games // 2), {"games": results}),
             Row("Secrets on disk", "the journal (it holds the pile, the held tokens and each choice as it is locked "
@@ -400,6 +400,6 @@ def refused_tries_private(games: int, seed: int) -> Row:
                f"keeps a drawn token at once in one world, after 1-3 wrong tries in the other; compared: the log "
                f"in 4 languages, the printed lines, the public view, the table, every command to another controller",
                f"{played} games, {tries} wrong tries",
-               (f"identical with and without the tries: 0 differences; each try refused to the chooser's controller "
-                f"alone, the drawn tokens hinted to it alone") if ok else "; ".join(problems[:4]) or
+               ("identical with and without the tries: 0 differences; each try refused to the chooser's controller "
+                "alone, the drawn tokens hinted to it alone") if ok else "; ".join(problems[:4]) or
                f"only {played} games reached a draw", ok, {"problems": problems, "games": played})
