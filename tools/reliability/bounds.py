@@ -142,6 +142,7 @@ def bound_deaf(seconds: float) -> dict[str, Any]:
     """A device on a pseudo-terminal flooding valid Hellos and never reading the answers,
     beside a simulated controller: the game's calls into the hub must not wait on it."""
     from bitbox.controllers import ControllersConfig
+    from bitbox.events import Lost
     from bitbox.hub import Hub
     stop = threading.Event()
     deaf = _DeafPort(0xDEAF, stop)
@@ -159,7 +160,7 @@ def bound_deaf(seconds: float) -> dict[str, Any]:
         while time.monotonic() < deadline:
             t = time.monotonic()
             hub.set_lights(0, True, False, bool(k % 2))
-            lost += sum(1 for e in hub.poll() if type(e).__name__ == "Lost" and e.seat == 0)
+            lost += sum(1 for e in hub.poll() if isinstance(e, Lost) and e.seat == 0)
             worst = max(worst, time.monotonic() - t)
             calls += 1
             k += 1

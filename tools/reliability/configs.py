@@ -154,11 +154,11 @@ def config_folder(folder: Path):
 
     def config_path(name: str) -> Path:
         return folder / name
-    bitbox_config.config_path = content.config_path = config_path  # type: ignore[assignment]
+    bitbox_config.config_path = content.config_path = config_path
     try:
         yield
     finally:
-        bitbox_config.config_path, content.config_path = saved  # type: ignore[assignment]
+        bitbox_config.config_path, content.config_path = saved
 
 
 def config_case_result(case: ConfigCase, workdir: Path) -> list[dict[str, Any]]:
@@ -262,6 +262,7 @@ def bad_arguments(workdir: Path) -> Row:
         problems.append("a file was made")
     proc = subprocess.Popen([sys.executable, "-m", "bitbox.cli", "emulate", "--controllers", "1"], cwd=workdir,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None                              # a PIPE
     try:
         proc.stdout.readline()
         _, err = proc.communicate("\n".join(BAD_EMULATE_COMMANDS) + "\n0 right=2\nstatus\nquit\n", timeout=30)

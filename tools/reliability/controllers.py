@@ -122,11 +122,12 @@ def clone_while_silent() -> Row:
         hub = Hub(config=ControllersConfig())
         with _Listening(hub) as log:
             try:
-                hub.add_url(emu.ports[0])
+                real, clone = emu.ports
+                assert real is not None and clone is not None    # Emulator() opened both ports
+                hub.add_url(real)
                 hub.start()
                 seats, _ = _connected(hub, 1)
                 seat = next(iter(seats.values()), None)
-                real, clone = emu.ports
                 emu.controllers[0].paused = True
                 time.sleep(0.7)
                 hub.add_url(clone)
@@ -220,10 +221,12 @@ def error_flood_beside_a_player(reports: int = 2000) -> Row:
         with _Listening(hub) as log:
             try:
                 for port in emu.ports:
+                    assert port is not None                          # Emulator() opened every port
                     hub.add_url(port)
                 hub.start()
                 seats, _ = _connected(hub, 2)
                 noisy = emu._ports[0]
+                assert noisy is not None
                 noisy.write(fp.encode(fp.ErrorReport(fp.ErrorCode.INTERNAL, FORGED_ERROR)))
                 frame = fp.encode(fp.ErrorReport(fp.ErrorCode.WHEEL_FAULT, "left wheel stuck"))
                 for _ in range(reports // 50):

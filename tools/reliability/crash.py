@@ -59,14 +59,14 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
             with open(note_path, "a", encoding="utf-8") as f:
                 f.write(f"started {time.monotonic() - t0:.4f}\n")
             return rec
-        J.Journal.new_game = new_game
+        setattr(J.Journal, "new_game", new_game)
         orig_finish = J.GameRecord.finish
 
         def finish(self, winners, **kw):
             with open(note_path, "a", encoding="utf-8") as f:
                 f.write(f"ended {time.monotonic() - t0:.4f}\n")
             return orig_finish(self, winners, **kw)
-        J.GameRecord.finish = finish
+        setattr(J.GameRecord, "finish", finish)
     elif kind == "time":
         orig_new = J.Journal.new_game
 
@@ -76,7 +76,7 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
             timer.daemon = True
             timer.start()
             return rec
-        J.Journal.new_game = new_game
+        setattr(J.Journal, "new_game", new_game)
     elif kind in ("journal", "commit", "apply"):
         orig_record = J.GameRecord.record
         target = numbers[0]
@@ -104,7 +104,7 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
             else:
                 orig_record(self, kind_, data, **kw)
                 _die(note_path, f"apply {target}")
-        J.GameRecord.record = record
+        setattr(J.GameRecord, "record", record)
     elif kind == "resolution":
         orig_advance = R.Session._advance_steps
         target, step = numbers[0], numbers[1]
@@ -116,14 +116,14 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
                 if seen[0] >= step or not self._steps:
                     _die(note_path, f"resolution {target} step {seen[0]}")
             return orig_advance(self, now)
-        R.Session._advance_steps = advance
+        setattr(R.Session, "_advance_steps", advance)
     elif kind == "finish":
         orig_finish = J.GameRecord.finish
 
         def finish(self, winners, **kw):
             self.journal.db.set_trace_callback(lambda stmt: _die(note_path, "finish") if stmt == "COMMIT" else None)
             return orig_finish(self, winners, **kw)
-        J.GameRecord.finish = finish
+        setattr(J.GameRecord, "finish", finish)
     elif kind != "none":
         raise SystemExit(f"kill-run: unknown kill point {spec!r}")
     return outspeed_main(list(play_args))

@@ -6,7 +6,13 @@ from collections import Counter
 from pathlib import Path
 
 from .core import Row
-from .games import emulated_game, same_game
+from .games import Chaos, GameRun, emulated_game, same_game
+
+
+def _chaos(run: GameRun) -> Chaos:
+    """The chaos monkey of a faulty run (every one here is given one)."""
+    assert run.chaos is not None
+    return run.chaos
 
 
 BYTE_ERRORS = 0.01                                   # the share of bytes hit by a bit error
@@ -25,7 +31,7 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
                                   chaos={"disconnects": disconnects, "resets": resets, "seed": seed * 100 + g},
                                   expected_inputs=len(ref.inputs)))
     rows = []
-    tot = Counter()
+    tot: Counter[str] = Counter()
     problems = []
     for run in runs:
         diffs = same_game(ref, run)
@@ -35,16 +41,15 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
             problems.append(f"{len(run.unverified)} wheel states accepted that no firmware sent: {run.unverified[:3]}")
         tot["games"] += 1
         tot["completed"] += 1 if not diffs else 0
-        tot["disconnects"] += run.chaos.done_disconnects
+        tot["disconnects"] += _chaos(run).done_disconnects
         tot["reconnects"] += run.reconnects
         tot["lost"] += run.events["Lost"]
         tot["back"] += run.events["Back"]
-        tot["resets"] += run.chaos.done_resets
+        tot["resets"] += _chaos(run).done_resets
         tot["inputs"] += len(run.inputs)
         tot["wheel_events"] += len(run.wheel_events)
         tot["verified"] += run.verified
         tot["unverified"] += len(run.unverified)
-        tot["seconds"] += run.seconds
         for st in run.emulator:
             tot["bits_flipped"] += st.get("bits_flipped", 0)
             tot["frames_dropped"] += st.get("frames_dropped", 0)
@@ -52,12 +57,12 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
         for link in run.links:
             tot["bad_frames"] += link.bad_frames
             tot["frames"] += link.frames
-        if run.chaos.done_disconnects < disconnects:       # (the last one may still be out at the end)
-            problems.append(f"only {run.chaos.done_disconnects} disconnects injected")
+        if _chaos(run).done_disconnects < disconnects:       # (the last one may still be out at the end)
+            problems.append(f"only {_chaos(run).done_disconnects} disconnects injected")
         if run.events["Lost"] < 0.95 * disconnects or run.events["Back"] < run.events["Lost"] - 1:
             problems.append(f"the hub saw {run.events['Lost']} losses and {run.events['Back']} returns")
-        if run.chaos.done_resets < resets:
-            problems.append(f"only {run.chaos.done_resets} resets")
+        if _chaos(run).done_resets < resets:
+            problems.append(f"only {_chaos(run).done_resets} resets")
     ok = not problems
     g = tot["games"]
     same = f"{tot['completed']}/{g} game(s) completed with the fault-free result ({len(ref.inputs)} inputs, " \
@@ -67,9 +72,9 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
              f"its firmware sent, same seq)"
     details = {"reference": {"inputs": len(ref.inputs), "winners": ref.winners, "turns": ref.turns,
                              "seconds": round(ref.seconds, 1)},
-               "runs": [{"seconds": round(r.seconds, 1), "disconnects": r.chaos.done_disconnects,
+               "runs": [{"seconds": round(r.seconds, 1), "disconnects": _chaos(r).done_disconnects,
                          "reconnects": r.reconnects, "lost": r.events["Lost"], "back": r.events["Back"],
-                         "resets": r.chaos.reset_points, "verified": r.verified, "unverified": len(r.unverified),
+                         "resets": _chaos(r).reset_points, "verified": r.verified, "unverified": len(r.unverified),
                          "bad_frames": sum(l.bad_frames for l in r.links), "frames": sum(l.frames for l in r.links),
                          "emulator": [{k: st.get(k) for k in ("frames_dropped", "frames_duplicated", "bits_flipped")}
                                       for st in r.emulator]} for r in runs],

@@ -56,8 +56,8 @@ def campaign_fuzz(n: int, seed: int, batch: int = 20_000, firmware_share: float 
     pool = [fp.encode(m) for m in sample_messages(rng, 500)]
     errors: Counter = Counter()
     samples: list[str] = []
-    accepted = Counter()
-    kinds = Counter()
+    accepted: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
     done = 0
     t0 = time.monotonic()
     decoder, hid = fp.Decoder(), fp.HidDecoder()
@@ -124,11 +124,11 @@ def campaign_fuzz(n: int, seed: int, batch: int = 20_000, firmware_share: float 
                 fail("firmware check_raw/parse_command", raw, exc)
         for report in hids:
             try:
-                m = hid.decode(report)
-                if m is not None:
+                hm = hid.decode(report)
+                if hm is not None:
                     accepted["hid"] += 1
-                    if not valid(m):
-                        fail("HidDecoder (accepted a malformed message)", report, ValueError(repr(m)))
+                    if not valid(hm):
+                        fail("HidDecoder (accepted a malformed message)", report, ValueError(repr(hm)))
                 fp.decode_hid_report(report)
             except Exception as exc:  # noqa: BLE001
                 fail("HID decoders", report, exc)

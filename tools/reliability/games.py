@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from bitbox.testing import RecordingHub
 
@@ -45,8 +45,11 @@ class EmulatorProcess:
         self.ids: list[int] = []
         self.reconnects = 0
         self._lock = threading.Lock()
+        assert self.proc.stdout is not None and self.proc.stdin is not None   # both are PIPEs
+        self._stdout: IO[str] = self.proc.stdout
+        self._stdin: IO[str] = self.proc.stdin
         for _ in range(n):
-            line = self.proc.stdout.readline()
+            line = self._stdout.readline()
             if not line:
                 self.stop()
                 raise CampaignError(f"bitbox emulate did not start: {self.errlog.read_text()[-500:]}")
@@ -55,7 +58,7 @@ class EmulatorProcess:
         self._reader.start()
 
     def _drain(self) -> None:
-        for line in self.proc.stdout:
+        for line in self._stdout:
             if '"reconnected"' in line:
                 self.reconnects += 1
 
@@ -65,8 +68,8 @@ class EmulatorProcess:
     def command(self, text: str) -> None:
         with self._lock:
             if self.proc.poll() is None:
-                self.proc.stdin.write(text + "\n")
-                self.proc.stdin.flush()
+                self._stdin.write(text + "\n")
+                self._stdin.flush()
 
     def status(self) -> list[dict[str, Any]]:
         """The emulator's own counters (frames sent, dropped, bits flipped, ...)."""
@@ -84,7 +87,7 @@ class EmulatorProcess:
     def stop(self) -> None:
         try:
             self.command("quit")
-            self.proc.stdin.close()
+            self._stdin.close()
             self.proc.wait(10)
         except Exception:  # noqa: BLE001 - make sure it is gone
             self.proc.kill()
@@ -288,10 +291,10 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
     sent = emu.sent_states()
     index_by_id = {cid: i for i, cid in enumerate(emu.ids)}
     for e in run.wheel_events:
-        i = index_by_id.get(e.controller_id)
-        if i is None:
+        idx = index_by_id.get(e.controller_id)
+        if idx is None:
             continue
-        if (e.seq, e.left, e.centre, e.right, e.locked) in sent[i]:
+        if (e.seq, e.left, e.centre, e.right, e.locked) in sent[idx]:
             run.verified += 1
         else:
             run.unverified.append(e)

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .core import PY, Row, _check, _cwd, _env, _play_env, _run_main, _sql
 
@@ -30,7 +31,9 @@ def _journal_cases(base: Path, rng: random.Random, corruptions: int) -> list[tup
     data = base.read_bytes()
 
     def write(content: bytes) -> Callable[[Path], None]:
-        return lambda p: p.write_bytes(content)
+        def fn(p: Path) -> None:
+            p.write_bytes(content)
+        return fn
 
     def edit(*statements: str) -> Callable[[Path], None]:
         def make(p: Path) -> None:
@@ -110,12 +113,12 @@ def campaign_journals(workdir: Path, corruptions: int, seed: int = 9) -> list[Ro
     from outspeed.cli import main as outspeed_main
     finished, unfinished = base_journals(workdir / "base")
     rng = random.Random(seed)
-    results = []
+    results: list[dict[str, Any]] = []
     for k, (what, make) in enumerate(_journal_cases(unfinished, rng, corruptions)):
         folder = workdir / f"case-{k:02d}"
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        outcome = {"what": what, "runs": []}
+        case: dict[str, Any] = {"what": what, "runs": []}
         for cmd in (["play", "--headless", "--resume"], ["history"], ["replay", "--headless"]):
             path = folder / f"{cmd[0]}.sqlite"
             make(path)
@@ -126,10 +129,10 @@ def campaign_journals(workdir: Path, corruptions: int, seed: int = 9) -> list[Ro
                 code, out, err = _run_main(outspeed_main, args)
             lines = err.strip().splitlines()
             clear = code == 0 or (code == 2 and len(lines) == 1 and str(path) in lines[0])
-            outcome["runs"].append({"command": "outspeed " + " ".join(cmd), "exit": code,
+            case["runs"].append({"command": "outspeed " + " ".join(cmd), "exit": code,
                                     "message": lines[-1] if lines else "", "ok": clear and code is not None,
                                     "stderr": err[-800:] if not clear else ""})
-        results.append(outcome)
+        results.append(case)
     bad = [(o["what"], r) for o in results for r in o["runs"] if not r["ok"]]
     fixed = [o for o in results if not o["what"].startswith("random")]
     refused = sum(1 for o in fixed for r in o["runs"] if r["exit"] == 2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import subprocess
@@ -69,7 +70,7 @@ def rogue_main(kinds: Sequence[str], clone_id: int, seconds: float | None = None
             vc.protocol = (2, 0)                       # a newer major than the host's 1.0
             vc.reset()
         elif kind == "fast":
-            vc._boot = lambda vc=vc: _fast_firmware(vc)  # type: ignore[method-assign]
+            vc._boot = functools.partial(_fast_firmware, vc)  # type: ignore[method-assign]
             vc.reset()
     stop = threading.Event()
     deaf_ports = {}
@@ -103,11 +104,10 @@ def rogue_main(kinds: Sequence[str], clone_id: int, seconds: float | None = None
             if kind == "fast":                          # restless too: a wheel change every 0.1 s
                 spins += 1
                 emu.set(k, right=spins % 16)
-            elif kind == "errors" and emu._ports[k] is not None:   # 200 every 0.1 s, on its line
-                port = emu._ports[k]
-                before = port.dropped
-                port.write(error_frame * 200)
-                errors_sent += 200 - (port.dropped - before) // len(error_frame)
+            elif kind == "errors" and (eport := emu._ports[k]) is not None:   # 200 every 0.1 s, on its line
+                before = eport.dropped
+                eport.write(error_frame * 200)
+                errors_sent += 200 - (eport.dropped - before) // len(error_frame)
     stop.set()
     summary = {kind: ({"hellos_sent": deaf_ports[k].sent} if k in deaf_ports else emu.status()[k])
                for k, kind in enumerate(kinds)}
@@ -158,6 +158,7 @@ class RogueProcess:
                                      stderr=self._err, text=True)
         self.ports: dict[str, str] = {}
         self.ids: dict[str, int] = {}
+        assert self.proc.stdout is not None                     # a PIPE
         for _ in kinds:
             line = self.proc.stdout.readline()
             if not line:

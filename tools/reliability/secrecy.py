@@ -142,11 +142,12 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
         for n, p in enumerate(order):
             def legal(k: int, w: _World, p: str = p) -> list[Choice]:
                 g = w.session.game
-                return [Choice(path, num) for path in g.legal_paths(p) for num in (g.legal_numbers(p, path) or [None])]
+                no_number: list[int | None] = [None]
+                return [Choice(path, num) for path in g.legal_paths(p) for num in (g.legal_numbers(p, path) or no_number)]
 
             def illegal(k: int, w: _World, p: str = p) -> list[tuple]:
                 g = w.session.game
-                out = [(0, None)]                                       # the rest stop: unreadable
+                out: list[tuple[int, int | None]] = [(0, None)]                                       # the rest stop: unreadable
                 for path in PATHS:
                     if g.programming_refusal(p, Choice(path, None if g.current_paths.get(path) is None or
                                                        g.current_paths[path].choose is None else 99)):
@@ -167,7 +168,9 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
                 if not act(refused):
                     break
             if shape.random() < 0.3:                                    # wheels turned, not locked
-                if not act(lambda k, w, p=p: hand(w, p).set(right=hidden_rng[k].randrange(4), locked=False)):
+                def turned(k: int, w: _World, p: str = p) -> None:
+                    hand(w, p).set(right=hidden_rng[k].randrange(4), locked=False)
+                if not act(turned):
                     break
             if not act(choose):
                 break
@@ -184,11 +187,15 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
             tokens = [[t for t in w.session.game.legal_bonus_plays(p) if t is not None] for w in worlds]
             bad = [[t for t in TOKENS if w.session.game.bonus_refusal(p, t)] for w in worlds]
             if all(bad) and shape.random() < 0.3:
-                if not act(lambda k, w, p=p, bad=bad: lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(bad[k])))):
+                def refuse(k: int, w: _World, p: str = p, bad: list[list[str]] = bad) -> None:
+                    lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(bad[k])))
+                if not act(refuse):
                     break
             plays = all(tokens) and shape.random() < 0.6
-            if not act(lambda k, w, p=p, tokens=tokens, plays=plays: lock(w, p, left=w.wm.position_for(
-                    "left", hidden_rng[k].choice(tokens[k]) if plays else "none"))):
+
+            def play(k: int, w: _World, p: str = p, tokens: list[list[str]] = tokens, plays: bool = plays) -> None:
+                lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(tokens[k]) if plays else "none"))
+            if not act(play):
                 break
     elif stage == "draw":
         p = worlds[0].session.game.state.draw_queue[0]
@@ -200,8 +207,8 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
         for k, w in enumerate(worlds):                                # the kept token stays hidden
             w.pump()
             snaps[k].append(_snap(w, displays[k], langs))
-    s0, s1 = (w.session.game.state for w in worlds)
-    differed = (s0.held != s1.held or s0.pile != s1.pile
+    st0, st1 = (w.session.game.state for w in worlds)
+    differed = (st0.held != st1.held or st0.pile != st1.pile
                 or any(w.hands[p].wheels != worlds[0].hands[p].wheels for w in worlds for p in w.hands))
     difference = None
     for i, (a, b) in enumerate(zip(*snaps)):
@@ -292,7 +299,7 @@ def campaign_secrecy(workdir: Path, games: int, seed: int, seed_games: int = 3) 
     results = []
     for g in range(games):
         want = rng.choice(("programming", "programming", "bonus", "bonus", "draw"))
-        params = dict(seed=rng.randrange(1, 10**6), players=rng.randint(3, 6),
+        params: dict[str, Any] = dict(seed=rng.randrange(1, 10**6), players=rng.randint(3, 6),
                       token_mode="virtual" if want == "draw" else rng.choice(("virtual", "virtual", "physical")),
                       prefix=rng.randrange(0, 20), shape_seed=rng.randrange(10**6), first_game=rng.random() < 0.3,
                       want=want)
@@ -348,7 +355,7 @@ def refused_tries_private(games: int, seed: int) -> Row:
     for _ in range(games * 4):
         if played >= games:
             break
-        params = dict(players=rng.randint(3, 6), seed=rng.randrange(1, 10**6), token_mode="virtual",
+        params: dict[str, Any] = dict(players=rng.randint(3, 6), seed=rng.randrange(1, 10**6), token_mode="virtual",
                       first_game=rng.random() < 0.5)
         prefix = rng.randrange(0, 12)
         worlds = [_World(**params) for _ in range(2)]
