@@ -31,7 +31,7 @@ def pyplot() -> Any:
 def whole_turns(axis: Any) -> None:
     """Integer ticks only on ``axis`` (``ax.xaxis`` or ``ax.yaxis``)."""
     from matplotlib.ticker import MaxNLocator
-    axis.set_major_locator(MaxNLocator(integer=True))
+    axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
 def counts_from_zero(ax: Any) -> None:

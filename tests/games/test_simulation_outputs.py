@@ -117,6 +117,12 @@ def test_turn_axes_have_whole_ticks_and_counts_start_at_0() -> None:
     assert all(float(t).is_integer() for t in ax.get_xticks())
     assert ax.get_ylim()[0] == 0
     plt.close(fig)
+    fig, ax = plt.subplots()                                # every game the same length: one bar
+    ax.bar([13], [40])
+    whole_turns(ax.xaxis)
+    fig.canvas.draw()
+    assert [float(t) for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]] == [13.0]
+    plt.close(fig)
 
 
 def test_progress_on_a_pipe_is_a_plain_line_per_tenth() -> None:
