@@ -159,3 +159,16 @@ def test_progress_on_a_terminal_is_rich_s_live_bar() -> None:
     assert "20/20" in text and "100%" in text
     assert "\x1b[?25l" in text and "\x1b[?25h" in text       # cursor hidden while drawing, shown again
     assert "━" in text                                       # rich's bar
+
+
+def test_every_games_csv_column_is_documented() -> None:
+    import re
+
+    from lastonealive.sim.runner import csv_columns as loa_columns
+    from outspeed.sim.runner import csv_columns as outspeed_columns
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "simulate.md").read_text(encoding="utf-8")
+    for columns in (outspeed_columns(3), loa_columns(3)):
+        for c in columns:
+            name = re.sub(r"^seat\d+_", "seatK_", c.name)
+            documented = "`seat1_bot`" if name == "seatK_bot" else f"`{name}`"
+            assert documented in doc, c.name
