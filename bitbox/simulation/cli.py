@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
+from .pool import Terminated, WorkerLost
+
 RAY_HELP = ("run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
             "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
             "Needs the extra: pip install \".[cluster]\" (docs/research.md)")
@@ -63,10 +65,6 @@ def cap_workers(prog: str, workers: int) -> int:
         print(f"{prog}: --workers {workers} is more than the {cores} core(s) here: using {cores}", file=sys.stderr)
         return cores
     return workers
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised as Ctrl-C's KeyboardInterrupt (exit 143 instead of 130)."""
 
 
 def _raise_terminated(signum: int, frame: Any) -> None:
@@ -140,7 +138,7 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
         # (the game's simulation has closed the progress bar: on a terminal the line is ended)
         print(f"{prog}: interrupted", file=sys.stderr)
         return 143 if isinstance(stop, Terminated) else 130
-    except (ClusterError, Refused) as exc:  # --ray: the cluster cannot be reached or joined
+    except (ClusterError, Refused, WorkerLost) as exc:  # --ray: the cluster cannot be reached or joined
         return fail(prog, str(exc))
     print(report(result) if report is not None else result.report())
     if out is not None:
