@@ -3,8 +3,9 @@ harness (:mod:`bitbox.simulation`: seeds, worker pool, progress).
 
 Every game is played through the game protocol (the cartridge, ``bitbox.bots.play``), each
 bot seeing only its player's private view. Determinism: game ``i`` of a run seeded ``S`` is
-seeded from ``(S, i)`` and the bot in seat ``k`` from ``(game seed, k)`` (namespace
-``lastonealive-simulate``); records come back in game-index order whatever the number of
+seeded from ``(S, i)`` and the bot in the seat of 0-based index ``k`` from ``(game seed, k)``
+(namespace ``lastonealive-simulate``; a record's seats are list positions, 0-based; every
+output counts seats from 1); records come back in game-index order whatever the number of
 worker processes and are aggregated in that order, so the figures are the same for any
 ``--workers``.
 

@@ -1,9 +1,10 @@
 """Play many games of Outspeed with bots: one game's record, on the console's simulation
 harness (:mod:`bitbox.simulation`: seeds, worker pool, progress).
 
-Determinism: game ``i`` of a run seeded ``S`` is seeded from ``(S, i)`` and the bot in seat
-``k`` of that game from ``(game seed, k)`` (:func:`game_seed`, :func:`bot_seed`, namespace
-``outspeed-simulate``); records come back in game-index order whatever the number of worker
+Determinism: game ``i`` of a run seeded ``S`` is seeded from ``(S, i)`` and the bot in the
+seat of 0-based index ``k`` of that game from ``(game seed, k)`` (:func:`game_seed`,
+:func:`bot_seed`, namespace ``outspeed-simulate``). A record's seats are list positions
+(0-based); every output (tables, charts, ``games.csv``, ``results.json``) counts seats from 1; records come back in game-index order whatever the number of worker
 processes, and are aggregated in that order, so a run's report is the same for any ``--workers``.
 """
 from __future__ import annotations
