@@ -13,7 +13,7 @@ from typing import Any
 from bitbox.colours import LIGHT_RGB
 from bitbox.simulation.charts import (FAIR_STYLE, counts_from_zero, pyplot, rate_bars, small_sample_note,
                                       whole_turns)
-from bitbox.simulation.rates import Rate, rate_of
+from bitbox.simulation.rates import SMALL_SAMPLE, Rate, rate_of
 
 from .report import describe
 from .runner import COLOURS, SimConfig
@@ -72,7 +72,12 @@ def figures(stats: Stats, config: SimConfig) -> dict[str, Any]:
     levels = stats.levels()
     fig, ax = plt.subplots(figsize=(8, 4))
     turns = [r["turn"] for r in levels]
-    ax.plot(turns, [r["mean_level"] for r in levels], color="#c44e52", label="mean level")
+    means = [r["mean_level"] for r in levels]
+    # turns where fewer than SMALL_SAMPLE games are still going: a pale dashed line (a small sample)
+    ax.plot(turns, means, color="#c44e52", alpha=0.45, linestyle="--",
+            label=f"mean level, fewer than {SMALL_SAMPLE} games going")
+    ax.plot(turns, [m if r["games"] >= SMALL_SAMPLE else float("nan") for m, r in zip(means, levels)],
+            color="#c44e52", label="mean level")
     ax.set_xlabel("game turn")
     ax.set_ylabel("apocalypse level")
     ax.set_ylim(0, max([r["mean_level"] for r in levels], default=1) + 0.5)
@@ -85,6 +90,7 @@ def figures(stats: Stats, config: SimConfig) -> dict[str, Any]:
     ax.set_zorder(twin.get_zorder() + 1)
     ax.patch.set_visible(False)
     ax.set_title("Apocalypse level at the start of each turn")
+    ax.legend(loc="upper left", fontsize=8)
     figs["level.png"] = fig
 
     # Tokens: uses per game by bot, and turn survival when used next to all turns.

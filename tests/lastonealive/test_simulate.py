@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import queue
 import signal
@@ -122,6 +123,8 @@ def test_rates_have_wilson_intervals_and_a_token_never_used_has_no_rate() -> Non
         assert all(float(t).is_integer() for t in turns.get_xticks())
         level = figs["level.png"].axes[0]
         assert level.get_ylim()[0] == 0
+        pale, solid = level.get_lines()               # 2 games going: every turn is a small sample
+        assert pale.get_linestyle() == "--" and all(math.isnan(y) for y in solid.get_ydata())
     finally:
         for fig in figs.values():
             pyplot().close(fig)
