@@ -132,9 +132,10 @@ class Summary:
                f"{self.steps / max(self.games, 1):.1f} prompts answered per game on average", SMALL_NOTE,
                "", "Win rate by seat"]
         seats, bots = self.rates()
+        names = player_names(find(run.game), len(seats))          # the players are named by seat colour
         rows: Sequence[Sequence[object]] = [
-            [k + 1, r.n, num(r.successes), rate(r), ci(r)] for k, r in enumerate(seats)]
-        out.append(table(["seat", "games", "wins", "win %", CI_HEADER], rows, right=range(1, 5)))
+            [k + 1, names[k], r.n, num(r.successes), rate(r), ci(r)] for k, r in enumerate(seats)]
+        out.append(table(["seat", "colour", "games", "wins", "win %", CI_HEADER], rows, right=range(2, 6)))
         out += ["", "Win rate by bot"]
         rows = [[name, r.n, num(r.successes), rate(r), ci(r)] for name, r in bots.items()]
         out.append(table(["bot", "seats", "wins", "win %", CI_HEADER], rows, right=range(1, 5)))
