@@ -7,7 +7,7 @@
   one-line warning, says in one line when ``--ray`` needs Ray or its address does not answer,
   prepares the ``--out`` folder, runs the game's simulation with SIGTERM stopping it as Ctrl-C
   does ("PROG: interrupted", exit 130 for Ctrl-C, 143 for SIGTERM, the workers ended with it),
-  then prints the game's report and writes its charts.
+  then prints the game's report and writes its charts, ``results.json`` and ``games.csv``.
 
 A game adds only its own options (players, bots, variants…) and gives :func:`run` its own
 checks and its simulation.
@@ -46,7 +46,8 @@ def add_options(p: argparse.ArgumentParser, games: int, out: bool = True) -> Non
                    help=f"worker processes (default 1; this machine has {os.cpu_count() or 1} cores)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=RAY_HELP)
     if out:
-        p.add_argument("--out", metavar="DIR", help="write PNG charts and results.json into DIR")
+        p.add_argument("--out", metavar="DIR",
+                       help="write PNG charts, results.json and games.csv (a row per game) into DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -134,8 +135,8 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
         with sigterm_interrupts():
             result = simulate(workers, None if args.quiet else sys.stderr, args.ray)
     except KeyboardInterrupt as stop:       # Ctrl-C or SIGTERM: the pool's workers are ended with it
-        bar_on_screen = not args.quiet and sys.stderr.isatty()
-        print(("\n" if bar_on_screen else "") + f"{prog}: interrupted", file=sys.stderr)
+        # (the game's simulation has closed the progress bar: on a terminal the line is ended)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 143 if isinstance(stop, Terminated) else 130
     except (ClusterError, Refused, WorkerLost) as exc:  # --ray: the cluster cannot be reached or joined
         return fail(prog, str(exc))
