@@ -267,7 +267,7 @@ def history(journal_path: str | None, out: TextIO | None = None, *, as_json: boo
         path = Path(journal_path or default_journal_path()).expanduser()
         if not path.exists() and not path.is_symlink():
             if as_json:
-                print_history_json([], str(path), out)
+                print_history_json([], str(path.absolute()), out)
             else:
                 print(f"no games yet ({path} does not exist)", file=out)
             return 0
@@ -279,7 +279,7 @@ def history(journal_path: str | None, out: TextIO | None = None, *, as_json: boo
         print(f"lastonealive history: {exc}", file=sys.stderr)
         return 2
     if as_json:
-        print_history_json(games, str(path), out)
+        print_history_json(games, str(path.absolute()), out)
         return 0
     if not games:
         print(f"no games yet in {path}", file=out)

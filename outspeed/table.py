@@ -445,7 +445,7 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
         path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
         if not path.exists() and not path.is_symlink():
             if as_json:
-                print_history_json([], str(path), out)
+                print_history_json([], str(path.absolute()), out)
             else:
                 print(f"no games yet ({path} does not exist)", file=out)
             return 0
@@ -456,7 +456,7 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
         print(f"outspeed history: {exc}", file=sys.stderr)
         return 2
     if as_json:
-        print_history_json(games, str(path), out)
+        print_history_json(games, str(path.absolute()), out)
     elif not games:
         print(f"no games yet in {path}", file=out)
     else:
