@@ -263,40 +263,55 @@ def check_document(doc: Mapping[str, Any]) -> CheckedGame:
     if doc["secrets"] != (status != "finished"):
         raise ValueError("its \"secrets\" field does not say whether the game is finished")
 
-    errors: tuple[type[BaseException], ...] = (ValueError, KeyError, TypeError, AttributeError, IndexError,
-                                                RecursionError, *rules.input_errors)
+    # The data is anyone's: whatever an engine raises on it (a ValueError, an OverflowError from
+    # a random generator's state...) is one line naming it, never a traceback.
     try:
         initial = dict(rules.from_data(doc["initial"]).to_data())   # the engine's own data, nothing else
         game = rules.from_data(initial)
-    except errors as exc:
-        raise ValueError(f"its initial state cannot be read ({printable(exc, 120)})") from None
+    except Exception as exc:  # noqa: BLE001
+        raise ValueError(f"its initial state cannot be read ({type(exc).__name__}: {printable(exc, 120)})") from None
+    try:
+        final = _replay(rules, game, players, inputs, GameInfo(
+            0, doc["created"], int(seed_text), list(players), settings, status, winners, doc["ended"], len(inputs),
+            max((r.turn for r in inputs), default=1), doc["final"]))
+    except _Refused:
+        raise
+    except Exception as exc:  # noqa: BLE001 -- a state its engine accepted but cannot play: still one line
+        raise ValueError(f"it cannot be replayed ({type(exc).__name__}: {printable(exc, 120)})") from None
+    return CheckedGame(name, doc["created"], doc["ended"], status, list(players), winners, int(seed_text), settings,
+                       initial, final, inputs, doc["secrets"])
+
+
+class _Refused(ValueError):
+    """What replaying a game file found wrong (said as it is)."""
+
+
+def _replay(rules: JournalRules, game: Any, players: list[str], inputs: list[InputRecord], info: GameInfo) -> str | None:
+    """Replay ``inputs`` on ``game`` (the initial state) checking each input's fingerprint and
+    turn, then the result as :func:`bitbox.table.journal.verify` does: the final fingerprint
+    of a finished game (None for an unfinished one), or :class:`_Refused`."""
     if list(rules.players(game)) != list(players):
-        raise ValueError("its players are not those of its initial state")
+        raise _Refused("its players are not those of its initial state")
     turn_of = getattr(rules, "turn", None)
     for rec in inputs:
         where = f"input {rec.seq} ({printable(rec.kind, 20)}, turn {rec.turn})"
         if rules.finished(game):
-            raise ValueError(f"{where} comes after the end of the game")
+            raise _Refused(f"{where} comes after the end of the game")
         if rules.state_hash(game) != rec.state:
-            raise ValueError(f"{where}: the state differs from the one recorded (the file was edited, or the game "
-                             f"was played with other rules)")
+            raise _Refused(f"{where}: the state differs from the one recorded (the file was edited, or the game "
+                           f"was played with other rules)")
         if turn_of is not None and turn_of(game) != rec.turn:
-            raise ValueError(f"{where}: the game is at turn {turn_of(game)}, not {rec.turn}")
+            raise _Refused(f"{where}: the game is at turn {turn_of(game)}, not {rec.turn}")
         try:
             rules.apply_input(game, rec.kind, rec.data)
-        except errors as exc:
-            raise ValueError(f"{where} cannot be applied: {printable(exc, 120)}") from None
-    seed = int(seed_text)
-    info = GameInfo(0, doc["created"], seed, list(players), settings, status, winners, doc["ended"], len(inputs),
-                    max((r.turn for r in inputs), default=1), doc["final"])
+        except Exception as exc:  # noqa: BLE001
+            raise _Refused(f"{where} cannot be applied: {printable(exc, 120)}") from None
     problem = result_mismatch(info, game, rules)
     if problem is not None:
-        raise ValueError(problem)
-    if status != "finished" and rules.finished(game):
-        raise ValueError("it is marked unfinished but its inputs finish it")
-    final = rules.state_hash(game) if status == "finished" else None
-    return CheckedGame(name, doc["created"], doc["ended"], status, list(players), winners, seed, settings, initial,
-                       final, inputs, doc["secrets"])
+        raise _Refused(problem)
+    if info.status != "finished" and rules.finished(game):
+        raise _Refused("it is marked unfinished but its inputs finish it")
+    return rules.state_hash(game) if info.status == "finished" else None
 
 
 def _rules(name: Any) -> JournalRules:

@@ -499,7 +499,8 @@ class Journal:
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id}")
         rules = self.rules_of(game_id)
-        errors: tuple[type[BaseException], ...] = (ValueError, KeyError, TypeError, AttributeError, IndexError, *rules.input_errors)
+        errors: tuple[type[BaseException], ...] = (ValueError, KeyError, TypeError, AttributeError, IndexError,
+                                                    OverflowError, *rules.input_errors)
         try:
             return rules.from_data(_loads(rows[0][0]))
         except errors as exc:
@@ -605,7 +606,8 @@ def replay(journal: Journal, game_id: int, *, upto: int | None = None,
     The game object is the same one, advanced in place."""
     rules = journal.rules_of(game_id)
     game = journal.initial(game_id)
-    errors: tuple[type[BaseException], ...] = (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError)
+    errors: tuple[type[BaseException], ...] = (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError,
+                                               OverflowError)
     for rec in journal.inputs(game_id):
         if upto is not None and rec.seq >= upto:
             break

@@ -16,7 +16,10 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from bitbox.table.gamefile import check_document
 from bitbox.table.history import print_history
 from bitbox.table.journal import GameInfo
 
@@ -494,3 +497,44 @@ def test_the_default_journal_is_in_the_users_data_folder(tmp_path, exported):
         assert r.returncode == 0 and str(where) in r.stdout, r.stderr
         assert where.exists()
         where.unlink()
+
+
+# ------------------------------------------------------------------------------ any edit: one line
+
+def _leaves(value, path=()):
+    """Every place in a JSON value: (path, value)."""
+    yield path, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, (*path, i))
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.text(max_size=5),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                        max_size=3), max_leaves=6)
+
+
+@pytest.mark.parametrize("name", ["outspeed", "lastonealive"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_edit_of_a_game_file_is_accepted_as_a_game_or_refused_with_a_reason(exported, name, data):
+    """Whatever value replaces whatever part of a real file, checking it (what `import` does
+    before writing anything) either accepts a game that replays or raises ValueError, the one
+    line `import` prints: never another exception."""
+    doc = json.loads(json.dumps(exported[name]))
+    places = [p for p, _ in _leaves(doc) if p and p[0] not in ("program", "exported", "id")]
+    where = data.draw(st.sampled_from(places))
+    value = data.draw(JSON_VALUES)
+    target = doc
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    try:
+        checked = check_document(doc)
+    except ValueError as exc:
+        assert str(exc) and "\n" not in str(exc)
+    else:
+        assert checked.game == name
