@@ -21,7 +21,7 @@ file would give away what no player may know yet: the seed (hence the tiles and 
 come), the choices locked in but not yet revealed. So ``export`` refuses an unfinished game
 unless ``include_secrets`` (``--include-secrets``) is given; such a file says so
 (``"secrets": true``), is created readable by its owner only, and is for the people who
-may see everything (a bug report kept private, a game moved to another table), never for a
+may see everything (a bug report kept private, a game carried to another computer), never for a
 player of that game. The check is the same as the journal's (``verify``) plus each input's
 fingerprint, so a file that was edited is refused; it catches damage and careless edits,
 not a forger (the fingerprints are not a signature).
