@@ -18,7 +18,7 @@ from typing import Any, Sequence, TextIO
 
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available, init_pygame
-from bitbox.table.history import print_history, replay_frames
+from bitbox.table.history import print_history, print_history_json, replay_frames
 from bitbox.table.journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild, verify
 from bitbox.table.referee import Pace
 from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
@@ -258,20 +258,29 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
 
 # ---------------------------------------------------------------------------- history and replay
 
-def history(journal_path: str | None, out: TextIO | None = None) -> int:
+def history(journal_path: str | None, out: TextIO | None = None, *, as_json: bool = False) -> int:
     """`lastonealive history`: every game of the journal, each game's own (Last One Alive's
-    and the others'), replayed from its inputs; a seed is shown once its game has ended."""
+    and the others'), replayed from its inputs; a seed is shown once its game has ended.
+    ``as_json``: the same listing as one JSON document (`history --json`), every game in it."""
     out = out or sys.stdout
     try:
         path = Path(journal_path or default_journal_path()).expanduser()
         if not path.exists() and not path.is_symlink():
-            print(f"no games yet ({path} does not exist)", file=out)
+            if as_json:
+                print_history_json([], str(path.absolute()), out)
+            else:
+                print(f"no games yet ({path} does not exist)", file=out)
             return 0
         with Journal(path, JOURNAL_RULES, create=False, command="lastonealive") as j:
+            for line in j.notices:
+                print(line, file=sys.stderr if as_json else out)
             games = [verify(j, g.id) for g in j.games()]
     except JournalError as exc:
         print(f"lastonealive history: {exc}", file=sys.stderr)
         return 2
+    if as_json:
+        print_history_json(games, str(path.absolute()), out)
+        return 0
     if not games:
         print(f"no games yet in {path}", file=out)
         return 0
@@ -282,6 +291,21 @@ def history(journal_path: str | None, out: TextIO | None = None) -> int:
         print(f"{'Last One Alive' if name == 'lastonealive' else name}:", file=out)
         print_history(group, out, "lastonealive play --resume" if name == "lastonealive" else f"{name} play --resume")
     return 0
+
+
+def export_game(game_id: int, target: str, journal_path: str | None, *, include_secrets: bool = False) -> int:
+    """`lastonealive export ID FILE`: one game in one portable file (:mod:`bitbox.table.gamefile`)."""
+    from bitbox.table.gamefile import export_command
+    path = Path(journal_path or default_journal_path()).expanduser()
+    return export_command("lastonealive export", path, game_id, target, include_secrets=include_secrets,
+                          command="lastonealive")
+
+
+def import_game(source: str, journal_path: str | None) -> int:
+    """`lastonealive import FILE`: a game file verified by replaying it, then added to the journal."""
+    from bitbox.table.gamefile import import_command
+    path = Path(journal_path or default_journal_path()).expanduser()
+    return import_command("lastonealive import", path, source, command="lastonealive")
 
 
 def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | None = None, headless: bool = False,

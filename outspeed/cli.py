@@ -1,4 +1,4 @@
-"""The `outspeed` command: play, history, replay, scenario, simulate, tiles."""
+"""The `outspeed` command: play, history, replay, export, import, scenario, simulate, tiles."""
 from __future__ import annotations
 
 import argparse
@@ -92,7 +92,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_history(args: argparse.Namespace) -> int:
     from .table import history
-    return history(args.journal)
+    return history(args.journal, as_json=args.json)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .table import export_game
+    return export_game(args.game, args.file, args.journal, include_secrets=args.include_secrets)
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from .table import import_game
+    return import_game(args.file, args.journal)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -124,7 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a controller to open besides the discovered ones (a device path or pyserial URL); repeatable")
     p.add_argument("--headless", action="store_true", help="no window: PNG snapshots per turn and printed events")
     p.add_argument("--snapshots", metavar="DIR", help="where to write a PNG per turn (headless default: ./snapshots)")
-    p.add_argument("--journal", metavar="PATH", help="the journal file (default: ~/.local/share/8bitbox/journal.sqlite)")
+    p.add_argument("--journal", metavar="PATH",
+                   help="the journal file (default: journal.sqlite in the user's data folder: ~/.local/share/8bitbox/ "
+                        "on Linux)")
     p.add_argument("--resume", action="store_true", help="continue the last unfinished game of the journal")
     p.add_argument("--speed", type=speed_arg, help="speed of the show (1 = table speed; 0 = no waiting)")
     p.add_argument("--fullscreen", action="store_true", help="start full screen (F11 toggles)")
@@ -140,7 +152,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("history", help="list the games in the journal (date, players, winner)")
     p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--json", action="store_true", help="the same listing as one JSON document (docs/table.md)")
     p.set_defaults(func=_cmd_history)
+
+    from bitbox.table.gamefile import EXPORT_HELP, IMPORT_HELP, add_export_arguments, add_import_arguments
+    p = sub.add_parser("export", help=EXPORT_HELP)
+    add_export_arguments(p, "outspeed")
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("import", help=IMPORT_HELP)
+    add_import_arguments(p)
+    p.set_defaults(func=_cmd_import)
 
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
     p.add_argument("game", type=_bounded_int(1, MAX_GAME_ID, "a game id"), nargs="?",

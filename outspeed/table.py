@@ -433,28 +433,66 @@ class TableLoop(ConsoleLoop):
 
 # ---------------------------------------------------------------------------- history and replay
 
-def history(journal_path: str | None, out: TextIO | None = None, table_config: str | None = None) -> int:
+def history(journal_path: str | None, out: TextIO | None = None, table_config: str | None = None, *,
+            as_json: bool = False) -> int:
     """`outspeed history`: every game, replayed from its inputs (a finished game whose stored
-    result disagrees refuses the journal); a game's seed is shown once it has ended."""
+    result disagrees refuses the journal); a game's seed is shown once it has ended.
+    ``as_json``: the same listing as one JSON document (`history --json`)."""
     out = out or sys.stdout
+    from bitbox.table.history import print_history, print_history_json
     try:
         cfg = load_table_config(table_config)
         path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
         if not path.exists() and not path.is_symlink():
-            print(f"no games yet ({path} does not exist)", file=out)
+            if as_json:
+                print_history_json([], str(path.absolute()), out)
+            else:
+                print(f"no games yet ({path} does not exist)", file=out)
             return 0
         with Journal(path, JOURNAL_RULES, create=False, command="outspeed") as j:
-            _tell(j, out)
+            _tell(j, sys.stderr if as_json else out)
             games = [verify(j, g.id) for g in j.games()]
     except (ConfigError, JournalError) as exc:
         print(f"outspeed history: {exc}", file=sys.stderr)
         return 2
-    if not games:
+    if as_json:
+        print_history_json(games, str(path.absolute()), out)
+    elif not games:
         print(f"no games yet in {path}", file=out)
-        return 0
-    from bitbox.table.history import print_history
-    print_history(games, out, "outspeed play --resume")
+    else:
+        print_history(games, out, "outspeed play --resume")
     return 0
+
+
+def journal_path_of(journal_path: str | None, table_config: str | None = None) -> Path:
+    """The journal a command uses: ``--journal``, else config/table.yaml's ``journal:``, else
+    the user's data folder (ConfigError when the table config cannot be read)."""
+    cfg = load_table_config(table_config)
+    return Path(journal_path or cfg.journal or default_journal_path()).expanduser()
+
+
+def export_game(game_id: int, target: str, journal_path: str | None, *, include_secrets: bool = False,
+                table_config: str | None = None) -> int:
+    """`outspeed export ID FILE`: one game in one portable file (:mod:`bitbox.table.gamefile`)."""
+    from bitbox.table.gamefile import export_command
+    try:
+        path = journal_path_of(journal_path, table_config)
+    except ConfigError as exc:
+        print(f"outspeed export: {exc}", file=sys.stderr)
+        return 2
+    return export_command("outspeed export", path, game_id, target, include_secrets=include_secrets,
+                          command="outspeed")
+
+
+def import_game(source: str, journal_path: str | None, *, table_config: str | None = None) -> int:
+    """`outspeed import FILE`: a game file verified by replaying it, then added to the journal."""
+    from bitbox.table.gamefile import import_command
+    try:
+        path = journal_path_of(journal_path, table_config)
+    except ConfigError as exc:
+        print(f"outspeed import: {exc}", file=sys.stderr)
+        return 2
+    return import_command("outspeed import", path, source, command="outspeed")
 
 
 def replay_frames(journal: Journal, game_id: int) -> list["ReplayFrame"]:

@@ -1,17 +1,22 @@
 """History and replay of the journal's games, for every game.
 
 :func:`print_history` lists the games of a journal (each verified: replayed from its inputs,
-refused when its stored result disagrees), a game's seed shown only once it has ended.
+refused when its stored result disagrees), a game's seed shown only once it has ended, in
+columns that stay aligned whatever their widths; :func:`print_history_json` is the same
+listing as one JSON document (``history --json``).
 :func:`replay_frames` rebuilds one game as one frame per turn: the public view at the end of
 the turn, the turn's log (in the same words as at the table: the game's
 :meth:`ReplayRules.log_data` is the referee's own) and the dice rolled.
 """
 from __future__ import annotations
 
+import json
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence, TextIO
 
 from bitbox.display.model import DieShown, LogEntry
+from bitbox.safetext import printable
 
 from .journal import GameInfo, Journal, check_result, replay
 
@@ -66,18 +71,78 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
     return frames
 
 
-def print_history(games: Sequence[GameInfo], out: TextIO, resume_hint: str) -> None:
-    """The table of ``games`` (id, date, turns, players with bots starred, result, seed)."""
-    print(f"{'id':>4}  {'date':<19}  {'turns':>5}  {'players':<44}  {'result':<36}  seed", file=out)
+def _cell_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: wide (East Asian) characters two, combining marks
+    and zero-width characters none."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    fill = " " * max(0, width - _cell_width(text))
+    return fill + text if right else text + fill
+
+
+HISTORY_COLUMNS = ("id", "date", "turns", "players", "result", "seed")
+_RIGHT = {"id", "turns"}
+
+
+def history_rows(games: Sequence[GameInfo], resume_hint: str) -> list[tuple[str, ...]]:
+    """The cells of :func:`print_history`'s table, one tuple per game (names made printable)."""
+    rows: list[tuple[str, ...]] = []
     for g in games:
         kinds = {s.get("player"): s.get("kind", "") for s in g.settings.get("seats", [])}
-        players = ", ".join(p + ("*" if kinds.get(p) == "bot" else "") for p in g.players)
+        players = ", ".join(printable(p, 60) + ("*" if kinds.get(p) == "bot" else "") for p in g.players)
         if g.status == "finished":
-            result = ("winner: " + " and ".join(g.winners)) if g.winners else "no winner"
+            result = ("winner: " + " and ".join(printable(w, 60) for w in g.winners)) if g.winners else "no winner"
         else:
             result = f"unfinished ({resume_hint})"
         seed = str(g.seed) if g.seed_public else "(secret until the end)"
-        turns = str(g.turns)
-        print(f"{g.id:>4}  {g.created[:19].replace('T', ' '):<19}  {turns:>5}  {players:<44}  {result:<36}  {seed}",
-              file=out)
+        rows.append((str(g.id), printable(g.created[:19].replace("T", " "), 30), str(g.turns), players, result, seed))
+    return rows
+
+
+def print_history(games: Sequence[GameInfo], out: TextIO, resume_hint: str) -> None:
+    """The table of ``games`` (id, date, turns, players with bots starred, result, seed), its
+    columns as wide as their widest cell (wide characters counted as two), two spaces apart."""
+    rows = history_rows(games, resume_hint)
+    widths = [max([_cell_width(h)] + [_cell_width(r[i]) for r in rows]) for i, h in enumerate(HISTORY_COLUMNS)]
+    last = len(HISTORY_COLUMNS) - 1
+    for row in [HISTORY_COLUMNS, *rows]:
+        cells = [c if i == last else _pad(c, widths[i], HISTORY_COLUMNS[i] in _RIGHT) for i, c in enumerate(row)]
+        print("  ".join(cells).rstrip(), file=out)
     print("(* bot)", file=out)
+
+
+def history_document(games: Sequence[GameInfo], journal: str) -> dict[str, Any]:
+    """``history --json``: the journal and its games, one object each with the same keys
+    whatever the game (see docs/table.md). ``seed`` (decimal digits, as text: a seed has up
+    to 128 bits) is null while the game may not show it (unfinished, and not chosen with
+    --seed); the other fields hold nothing secret."""
+    out = []
+    for g in games:
+        kinds = {s.get("player"): s.get("kind") for s in g.settings.get("seats", [])}
+        options = {k: v for k, v in g.settings.items() if k not in ("seats", "game", "seed")}
+        out.append({
+            "id": g.id,
+            "game": g.game,
+            "created": g.created,
+            "ended": g.ended,
+            "status": g.status,
+            "turns": g.turns,
+            "inputs": g.inputs,
+            "players": [{"name": p, "kind": kinds.get(p)} for p in g.players],
+            "winners": list(g.winners or []) if g.status == "finished" else None,
+            "seed": str(g.seed) if g.seed_public else None,
+            "seed_given": g.settings.get("seed") == "given",
+            "options": options,
+        })
+    return {"format": "8bitbox-history", "version": 1, "journal": journal, "games": out}
+
+
+def print_history_json(games: Sequence[GameInfo], journal: str, out: TextIO) -> None:
+    print(json.dumps(history_document(games, journal), indent=2, ensure_ascii=False), file=out)

@@ -9,8 +9,9 @@ fingerprint of the state it was applied to; a resume checks them, so a journal t
 not match this version of the rules is refused with a clear message instead of silently
 diverging.
 
-Default location: ``$XDG_DATA_HOME/8bitbox/journal.sqlite`` (``~/.local/share/...``);
-``--journal PATH`` chooses another. A file that is not a journal (another program's
+Default location: ``journal.sqlite`` in the user's data folder (:func:`default_journal_path`,
+through :mod:`platformdirs`: ``~/.local/share/8bitbox/`` or ``$XDG_DATA_HOME/8bitbox/`` on
+Linux); ``--journal PATH`` chooses another. A file that is not a journal (another program's
 database, a corrupt file, a text file) raises :class:`JournalError` with a message naming it,
 and is left untouched (not even its mode is changed). A journal owned by another user is
 refused; one of ours that others may read is made private (0600), with a notice.
@@ -137,9 +138,16 @@ def find_journal_rules(name: str) -> JournalRules:
     return rules
 
 
+APP_FOLDER = "8bitbox"                # the folder of our data in the user's data folder
+
+
 def default_journal_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "8bitbox" / "journal.sqlite"
+    """``journal.sqlite`` in the user's data folder for 8bitbox, as :mod:`platformdirs` gives it:
+    ``$XDG_DATA_HOME/8bitbox`` or ``~/.local/share/8bitbox`` on Linux (an empty or relative
+    ``XDG_DATA_HOME`` is ignored, as the XDG specification says), ``~/Library/Application
+    Support/8bitbox`` on macOS, ``%LOCALAPPDATA%\\8bitbox`` on Windows."""
+    import platformdirs
+    return platformdirs.user_data_path(APP_FOLDER, appauthor=False) / "journal.sqlite"
 
 
 def _existing(path: Path) -> os.stat_result | None:
@@ -274,6 +282,7 @@ class InputRecord:
     kind: str
     data: dict[str, Any]
     state: str
+    at: str = ""               # when it was accepted (ISO 8601)
 
 
 class Journal:
@@ -415,6 +424,36 @@ class Journal:
             assert game_id is not None              # set by every INSERT
         return GameRecord(self, game_id, 0)
 
+    def add_game(self, *, created: str, seed: int, players: list[str], settings: dict[str, Any],
+                 initial: Mapping[str, Any], status: str, winners: list[str] | None, ended: str | None,
+                 final: str | None, inputs: Sequence[InputRecord]) -> int:
+        """Record a whole game at once (``import``: a game file already verified by replaying
+        it), in one transaction: all of it or nothing. Returns its id in this journal."""
+        with self._tx():
+            cur = self.db.execute(
+                "INSERT INTO games (created, seed, players, settings, initial, status, winners, ended) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (created, _seed_to_sql(seed), json.dumps(list(players)), json.dumps(settings, sort_keys=True),
+                 json.dumps(initial, sort_keys=True), status, json.dumps(winners) if winners is not None else None,
+                 ended))
+            game_id = cur.lastrowid
+            assert game_id is not None
+            if final is not None and self._final == "g.final":
+                self.db.execute("UPDATE games SET final = ? WHERE id = ?", (final, game_id))
+            self.db.executemany(
+                "INSERT INTO inputs (game, seq, turn, phase, kind, data, state, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, r.seq, r.turn, r.phase, r.kind, json.dumps(r.data, sort_keys=True), r.state, r.at or _now())
+                 for r in inputs])
+        return game_id
+
+    def same_game(self, initial: Mapping[str, Any], inputs: int) -> int | None:
+        """The id of a game of this journal that starts from ``initial`` (the same game, seed
+        and all) and has ``inputs`` inputs, if there is one (an import made twice)."""
+        rows = self._query("SELECT g.id FROM games g WHERE g.initial = ? AND "
+                           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id) = ? ORDER BY g.id LIMIT 1",
+                           (json.dumps(initial, sort_keys=True), inputs))
+        return int(rows[0][0]) if rows else None
+
     def _tx(self) -> "_Tx":
         return _Tx(self.db, self.path)
 
@@ -460,18 +499,20 @@ class Journal:
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id}")
         rules = self.rules_of(game_id)
-        errors: tuple[type[BaseException], ...] = (ValueError, KeyError, TypeError, AttributeError, IndexError, *rules.input_errors)
+        errors: tuple[type[BaseException], ...] = (ValueError, KeyError, TypeError, AttributeError, IndexError,
+                                                    OverflowError, *rules.input_errors)
         try:
             return rules.from_data(_loads(rows[0][0]))
         except errors as exc:
             raise JournalError(f"{self.path}: game {game_id}: its initial state cannot be read ({exc})") from None
 
     def inputs(self, game_id: int) -> list[InputRecord]:
-        rows = self._query("SELECT seq, turn, phase, kind, data, state FROM inputs WHERE game = ? ORDER BY seq", (game_id,))
+        rows = self._query("SELECT seq, turn, phase, kind, data, state, at FROM inputs WHERE game = ? ORDER BY seq",
+                           (game_id,))
         out = []
-        for seq, turn, phase, kind, data, state in rows:
+        for seq, turn, phase, kind, data, state, at in rows:
             try:
-                out.append(InputRecord(int(seq), int(turn), str(phase), str(kind), _loads(data), str(state)))
+                out.append(InputRecord(int(seq), int(turn), str(phase), str(kind), _loads(data), str(state), str(at)))
             except (ValueError, TypeError) as exc:
                 raise JournalError(f"{self.path}: game {game_id}, input {seq}: cannot be read ({exc})") from None
         return out
@@ -565,7 +606,8 @@ def replay(journal: Journal, game_id: int, *, upto: int | None = None,
     The game object is the same one, advanced in place."""
     rules = journal.rules_of(game_id)
     game = journal.initial(game_id)
-    errors: tuple[type[BaseException], ...] = (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError)
+    errors: tuple[type[BaseException], ...] = (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError,
+                                               OverflowError)
     for rec in journal.inputs(game_id):
         if upto is not None and rec.seq >= upto:
             break
