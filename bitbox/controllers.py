@@ -100,7 +100,7 @@ def parse_controllers_config(data: Any, source: str) -> ControllersConfig:
         try:
             colours.append(parse_colour(value))
         except ValueError as exc:
-            raise ConfigError(f"{source}: seat_colours entry {i + 1} (seat {i}): {exc}") from None
+            raise ConfigError(f"{source}: seat_colours entry {i + 1}: {exc}") from None
 
     pins: list[Pin] = []
     seats: dict[int, int] = {}
@@ -117,11 +117,15 @@ def parse_controllers_config(data: Any, source: str) -> ControllersConfig:
                 raise ConfigError(f"{where}: field {key} is missing")
         cid = _int(entry["id"], 0, 2**64 - 1, where, "id")
         where = f"{source}: controller {cid:#018x}"
-        seat = _int(entry["seat"], 0, MAX_SEAT, where, "seat")
+        # seats are numbered from 1 wherever a person reads or writes them (seat 1 is the
+        # first, red by default); 0-based inside, as on the wire (AssignSeat)
+        if entry["seat"] == 0:
+            raise ConfigError(f"{where}, field seat: seats are numbered from 1 (the first seat is 1), got 0")
+        seat = _int(entry["seat"], 1, MAX_SEAT + 1, where, "seat") - 1
         if cid in ids:
             raise ConfigError(f"{where}: listed twice (entries {ids[cid]} and {i + 1})")
         if seat in seats:
-            raise ConfigError(f"{where}, field seat: seat {seat} is already pinned to controller {seats[seat]:#018x}")
+            raise ConfigError(f"{where}, field seat: seat {seat + 1} is already pinned to controller {seats[seat]:#018x}")
         colour = None
         if entry.get("colour") is not None:
             try:

@@ -545,7 +545,7 @@ class Hub:
             if seat is not None and seat.link is link and seat.connected:
                 seat.connected = False
                 self._events.append(Lost(seat.seat, seat.controller_id, "unplugged", now))
-                self._log(logging.WARNING, "seat %d: controller %#018x unplugged (%s)", seat.seat,
+                self._log(logging.WARNING, "seat %d: controller %#018x unplugged (%s)", seat.seat + 1,
                           seat.controller_id, exc)
                 self._cond.notify_all()
                 self._nudge_refused(seat.controller_id, except_link=link)
@@ -676,11 +676,11 @@ class Hub:
         if first:
             seat.connected = True
             self._events.append(Connected(seat.seat, info, now))
-            self._log(logging.INFO, "seat %d: controller %#018x connected on %s", seat.seat, cid, link.port)
+            self._log(logging.INFO, "seat %d: controller %#018x connected on %s", seat.seat + 1, cid, link.port)
         elif not seat.connected:
             seat.connected = True
             self._events.append(Back(seat.seat, cid, link.port, now))
-            self._log(logging.INFO, "seat %d: controller %#018x back on %s", seat.seat, cid, link.port)
+            self._log(logging.INFO, "seat %d: controller %#018x back on %s", seat.seat + 1, cid, link.port)
         # The Welcome starts a new session on the controller: seat and lights are reset there.
         out.append((link, fp.AssignSeat(seat.seat + 1, seat.colour)))
         if seat.lights is not None:
@@ -700,7 +700,7 @@ class Hub:
                 # its seat is lost, so the game pauses naming the player, until it comes back.
                 seat.connected = False
                 self._events.append(Lost(seat.seat, seat.controller_id, f"refused: {short}", now))
-                self._log(logging.WARNING, "seat %d: controller %#018x lost: refused on %s", seat.seat,
+                self._log(logging.WARNING, "seat %d: controller %#018x lost: refused on %s", seat.seat + 1,
                           seat.controller_id, link.port)
         link.state = REFUSED
         link.controller_id = cid
@@ -770,7 +770,7 @@ class Hub:
                 seat.connected = False
                 self._events.append(Lost(seat.seat, seat.controller_id, "heartbeat timeout", now))
                 self._log(logging.WARNING, "seat %d: controller %#018x lost (no frame for %.0f ms)",
-                          seat.seat, seat.controller_id, (now - link.last_rx) * 1000)
+                          seat.seat + 1, seat.controller_id, (now - link.last_rx) * 1000)
                 self._nudge_refused(seat.controller_id, except_link=link)
                 lost = True
         return lost

@@ -92,8 +92,8 @@ usb: [{vid: 0x1209, pid: 0x0001}]
 ports: ["/tmp/x*", "socket://localhost:7000"]
 seat_colours: [red, "#00ff00", [1, 2, 3]]
 controllers:
-  - {id: 0x8B17000000000001, seat: 3, colour: "#ff8800", name: Alice}
-  - {id: "0x8B17_0000_0000_0002", seat: 0}
+  - {id: 0x8B17000000000001, seat: 4, colour: "#ff8800", name: Alice}
+  - {id: "0x8B17_0000_0000_0002", seat: 1}
 """)
     cfg = load_controllers_config(path)
     assert cfg.ports == ("/tmp/x*", "socket://localhost:7000")
@@ -106,16 +106,18 @@ controllers:
 
 
 @pytest.mark.parametrize("text, message", [
-    ("controllers: [{id: 1, seat: 0}, {id: 1, seat: 1}]", "controller 0x0000000000000001: listed twice (entries 1 and 2)"),
-    ("controllers: [{id: 1, seat: 0}, {id: 2, seat: 0}]", "controller 0x0000000000000002, field seat: seat 0 is already pinned to controller 0x0000000000000001"),
-    ("controllers: [{id: 1, seat: 0, colour: mauve}]", "controller 0x0000000000000001, field colour: expected"),
-    ("controllers: [{id: 1, seat: 0, color: red}]", "controllers entry 1: unknown field 'color'"),
-    ("controllers: [{seat: 0}]", "controllers entry 1: field id is missing"),
-    ("controllers: [{id: -1, seat: 0}]", "controllers entry 1, field id: expected 0..0xffffffffffffffff, got -1"),
-    ("controllers: [{id: zebra, seat: 0}]", "field id: expected a whole number"),
+    ("controllers: [{id: 1, seat: 1}, {id: 1, seat: 2}]", "controller 0x0000000000000001: listed twice (entries 1 and 2)"),
+    ("controllers: [{id: 1, seat: 1}, {id: 2, seat: 1}]", "controller 0x0000000000000002, field seat: seat 1 is already pinned to controller 0x0000000000000001"),
+    ("controllers: [{id: 1, seat: 0}]", "controller 0x0000000000000001, field seat: seats are numbered from 1 (the first seat is 1), got 0"),
+    ("controllers: [{id: 1, seat: 256}]", "controller 0x0000000000000001, field seat: expected 1..255, got 256"),
+    ("controllers: [{id: 1, seat: 1, colour: mauve}]", "controller 0x0000000000000001, field colour: expected"),
+    ("controllers: [{id: 1, seat: 1, color: red}]", "controllers entry 1: unknown field 'color'"),
+    ("controllers: [{seat: 1}]", "controllers entry 1: field id is missing"),
+    ("controllers: [{id: -1, seat: 1}]", "controllers entry 1, field id: expected 0..0xffffffffffffffff, got -1"),
+    ("controllers: [{id: zebra, seat: 1}]", "field id: expected a whole number"),
     ("usb: [{vid: 0x1209}]", "usb entry 1: expected {vid: 0x1209, pid: 0x0001}"),
     ("usb: [{vid: 0x12345, pid: 1}]", "usb entry 1, field vid: expected 0..65535"),
-    ("seat_colours: [red, 12]", "seat_colours entry 2 (seat 1)"),
+    ("seat_colours: [red, 12]", "seat_colours entry 2: "),
     ("simulated: 99", "field simulated: expected 0..16, got 99"),
     ("ports: [3]", "ports entry 1: expected a device path or URL"),
     ("sims: 2", "unknown field 'sims'"),

@@ -298,7 +298,7 @@ def test_hub_from_config_scans_globbed_ports_and_adds_simulated_controllers(tmp_
     with Emulator(2, link_dir=tmp_path / "links") as emu:
         cfg = tmp_path / "controllers.yaml"
         cfg.write_text(f"usb: []\nports: ['{tmp_path}/links/8bitbox-*', 'sim://7']\nsimulated: 1\n"
-                       f"controllers: [{{id: {emu.controllers[1].controller_id}, seat: 5, colour: '#102030'}}]\n")
+                       f"controllers: [{{id: {emu.controllers[1].controller_id}, seat: 6, colour: '#102030'}}]\n")
         hub = Hub.from_config(str(cfg))
         with hub:
             got = []

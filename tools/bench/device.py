@@ -85,7 +85,7 @@ class Renderer:
                 panel = pg.Rect(10 + seat * 210, 620, 200, 90)
                 pg.draw.rect(screen, (60, 60, 80), panel, border_radius=8)
                 for line in range(3):
-                    text = self.font.render(f"seat {seat} fuel {rng.randrange(20)} tok {line}", True, (240, 240, 240))
+                    text = self.font.render(f"seat {seat + 1} fuel {rng.randrange(20)} tok {line}", True, (240, 240, 240))
                     screen.blit(text, (panel.x + 8, panel.y + 6 + line * 26))
             overlay = pg.transform.smoothscale(screen.subsurface((0, 0, 640, 360)), (320, 180))
             screen.blit(overlay, (950, 10))
