@@ -18,7 +18,7 @@ from typing import Any, Sequence, TextIO
 
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available, init_pygame
-from bitbox.table.history import print_history, print_history_json, replay_frames
+from bitbox.table.history import print_history_json, print_journal_history, replay_frames
 from bitbox.table.journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild, verify
 from bitbox.table.referee import Pace
 from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
@@ -284,12 +284,7 @@ def history(journal_path: str | None, out: TextIO | None = None, *, as_json: boo
     if not games:
         print(f"no games yet in {path}", file=out)
         return 0
-    by_game: dict[str, list[GameInfo]] = {}
-    for g in games:
-        by_game.setdefault(g.game, []).append(g)
-    for name, group in sorted(by_game.items(), key=lambda kv: kv[0] != "lastonealive"):
-        print(f"{'Last One Alive' if name == 'lastonealive' else name}:", file=out)
-        print_history(group, out, "lastonealive play --resume" if name == "lastonealive" else f"{name} play --resume")
+    print_journal_history(games, out, "lastonealive")
     return 0
 
 

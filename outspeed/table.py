@@ -439,7 +439,7 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
     result disagrees refuses the journal); a game's seed is shown once it has ended.
     ``as_json``: the same listing as one JSON document (`history --json`)."""
     out = out or sys.stdout
-    from bitbox.table.history import print_history, print_history_json
+    from bitbox.table.history import print_history_json, print_journal_history
     try:
         cfg = load_table_config(table_config)
         path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
@@ -460,7 +460,7 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
     elif not games:
         print(f"no games yet in {path}", file=out)
     else:
-        print_history(games, out, "outspeed play --resume")
+        print_journal_history(games, out, "outspeed")
     return 0
 
 

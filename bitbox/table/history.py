@@ -118,6 +118,29 @@ def print_history(games: Sequence[GameInfo], out: TextIO, resume_hint: str) -> N
     print("(* bot)", file=out)
 
 
+def _title(name: str) -> str:
+    """A game's title as people read it (the cartridge's), else its registry name."""
+    from bitbox.games import registry
+    try:
+        return registry.find(name).title
+    except Exception:                       # not installed (a journal from elsewhere): its name
+        return name
+
+
+def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> None:
+    """Every game of a journal (one journal serves every game): one table per game, the
+    calling command's game ``own`` first, each titled when the journal holds more than one
+    game, each with its own resume hint (``NAME play --resume``)."""
+    by_game: dict[str, list[GameInfo]] = {}
+    for g in games:
+        by_game.setdefault(g.game, []).append(g)
+    order = sorted(by_game, key=lambda name: (name != own, name))
+    for i, name in enumerate(order):
+        if len(order) > 1:
+            print(("\n" if i else "") + f"{_title(name)}:", file=out)
+        print_history(by_game[name], out, f"{name} play --resume")
+
+
 def history_document(games: Sequence[GameInfo], journal: str) -> dict[str, Any]:
     """``history --json``: the journal and its games, one object each with the same keys
     whatever the game (see docs/table.md). ``seed`` (decimal digits, as text: a seed has up

@@ -148,23 +148,18 @@ def test_history_columns_stay_aligned_with_many_games_long_ids_and_unfinished_on
     copy_game(path, 2, 987654, unfinished_after=3)       # a given seed, unfinished: its seed shown
     doc = json.loads(run(OUTSPEED, ["history", "--json", "--journal", path], tmp_path).stdout)
     assert [g["id"] for g in doc["games"]] == [1, 2, *range(3, 12), 4321, 987654]
-    r = run(OUTSPEED, ["history", "--journal", path], tmp_path)
-    assert r.returncode == 0, r.stderr
-    lines = r.stdout.splitlines()
-    assert lines[-1] == "(* bot)"
-    assert_aligned(lines[:-1], table_rows(doc, "outspeed play --resume"))
-
-    # lastonealive history: one table per game, each aligned
-    r = run(LOA, ["history", "--journal", path], tmp_path)
-    assert r.returncode == 0, r.stderr
-    blocks = r.stdout.split("(* bot)\n")
-    assert blocks[-1] == "" and len(blocks) == 3
-    for block, name, hint in zip(blocks, ("lastonealive", "outspeed"),
-                                 ("lastonealive play --resume", "outspeed play --resume")):
-        title, *lines = block.splitlines()
-        assert title == ("Last One Alive:" if name == "lastonealive" else "outspeed:")
-        games = {"games": [g for g in doc["games"] if g["game"] == name]}
-        assert_aligned(lines, table_rows(games, hint))
+    # one journal serves both games: each command shows one table per game, its own first,
+    # each titled by the game's name and aligned on its own
+    for command, order in ((OUTSPEED, ("outspeed", "lastonealive")), (LOA, ("lastonealive", "outspeed"))):
+        r = run(command, ["history", "--journal", path], tmp_path)
+        assert r.returncode == 0, r.stderr
+        blocks = r.stdout.split("(* bot)\n")
+        assert blocks[-1] == "" and len(blocks) == 3, r.stdout
+        for block, name in zip(blocks, order):
+            title, *lines = block.lstrip("\n").splitlines()
+            assert title == {"lastonealive": "Last One Alive:", "outspeed": "Outspeed:"}[name]
+            games = {"games": [g for g in doc["games"] if g["game"] == name]}
+            assert_aligned(lines, table_rows(games, f"{name} play --resume"))
 
 
 def _info(gid: int, players: list[str], status: str = "finished", winners: list[str] | None = None,
