@@ -45,7 +45,7 @@ def add_options(p: argparse.ArgumentParser, games: int, out: bool = True) -> Non
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=RAY_HELP)
     if out:
         p.add_argument("--out", metavar="DIR", help="write PNG charts and results.json into DIR")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no status lines (errors still shown)")
 
 
 def fail(prog: str, message: str) -> int:
