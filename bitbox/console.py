@@ -150,12 +150,12 @@ def command_bots(bots: str | None, bot: str | None, known: Sequence[str], mixed:
     spec = None if bots is None else parse_bots(bots, known, mixed, most)
     if bot is None:
         return spec
+    if spec is not None and spec.names:
+        raise BotsError(f"--bot {bot} and --bots {bots} both name the bots: give only --bots")
+    named = parse_bots(bot, known, mixed)
     if "--bot" not in _warned:
         _warned.add("--bot")
         log.warning("note: --bot is deprecated: use --bots %s (the same for every command)", bot)
-    named = parse_bots(bot, known, mixed)
-    if spec is not None and spec.names:
-        raise BotsError(f"--bot {bot} and --bots {spec} both name the bots: give only --bots")
     return BotSpec(spec.count if spec is not None else None, named.names)
 
 
@@ -175,31 +175,41 @@ def add_logging_options(parser: argparse.ArgumentParser, quiet: bool = True) -> 
                         help="also write every status line, time-stamped and with the debug detail, to PATH")
 
 
-def setup_logging(verbose: int = 0, quiet: bool = False, log_file: str | None = None,
-                  stream: object | None = None) -> None:
+class _StderrHandler(logging.StreamHandler):
+    """A handler on whatever ``sys.stderr`` is when a line is written (a test's capture, a
+    redirection), not the one it was when the command started."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.setStream(sys.stderr)
+        super().emit(record)
+
+
+def setup_logging(verbose: int = 0, quiet: bool = False, log_file: str | None = None) -> None:
     """The logger ``bitbox`` for a command: status lines (INFO) on stderr, only warnings and
-    errors with ``quiet`` (which wins over ``verbose``), debug detail with ``verbose``; everything (DEBUG, time-stamped) in
-    ``log_file`` when given. Called once per command; a second call replaces the first's
-    handlers. An unwritable ``log_file`` is an :class:`OSError` for the command to report."""
-    root = log
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-        handler.close()
-    root.setLevel(logging.DEBUG)
-    root.propagate = False
-    console = logging.StreamHandler(stream if stream is not None else sys.stderr)  # type: ignore[arg-type]
+    errors with ``quiet`` (which wins over ``verbose``), the debug detail (and the hub's device
+    chatter) with ``verbose``; everything (DEBUG, time-stamped) in ``log_file`` when given.
+    A second call replaces the handlers of the first (and leaves others alone). An
+    unwritable ``log_file`` is an :class:`OSError` for the command to report."""
+    for handler in list(log.handlers):
+        if getattr(handler, "bitbox_console", False):
+            log.removeHandler(handler)
+            handler.close()
+    log.setLevel(logging.DEBUG)
+    console = _StderrHandler()
     console.setLevel(logging.WARNING if quiet else logging.DEBUG if verbose else logging.INFO)
     console.setFormatter(logging.Formatter("%(message)s"))
     if not verbose:                 # the hub's device chatter (connected, reopened): with -v only
         console.addFilter(lambda record: record.levelno >= logging.WARNING or
                           not record.name.startswith(("bitbox.hub", "bitbox.transports")))
-    root.addHandler(console)
+    handlers: list[logging.Handler] = [console]
     if log_file:
-        path = os.path.expanduser(log_file)
-        handler = logging.FileHandler(path, encoding="utf-8")
+        handler = logging.FileHandler(os.path.expanduser(log_file), encoding="utf-8")
         handler.setLevel(logging.DEBUG)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-        root.addHandler(handler)
+        handlers.append(handler)
+    for handler in handlers:
+        setattr(handler, "bitbox_console", True)
+        log.addHandler(handler)
 
 
 def logging_from(args: argparse.Namespace, prog: str) -> int | None:

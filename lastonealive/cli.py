@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("history", help="list the games in the journal")
     p.add_argument("--journal", metavar="PATH")
+    add_logging_options(p)
     p.set_defaults(func=_cmd_history)
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
     p.add_argument("game", type=int, nargs="?", help="its id (see `lastonealive history`; default: the last finished)")

@@ -155,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("history", help="list the games in the journal (date, players, winner)")
     p.add_argument("--journal", metavar="PATH")
+    add_logging_options(p)
     p.set_defaults(func=_cmd_history)
 
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")

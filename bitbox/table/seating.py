@@ -154,7 +154,8 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None =
         elif n_real:
             n_bots = max(0, low - n_real)
             if n_bots:
-                log.info("%s found: %s fill the table to %d players", made, plural(n_bots, "bot"), low)
+                log.info("%s found: %s %s the table to %d players", made, plural(n_bots, "bot"),
+                         "fills" if n_bots == 1 else "fill", low)
         else:
             n_bots = rules.demo_players
         if not n_real:
