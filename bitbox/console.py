@@ -180,7 +180,7 @@ class _StderrHandler(logging.StreamHandler):
     redirection), not the one it was when the command started."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.setStream(sys.stderr)
+        self.stream = sys.stderr        # not setStream(): it would flush the old one, maybe closed
         super().emit(record)
 
 
