@@ -84,13 +84,18 @@ def parse_bots(text: str, known: Sequence[str], mixed: Sequence[str] | None = No
     the seats bots take) or ``N:NAME[,NAME...]`` (both). ``known``: the game's bot registry;
     ``mixed`` (the name ``mixed``): the game's mix of bots (default: every known bot), expanded
     in place; ``most``: the largest count allowed. :class:`BotsError` (one line) otherwise."""
+    def digits(t: str) -> bool:
+        return t.isascii() and t.isdigit()
     text = str(text).strip()
+    if not text:
+        raise BotsError(f"--bots needs a number or at least one bot name ({', '.join(('mixed', *known))})")
     count_text, sep, names_text = text.partition(":")
     if not sep:
-        count_text, names_text = (text, "") if text.isdigit() else ("", text)
+        count_text, names_text = (text, "") if digits(text) else ("", text)
     count: int | None = None
     if count_text or sep:
-        if not count_text.strip().isdigit():
+        count_text = count_text.strip()
+        if not digits(count_text):
             raise BotsError(f"--bots {text!r}: expected a number of bots, bot names, or N:NAMES "
                             f"(e.g. 2, {known[0] if known else 'random'}, 2:{known[0] if known else 'random'})")
         count = int(count_text)
@@ -166,7 +171,7 @@ def add_logging_options(parser: argparse.ArgumentParser, quiet: bool = True) -> 
     ``quiet=False``: the command already has its own ``-q``/``--quiet`` (simulate's, which also
     hides the progress bar), read by :func:`logging_from` all the same."""
     parser.add_argument("-v", "--verbose", action="count", default=0,
-                        help="more status detail on stderr (device traffic summaries, timings)")
+                        help="more status detail on stderr (the devices' traffic: connections, frames and bad frames)")
     if quiet:
         parser.add_argument("-q", "--quiet", action="store_true",
                             help="no status lines on stderr (errors and warnings still shown; "

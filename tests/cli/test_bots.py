@@ -35,6 +35,9 @@ def test_a_count_names_or_both(text, spec):
     ("7", "--bots 7: at most 6 bots"),
     ("-1", "unknown bot '-1'"),
     ("two:greedy", "expected a number of bots, bot names, or N:NAMES"),
+    ("²:greedy", "expected a number of bots"),
+    ("²", "unknown bot '²'"),
+    ("", "--bots needs a number or at least one bot name"),
 ])
 def test_what_does_not_parse_is_one_line(text, message):
     with pytest.raises(BotsError) as err:
