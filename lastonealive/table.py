@@ -192,6 +192,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             if settings.get("lang") in LANGUAGES and opts.lang == "en":
                 lang = Lang(settings["lang"])
             wanted = [dict(s) for s in settings.get("seats", [])]
+            if opts.players is not None or opts.bots is not None:
+                log.info("note: --resume keeps the game's seats (--players and --bots are for a new game)")
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
             seats, sims, pending = connect(hub, SEATING, request, wanted, out)
