@@ -8,6 +8,7 @@ runs headless: a PNG per turn, the events printed, ending with the winner's line
 """
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import signal
@@ -35,6 +36,9 @@ VARIANT_CHOICES = ("survivors", "day_night", "zombies_everywhere")
 SEATING = SeatRules("Last One Alive", SEAT_COLOURS[:MAX_PLAYERS], min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
                     demo_players=4)
 SECRET_SEED_BITS = 128
+
+#: Status lines (not the game's events): stderr and --log-file (see bitbox.console).
+log = logging.getLogger("bitbox.lastonealive")
 
 
 @dataclass
@@ -152,7 +156,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     lang = Lang(opts.lang)
     headless = opts.headless
     if not headless and not display_available():
-        print("no display found: running headless", file=out, flush=True)
+        log.info("no display found: running headless")
         headless = True
     if headless and opts.keyboard:
         raise TableError("--keyboard needs a screen and a keyboard (no display found)")
@@ -165,7 +169,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     journal_path = Path(opts.journal or default_journal_path()).expanduser()
     journal = Journal(journal_path, JOURNAL_RULES, command="lastonealive")
     for line in journal.notices:
-        print(f"note: {line}", file=out, flush=True)
+        log.info("note: %s", line)
     try:
         hub = Hub(config=controllers)
     except BaseException:
@@ -188,13 +192,15 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             if settings.get("lang") in LANGUAGES and opts.lang == "en":
                 lang = Lang(settings["lang"])
             wanted = [dict(s) for s in settings.get("seats", [])]
+            if opts.players is not None or opts.bots is not None:
+                log.info("note: --resume keeps the game's seats (--players and --bots are for a new game)")
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
             seats, sims, pending = connect(hub, SEATING, request, wanted, out)
             record = GameRecord(journal, resumed.id, n_inputs)
             note = f" (seed {resumed.seed})" if resumed.seed_public else ""
-            print(f"Resuming Last One Alive game {resumed.id}{note} at turn {game.state.turn}, "
-                  f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
+            log.info("Resuming Last One Alive game %s%s at turn %s, %s inputs replayed from %s",
+                     resumed.id, note, game.state.turn, n_inputs, journal_path)
         else:
             bot_name = opts.bot
             seats, sims, pending = connect(hub, SEATING, request, None, out)
@@ -202,7 +208,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             kinds = {s["kind"] for s in seats}
             tokens = opts.tokens
             if tokens == "physical" and kinds != {"controller"}:
-                print("bots and keyboard players cannot hold cardboard: virtual tokens", file=out, flush=True)
+                log.info("bots and keyboard players cannot hold cardboard: virtual tokens")
                 tokens = "virtual"
             seed = opts.seed if opts.seed is not None else secrets.randbits(SECRET_SEED_BITS)
             seed_kind = "given" if opts.seed is not None else "secret"
@@ -215,16 +221,22 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             who = ", ".join(f"{lang.player(s['player'])} ({s['kind']})" for s in seats)
             seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
             variants = ", ".join(game.state.variants) or "base game"
-            print(f"Last One Alive game {record.id}: {who}; {variants}; {seed_note}; {tokens} tokens; "
-                  f"journal {journal_path}", file=out, flush=True)
+            log.info("Last One Alive game %s: %s; %s; %s; %s tokens; journal %s", record.id, who, variants,
+                     seed_note, tokens, journal_path)
+        if snapshots is not None:
+            from bitbox.table.options import game_folder
+            snapshots = game_folder(snapshots, f"lastonealive-{record.id}")
+            log.info("snapshots of game %s: %s%s", record.id, snapshots, os.sep)
         session = Session(game, seat_plans(seats), tokens=tokens, wheel_map=wheel_map, journal=record, pace=pace,
                           inputs_applied=n_inputs, on_event=_Printer(lang, out))
         session.log_message("resumed" if resumed else "started", {"turn": game.state.turn} if resumed else {})
         drivers: list[Any] = []
         kb_sims = {}
+        bot_cycle = [b.strip() for b in bot_name.split(",")]     # cycled over the bot seats
         for s in seats:
             if s["kind"] == "bot":
-                drivers.append(BotDriver(s["player"], sims[s["player"]], bot_name, content.faces,
+                name = bot_cycle[sum(1 for d in drivers if isinstance(d, BotDriver)) % len(bot_cycle)]
+                drivers.append(BotDriver(s["player"], sims[s["player"]], name, content.faces,
                                          seed=game.state.seed, think=pace.think, wheel_map=wheel_map))
             elif s["kind"] == "keyboard":
                 kb_sims[s["player"]] = sims[s["player"]]
@@ -248,8 +260,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
                   file=out, flush=True)
         else:
-            print(f"game {record.id} saved: `lastonealive play --resume --journal {journal_path}` continues it",
-                  file=out, flush=True)
+            log.warning("game %s saved: `lastonealive play --resume --journal %s` continues it", record.id,
+                        journal_path)
         return code
     finally:
         hub.close()
@@ -328,9 +340,9 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         return 2
     L = Lang(lang or info.settings.get("lang") or "en")
     if info.status != "finished":
-        print(f"game {game_id} is not finished: replaying its {len(frames) - 1} turn(s) so far", file=out)
+        log.info("game %s is not finished: replaying its %s turn(s) so far", game_id, len(frames) - 1)
     if not headless and not display_available():
-        print("no display found: running headless", file=out)
+        log.info("no display found: running headless")
         headless = True
     pygame = init_pygame(headless)
     from .display import TableDisplay
@@ -342,12 +354,20 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
 
     if headless:
         display = TableDisplay(size=size or (1920, 1080), lang=L)
+        if snapshot_dir is not None:
+            from bitbox.table.options import game_folder
+            try:
+                snapshot_dir = game_folder(snapshot_dir, f"replay-lastonealive-{game_id}")
+            except TableError as exc:
+                print(f"lastonealive replay: {exc}", file=sys.stderr)
+                return 2
+            log.info("snapshots of the replay of game %s: %s%s", game_id, snapshot_dir, os.sep)
         for i, f in enumerate(frames):
             for e in f.log:
                 print(("" if e.kind in ("turn", "game_over", "started") else "  ") + L.event(e.kind, e.data), file=out)
             if snapshot_dir is not None:
                 display.render(table(i), full=True)
-                name = snapshot_dir / f"replay-{game_id}-turn-{f.turn:02d}.png"
+                name = snapshot_dir / f"turn-{f.turn:02d}.png"
                 try:
                     pygame.image.save(display.surface, str(name))
                 except (OSError, pygame.error) as exc:

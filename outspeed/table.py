@@ -8,6 +8,7 @@ events and the winner.
 """
 from __future__ import annotations
 
+import logging
 import math
 import os
 import signal
@@ -30,11 +31,13 @@ from .rules import EventKind, Game, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .words import LANGUAGES, Lang
 
+#: Status lines (not the game's events): stderr and --log-file (see bitbox.console).
+log = logging.getLogger("bitbox.outspeed")
+
 if TYPE_CHECKING:
     from bitbox.table.history import ReplayFrame
 
 TOKEN_MODES = ("physical", "virtual")
-MIXED = ("lookahead", "greedy", "random")       # the demo's bots, seat after seat
 
 
 # ---------------------------------------------------------------------------- table config
@@ -79,8 +82,10 @@ def load_table_config(path: str | Path | None = None) -> TableConfig:
         out["tokens"] = data["tokens"]
     if "bot" in data:
         from .bots import BOTS
-        if data["bot"] not in BOTS and data["bot"] != "mixed":
-            raise ConfigError(f"{path}: field bot: expected mixed or one of {', '.join(BOTS)}, got {data['bot']!r}")
+        if not isinstance(data["bot"], str) or not all(b.strip() in BOTS or b.strip() == "mixed"
+                                                      for b in data["bot"].split(",")):
+            raise ConfigError(f"{path}: field bot: expected mixed or one of {', '.join(BOTS)} "
+                              f"(or several, comma-separated), got {data['bot']!r}")
         out["bot"] = data["bot"]
     for key in ("speed", "wait_for_controllers"):
         if key in data:
@@ -116,7 +121,7 @@ class PlayOptions:
     seed: int | None = None
     first_game: bool = False
     lang: str | None = None
-    bots: int | None = None
+    bots: int | None = None                   # how many seats bots take (None: decided by seating)
     keyboard: bool = False
     headless: bool = False
     snapshots: str | None = None
@@ -126,7 +131,7 @@ class PlayOptions:
     fullscreen: bool | None = None
     tokens: str | None = None
     controllers: list[str] = field(default_factory=list)
-    bot: str | None = None
+    bot: str | None = None                    # the bots, comma-separated, cycled over their seats (or mixed)
     size: tuple[int, int] | None = None
     table_config: str | None = None
     max_seconds: float | None = None          # give up (exit 3) after this long (tests, CI)
@@ -166,11 +171,20 @@ def _new_seed() -> int:
     return secrets.randbits(SECRET_SEED_BITS)
 
 
-def _tell(journal: Journal, out: TextIO) -> None:
-    """The journal's notices (e.g. a mode made private), one line each, with the output (stderr
-    is for what went wrong)."""
+def _tell(journal: Journal, out: TextIO | None = None) -> None:
+    """The journal's notices (e.g. a mode made private), one status line each."""
     for line in journal.notices:
-        print(f"note: {line}", file=out, flush=True)
+        log.info("note: %s", line)
+
+
+def bot_kinds(bot: str) -> tuple[str, ...]:
+    """The bots of ``bot`` (``mixed``, a name, or names comma-separated), cycled over the bot
+    seats: ``mixed`` is :data:`outspeed.bots.MIXED`."""
+    from .bots import MIXED
+    kinds: list[str] = []
+    for name in (b.strip() for b in bot.split(",")):
+        kinds.extend(MIXED if name == "mixed" else (name,))
+    return tuple(kinds)
 
 
 def check_snapshots(folder: str | Path | None, what: str = "--snapshots") -> Path | None:
@@ -244,7 +258,7 @@ def play(opts: PlayOptions) -> int:
     try:
         return _play(opts, out)
     except LeftLobby as exc:
-        print(f"outspeed play: {exc}", file=out)
+        log.info("outspeed play: %s", exc)
         return 0
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
@@ -271,11 +285,11 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     lang = Lang(opts.lang or cfg.language)
     bot_name = opts.bot or cfg.bot
     from .bots import BOTS
-    if bot_name not in BOTS and bot_name != "mixed":
+    if not all(b in BOTS for b in bot_kinds(bot_name)):
         raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
     headless = opts.headless
     if not headless and not display_available():
-        print("no display found: running headless", file=out, flush=True)
+        log.info("no display found: running headless")
         headless = True
     if headless and opts.keyboard:
         raise TableError("--keyboard needs a screen and a keyboard (no display found)")
@@ -308,6 +322,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             if not opts.lang and settings.get("lang") in LANGUAGES:
                 lang = Lang(settings["lang"])
             wanted = [dict(s) for s in settings.get("seats", [])]
+            if opts.players is not None or opts.bots is not None:
+                log.info("note: --resume keeps the game's seats (--players and --bots are for a new game)")
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
             seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), wanted, out)
@@ -315,8 +331,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             from bitbox.table.journal import GameRecord
             record = GameRecord(journal, record_id, n_inputs)
             seed_note = f" (seed {resumed.seed})" if resumed.seed_public else ""
-            print(f"Resuming game {record_id}{seed_note} at turn {game.state.turn}, "
-                  f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
+            log.info("Resuming game %s%s at turn %s, %s inputs replayed from %s",
+                     record_id, seed_note, game.state.turn, n_inputs, journal_path)
         else:
             seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out,
                                            arrange=_lobby(opts, cfg, hub, headless, lang, bot_name, out))
@@ -336,8 +352,12 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             n_inputs = 0
             who = ", ".join(f"{lang.player(s['player'])} ({s['kind']})" for s in seats)
             seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
-            print(f"Outspeed game {record.id}: {who}; {seed_note}; {mode} bonus tokens; journal {journal_path}",
-                  file=out, flush=True)
+            log.info("Outspeed game %s: %s; %s; %s bonus tokens; journal %s", record.id, who, seed_note, mode,
+                     journal_path)
+        if snapshots is not None:
+            from bitbox.table.options import game_folder
+            snapshots = game_folder(snapshots, f"outspeed-{record.id}")
+            log.info("snapshots of game %s: %s%s", record.id, snapshots, os.sep)
         plans = seat_plans(seats)
         printer = _Printer(lang, out)
         session = Session(game, plans, wheel_map=wheel_map, journal=record, pace=pace,
@@ -349,9 +369,10 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
         drivers: list[Any] = []
         kb_sims = {}
         n_bot = 0
+        bot_cycle = bot_kinds(bot_name)
         for s in seats:
             if s["kind"] == "bot":
-                name = MIXED[n_bot % len(MIXED)] if bot_name == "mixed" else bot_name
+                name = bot_cycle[n_bot % len(bot_cycle)]
                 n_bot += 1
                 drivers.append(BotDriver(s["player"], sims[s["player"]], make_bot(name, 0, dice=content.dice),
                                          wheel_map, seed=game.state.seed, think=pace.think))
@@ -378,8 +399,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
                   file=out, flush=True)
         else:
-            print(f"game {record.id} saved: `outspeed play --resume --journal {journal_path}` continues it",
-                  file=out, flush=True)
+            log.warning("game %s saved: `outspeed play --resume --journal %s` continues it", record.id, journal_path)
         return code
     finally:
         hub.close()
@@ -527,9 +547,9 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         return 2
     L = Lang(lang or info.settings.get("lang") or cfg.language)
     if info.status != "finished":
-        print(f"game {game_id} is not finished: replaying its {len(frames) - 1} turn(s) so far", file=out)
+        log.info("game %s is not finished: replaying its %s turn(s) so far", game_id, len(frames) - 1)
     if not headless and not display_available():
-        print("no display found: running headless", file=out)
+        log.info("no display found: running headless")
         headless = True
     pygame = _init_pygame(headless)
     from .display.render import TableDisplay
@@ -543,12 +563,20 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
 
     if headless:
         display = TableDisplay(size=size or (1920, 1080), lang=L)
+        if snapshot_dir is not None:
+            from bitbox.table.options import game_folder
+            try:
+                snapshot_dir = game_folder(snapshot_dir, f"replay-outspeed-{game_id}")
+            except TableError as exc:
+                print(f"outspeed replay: {exc}", file=sys.stderr)
+                return 2
+            log.info("snapshots of the replay of game %s: %s%s", game_id, snapshot_dir, os.sep)
         for i, f in enumerate(frames):
             for e in f.log:
                 print(("" if e.kind == EventKind.TURN else "  ") + L.event(e.kind, e.data), file=out)
             if snapshot_dir is not None:
                 display.render(table(i), full=True)
-                name = snapshot_dir / f"replay-{game_id}-turn-{f.turn:02d}.png"
+                name = snapshot_dir / f"turn-{f.turn:02d}.png"
                 try:
                     pygame.image.save(display.surface, str(name))
                 except (OSError, pygame.error) as exc:

@@ -48,7 +48,7 @@ def add_options(p: argparse.ArgumentParser, games: int, out: bool = True) -> Non
     if out:
         p.add_argument("--out", metavar="DIR",
                        help="write PNG charts, results.json and games.csv (a row per game) into DIR")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no status lines (errors still shown)")
 
 
 def fail(prog: str, message: str) -> int:

@@ -12,6 +12,7 @@ order and how many players it takes.
 """
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence, TextIO
@@ -19,6 +20,9 @@ from typing import Any, Callable, Protocol, Sequence, TextIO
 from bitbox.events import Connected, ControllerInfo
 
 SEAT_KINDS = ("controller", "bot", "keyboard")
+
+#: Status lines (seat lines, notes, waits): the console's logger (:mod:`bitbox.console`).
+log = logging.getLogger("bitbox.table")
 
 
 class TableError(Exception):
@@ -104,30 +108,62 @@ def bind(names: Sequence[str], controller_ids: Sequence[int], connected: dict[in
     return [SeatPlan(p, seat_of[cid], kind, cid) for p, cid in zip(names, controller_ids)]
 
 
-def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO) -> list[str]:
-    """The kinds of the seats of a new game: controllers, then keyboard players, then bots."""
-    low = rules.min_players
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 bot``, ``2 bots``, ``0 controllers``."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None = None) -> list[str]:
+    """The kinds of the seats of a new game: controllers, then keyboard players, then bots.
+
+    The rules when the options and the controllers found disagree (docs/table.md, "Seats"):
+    what the command line gives is obeyed or refused (a :class:`TableError`, one line); what
+    it leaves out is decided here, with one status line saying what was done."""
+    low, high, title = rules.min_players, rules.max_players, rules.title
+    players, bots = req.players, req.bots
+    made = plural(n_real, "controller")
     if req.keyboard:
-        total = req.players or max(low, n_real + (req.bots or 0))
-        n_bots = req.bots or 0
-        n_kb = total - n_real - n_bots
-        if n_kb < 1:
-            raise TableError(f"--keyboard with {total} players leaves no seat for the keyboard")
-    elif n_real:
-        total = req.players or max(low, n_real + (req.bots or 0))
-        n_bots = max(0, total - n_real) if req.bots is None else req.bots
-        n_kb = 0
-        if n_real + n_bots < low:
-            n_bots = low - n_real
-            print(f"{n_real} controller(s) found: bots fill the table to {low} players", file=out)
+        n_bots = bots or 0
+        if players is None:
+            total = max(low, n_real + n_bots + 1)
+            n_kb = total - n_real - n_bots
+            log.info("--keyboard: %s at the keyboard (--players sets how many)", plural(n_kb, "player"))
+        else:
+            total = players
+            n_kb = total - n_real - n_bots
+            if n_kb < 1:
+                raise TableError(f"--keyboard with --players {players}: {made} + {plural(n_bots, 'bot')} "
+                                 f"leave no seat for the keyboard")
     else:
-        total = req.players or rules.demo_players
-        n_bots, n_kb = total, 0
-        print(f"no controllers found: a demo game, {total} bots on simulated controllers", file=out, flush=True)
+        n_kb = 0
+        if players is not None and bots is not None:
+            if n_real + bots != players:
+                raise TableError(f"--players {players} and --bots {bots} disagree: {made} + "
+                                 f"{plural(bots, 'bot')} make {n_real + bots} players (give only one of them)")
+            n_bots = bots
+        elif players is not None:
+            if players < n_real:
+                raise TableError(f"--players {players}, but {made} answered: unplug "
+                                 f"{n_real - players} or leave out --players")
+            n_bots = players - n_real
+        elif bots is not None:
+            n_bots = bots
+            if n_real + bots < low:
+                raise TableError(f"{title} is for {low} to {high} players: {made} + {plural(bots, 'bot')} "
+                                 f"make {n_real + bots} (give --bots {low - n_real} or more)")
+        elif n_real:
+            n_bots = max(0, low - n_real)
+            if n_bots:
+                log.info("%s found: %s %s the table to %d players", made, plural(n_bots, "bot"),
+                         "fills" if n_bots == 1 else "fill", low)
+        else:
+            n_bots = rules.demo_players
+        if not n_real:
+            log.info("no controllers found: a demo game, %s on simulated controllers", plural(n_bots, "bot"))
     total = n_real + n_bots + n_kb
-    if not low <= total <= rules.max_players:
-        raise TableError(f"{rules.title} is for {low} to {rules.max_players} players: {n_real} controller(s) + "
-                         f"{n_bots} bot(s) + {n_kb} keyboard player(s) make {total}")
+    if not low <= total <= high:
+        raise TableError(f"{title} is for {low} to {high} players: {made} + {plural(n_bots, 'bot')} + "
+                         f"{plural(n_kb, 'keyboard player')} make {total}")
     return ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
 
 
@@ -150,7 +186,7 @@ def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, Contr
         for url in missing():
             if url not in told:
                 told.add(url)
-                print(waiting_line(url), file=out, flush=True)
+                log.warning("%s", waiting_line(url))
         if give_up is not None and time.monotonic() - started > give_up:
             raise TableError(f"controller {missing()[0]} did not answer in {give_up:g} s")
         wait_for(hub, 0.5, connected, pending, lambda c: not missing())
@@ -176,7 +212,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     try:
         hub.scan()
     except Exception as exc:  # noqa: BLE001 - discovery problems must not stop a demo
-        print(f"(controller discovery failed: {exc})", file=out)
+        log.warning("controller discovery failed: %s", exc)
     hub.start()
     connected: dict[int, ControllerInfo] = {}
     real_links = [link for link in hub.links() if link.kind != "sim"]
@@ -190,7 +226,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
         lobby_bots = getattr(arrange, "bots", None)     # the bots settled on in the lobby, if it changed them
         if lobby_bots is not None:
             from dataclasses import replace
-            req = replace(req, bots=lobby_bots)
+            req = replace(req, bots=lobby_bots, players=None)     # the lobby's choice is final
         for e in pending:
             if isinstance(e, Connected):
                 connected[e.seat] = e.info
@@ -255,7 +291,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     from .lobby import seat_line
     for s in seats:
         if s["kind"] == "controller":
-            print(seat_line(s["player"], connected.get(s["seat"]) or _unknown(s)), file=out, flush=True)
+            log.info("%s", seat_line(s["player"], connected.get(s["seat"]) or _unknown(s)))
     return seats, sim_of, pending
 
 

@@ -198,8 +198,8 @@ def test_the_command_prints_the_tables_and_writes_charts(tmp_path: Path) -> None
 @pytest.mark.parametrize("args,message", [
     (["--games", "0"], "--games must be 1 or more, not 0"),
     (["--players", "6"], "--players must be 2 to 5, not 6"),
-    (["--bots", "careful,clever"], "unknown bot 'clever' in --bots (known: random, careful)"),
-    (["--bots", ","], "--bots needs at least one bot name (random, careful)"),
+    (["--bots", "careful,clever"], "unknown bot 'clever' in --bots (known: mixed, random, careful)"),
+    (["--bots", ","], "--bots needs at least one bot name (mixed, random, careful)"),
     (["--variant", "nightmare"], "unknown variant 'nightmare' in --variant (known: survivors, day_night, "
                                  "zombies_everywhere, zombified_rolls)"),
     (["--variant", "survivors", "--players", "4"], "--variant survivors is for 2 or 3 players, not --players 4"),

@@ -216,7 +216,7 @@ def test_cli_prints_the_tables_and_writes_charts(tmp_path, capsys):
     (["--games", "0"], "--games must be 1 or more"),
     (["--players", "7"], "--players must be 3 to 6"),
     (["--players", "2"], "--players must be 3 to 6"),
-    (["--bots", "random,clever"], "unknown bot 'clever' in --bots (known: random, greedy, lookahead)"),
+    (["--bots", "random,clever"], "unknown bot 'clever' in --bots (known: mixed, random, greedy, lookahead)"),
     (["--bots", ","], "--bots needs at least one bot name"),
     (["--workers", "0"], "--workers must be 1 or more"),
 ])
