@@ -150,7 +150,7 @@ def test_status_lines_go_to_stderr_and_the_log_file_the_events_to_stdout(tmp_pat
     assert "Outspeed game 1: Red (bot), Blue (bot), Green (bot); seed 6" in plain.stderr
     assert quiet.stderr == ""                                  # -q: no status (errors would still show)
     # -v: the device traffic on top (connections, frames per device)
-    assert "seat 0: controller" not in plain.stderr and "seat 0: controller" in loud.stderr
+    assert "seat 1: controller" not in plain.stderr and "seat 1: controller" in loud.stderr
     assert "sim://0 (sim, active):" in loud.stderr and " frames, 0 bad" in loud.stderr
     log = (tmp_path / "play.log").read_text()
     assert "INFO bitbox.outspeed: no display found: running headless" in log
