@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
                         "see `bitbox games`), or both (2:random); every seat is a bot, so N is the number of "
                         "players (default random)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
-    add_simulate_options(p, games=100, out=False)
+    add_simulate_options(p, games=100)
     add_logging_options(p, quiet=False)
     p.set_defaults(run=_simulate)
     p = sub.add_parser("identify", help="blink one controller (by port or id)",

@@ -6,14 +6,18 @@ seat's bot from ``(game seed, seat)`` in the namespace ``bitbox-simulate/GAME``.
 """
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from ..bots import bot_names, make_bot, play
 from ..games import JSON, Cartridge, GameError, check_options, check_players, find
 from ..games.conformance import player_names
 from . import seeds
+from .gamelog import Column, GameLog, common_columns, seat_numbers
 from .pool import run_indexed
 from .progress import Progress
 from .rates import Rate
@@ -108,6 +112,7 @@ class Summary:
     steps: int = 0
     seat: list[list[float]] = field(default_factory=list)           # per seat: games, wins, wins²
     bot: dict[str, list[float]] = field(default_factory=dict)       # per bot: the same
+    log: GameLog | None = None                                      # games.csv, a row per game
 
     def rates(self) -> tuple[list[Rate], dict[str, Rate]]:
         """The win rate of each seat (the first is seat 1) and of each bot."""
@@ -116,6 +121,13 @@ class Summary:
     def add(self, r: Record) -> None:
         if not self.seat:
             self.seat = [[0, 0.0, 0.0] for _ in r.wins]
+        if self.log is None:
+            self.log = GameLog(csv_columns(len(r.wins)))
+        names = player_names(find(self.run.game), len(r.wins))
+        winners = seat_numbers(r.wins)
+        self.log.add({"game": r.index, "seed": r.seed, "players": len(r.wins),
+                      **{f"seat{k + 1}_bot": b for k, b in enumerate(r.bots)},
+                      "winners": winners, "winner_colours": [names[k - 1] for k in winners], "prompts": r.steps})
         self.games += 1
         self.steps += r.steps
         for k, (name, w) in enumerate(zip(r.bots, r.wins)):
@@ -140,6 +152,54 @@ class Summary:
         rows = [[name, r.n, num(r.successes), rate(r), ci(r)] for name, r in bots.items()]
         out.append(table(["bot", "seats", "wins", "win %", CI_HEADER], rows, right=range(1, 5)))
         return "\n".join(out)
+
+    def to_data(self) -> dict[str, Any]:
+        """The run and its figures as plain data (``results.json``): every rate with its 95 %
+        Wilson interval, its number of games and its small-sample flag; seats counted from 1."""
+        run = self.run
+        seats, bots = self.rates()
+        names = player_names(find(run.game), len(seats))
+        return {"game": run.game, "games": self.games, "players": run.players, "bots": list(run.bots),
+                "rotate": run.rotate, "seed": run.seed, "options": dict(run.options), "seconds": self.seconds,
+                "workers": self.workers, "prompts_per_game": self.steps / max(self.games, 1),
+                "seats": [{"seat": k + 1, "colour": names[k], **r.data("win_rate")} for k, r in enumerate(seats)],
+                "bots_rates": [{"bot": name, **r.data("win_rate")} for name, r in bots.items()]}
+
+    def write(self, out: Path) -> list[Path]:
+        """``results.json``, ``games.csv`` and ``win-rates.png`` (by seat and by bot, with their
+        intervals) into ``out``; return their paths."""
+        from .charts import FAIR_STYLE, pyplot, rate_bars, small_sample_note
+        data = out / "results.json"
+        data.write_text(json.dumps(self.to_data(), indent=1) + "\n", encoding="utf-8")
+        files = [data]
+        if self.log is not None:
+            files.append(self.log.write(out))
+        seats, bots = self.rates()
+        names = player_names(find(self.run.game), len(seats))
+        plt = pyplot()
+        fig, (by_seat, by_bot) = plt.subplots(1, 2, figsize=(10, 4.2))
+        rate_bars(by_seat, range(len(seats)), seats, "#4a7ab5")
+        by_seat.set_xticks(range(len(seats)), [f"{k + 1}\n{names[k]}" for k in range(len(seats))])
+        by_seat.set_title("win rate by seat")
+        by_seat.set_ylabel("%")
+        rate_bars(by_bot, range(len(bots)), list(bots.values()), "#b5784a")
+        by_bot.set_xticks(range(len(bots)), list(bots))
+        by_bot.set_title("win rate by bot")
+        for ax in (by_seat, by_bot):
+            ax.axhline(100 / max(len(seats), 1), **FAIR_STYLE)    # 1 / players: every seat even
+        small_sample_note(fig)
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
+        chart = out / "win-rates.png"
+        fig.savefig(chart, dpi=100)
+        plt.close(fig)
+        return files + [chart]
+
+
+def csv_columns(players: int) -> list[Column]:
+    """``games.csv`` of ``bitbox simulate``: the common columns, the game's length counted in
+    prompts answered (a game of any cartridge has those; turns are the game's own)."""
+    return [c for c in common_columns(players) if c.name != "turns"] + [
+        Column("prompts", "the prompts the bots answered in the game (every decision, all seats)")]
 
 
 def records(run: Run, workers: int = 1, progress: Progress | None = None, ray: str | None = None,
@@ -171,4 +231,4 @@ def simulate(run: Run, workers: int = 1, progress: Progress | None = None, ray: 
     return summary
 
 
-__all__ = ["GameError", "Job", "Record", "Run", "Summary", "records", "simulate"]
+__all__ = ["GameError", "Job", "Record", "Run", "Summary", "csv_columns", "records", "simulate"]
