@@ -1,23 +1,24 @@
 """Last One Alive's side of the console's journal (:mod:`bitbox.table.journal`) and replay
-(:mod:`bitbox.table.history`): how a state is rebuilt, how a journaled input is applied
-(:func:`lastonealive.session.apply_input`), how a state is fingerprinted, what the log
-says of an event, when a turn ends."""
+(:mod:`bitbox.table.history`): how a journaled input is applied
+(:func:`lastonealive.session.apply_input`), how a state is fingerprinted, what the log says
+of an event, when a turn ends (the rest is the console's
+:class:`~bitbox.table.journal.StateJournalRules`)."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
+
+from bitbox.table.journal import StateJournalRules, check_choices
 
 from .rules import Event, Game, Refused, RulesError
 from .session import apply_input, public_view, state_hash
 
 
-class LastOneAliveJournalRules:
+class LastOneAliveJournalRules(StateJournalRules):
     """The :class:`bitbox.table.journal.JournalRules` of Last One Alive."""
 
     name = "lastonealive"
+    game_type = Game
     input_errors: tuple[type[BaseException], ...] = (RulesError, Refused)
-
-    def from_data(self, data: Mapping[str, Any]) -> Game:
-        return Game.from_data(data)
 
     def apply_input(self, game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
         return apply_input(game, kind, data)
@@ -25,22 +26,7 @@ class LastOneAliveJournalRules:
     def state_hash(self, game: Game) -> str:
         return state_hash(game)
 
-    def seed(self, game: Game) -> int:
-        return int(game.state.seed)
-
-    def players(self, game: Game) -> list[str]:
-        return list(game.state.players)
-
-    def finished(self, game: Game) -> bool:
-        return bool(game.finished)
-
-    def winners(self, game: Game) -> list[str]:
-        return list(game.state.winners)
-
     # ---- replay (bitbox.table.history.ReplayRules)
-    def turn(self, game: Game) -> int:
-        return int(game.state.turn)
-
     def public_view(self, game: Game) -> Mapping[str, Any]:
         return public_view(game)
 
@@ -54,16 +40,13 @@ class LastOneAliveJournalRules:
         return view
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
-        """Last One Alive's own settings of a record: language, bot, token mode, variants."""
+        """Last One Alive's own settings of a record: language, bots (a comma list), token mode, variants."""
+        from .rules import VARIANTS
         from .strategy import BOT_NAMES
         from .words import LANGUAGES
-        for key, allowed in (("lang", LANGUAGES), ("bot", BOT_NAMES), ("tokens", ("physical", "virtual"))):
-            if key in settings and (not isinstance(settings[key], str) or
-                                    not all(v in allowed for v in settings[key].split(",") if key == "bot") or
-                                    (key != "bot" and settings[key] not in allowed)):
-                raise ValueError(f"unknown {key} {str(settings[key])[:20]!r}")
+        check_choices(settings, {"lang": LANGUAGES, "bot": BOT_NAMES, "tokens": ("physical", "virtual")},
+                      lists=("bot",))
         variants = settings.get("variants", [])
-        from .rules import VARIANTS
         if not isinstance(variants, list) or not all(isinstance(v, str) and v in VARIANTS for v in variants):
             raise ValueError("unknown variants")
 

@@ -1,25 +1,25 @@
 """Outspeed's side of the console's journal (:mod:`bitbox.table.journal`) and replay
-(:mod:`bitbox.table.history`): how a state is rebuilt from data, how a journaled input is
-applied, how a state is fingerprinted, what the log says of an event, when a turn ends."""
+(:mod:`bitbox.table.history`): how a journaled input is applied, how a state is
+fingerprinted, what the log says of an event, when a turn ends (the rest is the console's
+:class:`~bitbox.table.journal.StateJournalRules`)."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
 from bitbox.display.model import DieShown
+from bitbox.table.journal import StateJournalRules, check_choices
 
 from .rules import Event, EventKind, Game, Refused, RulesError
 from .session.log import log_data
 from .session.referee import apply_input, state_hash
 
 
-class OutspeedJournalRules:
+class OutspeedJournalRules(StateJournalRules):
     """The :class:`bitbox.table.journal.JournalRules` of Outspeed."""
 
     name = "outspeed"
+    game_type = Game
     input_errors: tuple[type[BaseException], ...] = (RulesError, Refused)
-
-    def from_data(self, data: Mapping[str, Any]) -> Game:
-        return Game.from_data(data)
 
     def apply_input(self, game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
         return apply_input(game, kind, data)
@@ -27,22 +27,7 @@ class OutspeedJournalRules:
     def state_hash(self, game: Game) -> str:
         return state_hash(game)
 
-    def seed(self, game: Game) -> int:
-        return int(game.state.seed)
-
-    def players(self, game: Game) -> list[str]:
-        return list(game.state.players)
-
-    def finished(self, game: Game) -> bool:
-        return bool(game.finished)
-
-    def winners(self, game: Game) -> list[str]:
-        return list(game.state.winners)
-
     # ---- replay (bitbox.table.history.ReplayRules)
-    def turn(self, game: Game) -> int:
-        return int(game.state.turn)
-
     def public_view(self, game: Game) -> Mapping[str, Any]:
         return game.public_view()
 
@@ -65,14 +50,11 @@ class OutspeedJournalRules:
         return v
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
-        """Outspeed's own settings of a record: language, bots, token mode, first game."""
+        """Outspeed's own settings of a record: language, bots (a comma list), token mode, first game."""
         from .bots import BOTS
         from .words import LANGUAGES
-        for key, allowed in (("lang", LANGUAGES), ("bot", tuple(BOTS) + ("mixed",)), ("tokens", ("physical", "virtual"))):
-            if key in settings and (not isinstance(settings[key], str) or
-                                    not all(v in allowed for v in settings[key].split(",") if key == "bot") or
-                                    (key != "bot" and settings[key] not in allowed)):
-                raise ValueError(f"unknown {key} {str(settings[key])[:20]!r}")
+        check_choices(settings, {"lang": LANGUAGES, "bot": (*BOTS, "mixed"), "tokens": ("physical", "virtual")},
+                      lists=("bot",))
         if not isinstance(settings.get("first_game", False), bool):
             raise ValueError("first_game must be true or false")
 

@@ -119,6 +119,49 @@ class JournalRules(Protocol):
     def check_settings(self, settings: Mapping[str, Any]) -> None: ...   # ValueError naming what is wrong
 
 
+class StateJournalRules:
+    """The parts of :class:`JournalRules` (and of replay's rules) that every game whose game
+    object has a ``state`` with ``seed``, ``players``, ``winners`` and ``turn``, a ``finished``
+    flag and a ``from_data`` class method shares; a game sets ``name``, ``game_type`` and
+    ``input_errors`` and adds the rest (applying an input, fingerprints, its own settings)."""
+
+    name: str
+    game_type: Any                                   # the game's class: game_type.from_data(data)
+    input_errors: tuple[type[BaseException], ...] = ()
+
+    def from_data(self, data: Mapping[str, Any]) -> Any:
+        return self.game_type.from_data(data)
+
+    def seed(self, game: Any) -> int:
+        return int(game.state.seed)
+
+    def players(self, game: Any) -> list[str]:
+        return list(game.state.players)
+
+    def finished(self, game: Any) -> bool:
+        return bool(game.finished)
+
+    def winners(self, game: Any) -> list[str]:
+        return list(game.state.winners)
+
+    def turn(self, game: Any) -> int:
+        return int(game.state.turn)
+
+
+def check_choices(settings: Mapping[str, Any], allowed: Mapping[str, Sequence[str]],
+                  lists: Sequence[str] = ()) -> None:
+    """A record's settings that name one of a few choices (``allowed``: key → the choices;
+    a key in ``lists`` holds a comma-separated list of them): ValueError naming the first
+    wrong one. Keys that are absent are fine."""
+    for key, choices in allowed.items():
+        if key not in settings:
+            continue
+        value = settings[key]
+        values = value.split(",") if isinstance(value, str) and key in lists else [value]
+        if not isinstance(value, str) or not all(v in choices for v in values):
+            raise ValueError(f"unknown {key} {str(value)[:20]!r}")
+
+
 _GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
