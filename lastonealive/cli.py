@@ -117,20 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
     add_logging_options(p)
     p.set_defaults(func=_cmd_play)
-    p = sub.add_parser("history", help="list the games in the journal")
-    p.add_argument("--journal", metavar="PATH")
-    p.add_argument("--json", action="store_true", help="the same listing as one JSON document (docs/table.md)")
-    add_logging_options(p)
-    p.set_defaults(func=_cmd_history)
-    from bitbox.table.gamefile import EXPORT_HELP, IMPORT_HELP, add_export_arguments, add_import_arguments
-    p = sub.add_parser("export", help=EXPORT_HELP)
-    add_export_arguments(p, "lastonealive")
-    add_logging_options(p)
-    p.set_defaults(func=_cmd_export)
-    p = sub.add_parser("import", help=IMPORT_HELP)
-    add_import_arguments(p)
-    add_logging_options(p)
-    p.set_defaults(func=_cmd_import)
+    from bitbox.table.gamefile import add_journal_commands
+    add_journal_commands(sub, "lastonealive", _cmd_history, _cmd_export, _cmd_import)
+
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
     p.add_argument("game", type=int, nargs="?", help="its id (see `lastonealive history`; default: the last finished)")
     p.add_argument("--journal", metavar="PATH")

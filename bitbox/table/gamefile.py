@@ -34,6 +34,7 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Mapping
@@ -396,6 +397,28 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
                      "journal, where history and replay show it.")
     p.add_argument("file", metavar="FILE", help="the game file; - for standard input")
     p.add_argument("--journal", metavar="PATH")
+
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def add_journal_commands(sub: Any, command: str, history: Command, export: Command, import_: Command) -> None:
+    """``COMMAND history``, ``COMMAND export`` and ``COMMAND import``, the same for every game,
+    on the subcommands ``sub`` of the game's parser; each runs its function (``func``)."""
+    from bitbox.console import add_logging_options
+    p = sub.add_parser("history", help="list the games in the journal (date, players, winner)")
+    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--json", action="store_true", help="the same listing as one JSON document (docs/table.md)")
+    add_logging_options(p)
+    p.set_defaults(func=history)
+    p = sub.add_parser("export", help=EXPORT_HELP)
+    add_export_arguments(p, command)
+    add_logging_options(p)
+    p.set_defaults(func=export)
+    p = sub.add_parser("import", help=IMPORT_HELP)
+    add_import_arguments(p)
+    add_logging_options(p)
+    p.set_defaults(func=import_)
 
 def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, include_secrets: bool,
                    command: str) -> int:
