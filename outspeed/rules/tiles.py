@@ -58,7 +58,8 @@ class Amount:
         if self.kind == "die":
             return f"{self.die} die" if self.times == 1 else f"{self.die} die ×{self.times}"
         if self.kind == "count":
-            return f"players on {self.path}"
+            from .events import PATH_NAMES
+            return f"players on {PATH_NAMES.get(self.path, self.path)}"
         return "X"
 
 
