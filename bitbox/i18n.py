@@ -174,7 +174,13 @@ class Words:
 
     # ---- names
     def player(self, name: Any) -> str:
-        return self.text(f"colour.{name}") or str(name).capitalize()
+        """A seat's colour as a name ("Rouge"): the console's catalogue names the colours
+        (bitbox.colours), a game's may name them otherwise."""
+        key = f"colour.{name}"
+        found = self.text(key)
+        if found is None and self.DOMAIN != Words.DOMAIN:
+            found = Words(self.code).text(key)
+        return found or str(name).capitalize()
 
     def players(self, names: Any) -> str:
         shown = [self.player(n) for n in (names or [])]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
+from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available, init_pygame
 from bitbox.table.history import print_history, replay_frames
@@ -134,7 +135,7 @@ def play(opts: PlayOptions) -> int:
         print(f"lastonealive play: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("lastonealive play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
+        print(Words(opts.lang).t("status.interrupted", command="lastonealive play"), file=sys.stderr)
         return 130
     finally:
         for sig, handler in previous.items():
@@ -150,10 +151,15 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     from .session import BotDriver, KeyboardDriver, Session, new_game
 
     lang = Lang(opts.lang)
+    say = Words(lang.code)                      # the console's status lines, in the table's language
     headless = opts.headless
     if not headless and not display_available():
-        print("no display found: running headless", file=out, flush=True)
+        if not opts.resume:                     # resumed: said once the saved game's language is known
+            print(say.t("status.headless"), file=out, flush=True)
         headless = True
+        no_display = True
+    else:
+        no_display = False
     if headless and opts.keyboard:
         raise TableError("--keyboard needs a screen and a keyboard (no display found)")
     speed = opts.speed if opts.speed is not None else (0.0 if headless else 1.0)
@@ -165,14 +171,14 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     journal_path = Path(opts.journal or default_journal_path()).expanduser()
     journal = Journal(journal_path, JOURNAL_RULES, command="lastonealive")
     for line in journal.notices:
-        print(f"note: {line}", file=out, flush=True)
+        print(say.t("status.note", line=line), file=out, flush=True)
     try:
         hub = Hub(config=controllers)
     except BaseException:
         journal.close()
         raise
     request = SeatRequest(players=opts.players, bots=opts.bots, keyboard=opts.keyboard, urls=tuple(opts.controllers),
-                          wait=opts.wait)
+                          wait=opts.wait, lang=lang.code)
     try:
         resumed: GameInfo | None = None
         if opts.resume:
@@ -187,14 +193,18 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             tokens = settings.get("tokens", "virtual")
             if settings.get("lang") in LANGUAGES and opts.lang == "en":
                 lang = Lang(settings["lang"])
+                say = Words(lang.code)
+                request = replace(request, lang=lang.code)
+            if no_display:
+                print(say.t("status.headless"), file=out, flush=True)
             wanted = [dict(s) for s in settings.get("seats", [])]
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
             seats, sims, pending = connect(hub, SEATING, request, wanted, out)
             record = GameRecord(journal, resumed.id, n_inputs)
-            note = f" (seed {resumed.seed})" if resumed.seed_public else ""
-            print(f"Resuming Last One Alive game {resumed.id}{note} at turn {game.state.turn}, "
-                  f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
+            print(say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
+                        game=resumed.id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
+                        journal=journal_path), file=out, flush=True)
         else:
             bot_name = opts.bot
             seats, sims, pending = connect(hub, SEATING, request, None, out)
@@ -202,7 +212,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             kinds = {s["kind"] for s in seats}
             tokens = opts.tokens
             if tokens == "physical" and kinds != {"controller"}:
-                print("bots and keyboard players cannot hold cardboard: virtual tokens", file=out, flush=True)
+                print(lang.t("status.cardboard"), file=out, flush=True)
                 tokens = "virtual"
             seed = opts.seed if opts.seed is not None else secrets.randbits(SECRET_SEED_BITS)
             seed_kind = "given" if opts.seed is not None else "secret"
@@ -212,11 +222,13 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                         "seed": seed_kind}
             record = journal.new_game(game, settings)
             n_inputs = 0
-            who = ", ".join(f"{lang.player(s['player'])} ({s['kind']})" for s in seats)
-            seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
-            variants = ", ".join(game.state.variants) or "base game"
-            print(f"Last One Alive game {record.id}: {who}; {variants}; {seed_note}; {tokens} tokens; "
-                  f"journal {journal_path}", file=out, flush=True)
+            who = ", ".join(say.t("status.seat", player=lang.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
+                            for s in seats)
+            seed_note = say.t("status.seed", seed=seed) if seed_kind == "given" else say.t("status.secret_seed")
+            variants = ", ".join(game.state.variants) or lang.t("status.base_game")
+            print(say.t("status.new_game", title="Last One Alive", game=record.id, seats=who,
+                        options=say.t("word.semicolon").join([variants, seed_note, lang.t(f"status.tokens.{tokens}")]), journal=journal_path),
+                  file=out, flush=True)
         session = Session(game, seat_plans(seats), tokens=tokens, wheel_map=wheel_map, journal=record, pace=pace,
                           inputs_applied=n_inputs, on_event=_Printer(lang, out))
         session.log_message("resumed" if resumed else "started", {"turn": game.state.turn} if resumed else {})
@@ -241,15 +253,15 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
         except KeyboardInterrupt:
             code = 130
         if code in (130, 143):
-            print(f"lastonealive play: {'terminated' if code == 143 else 'interrupted'} "
-                  f"(an unfinished game continues with --resume)", file=sys.stderr)
+            print(say.t("status.terminated" if code == 143 else "status.interrupted", command="lastonealive play"),
+                  file=sys.stderr)
         if session.finished:
             winners = session.game.state.winners
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
                   file=out, flush=True)
         else:
-            print(f"game {record.id} saved: `lastonealive play --resume --journal {journal_path}` continues it",
-                  file=out, flush=True)
+            print(say.t("status.saved", game=record.id,
+                        command=f"lastonealive play --resume --journal {journal_path}"), file=out, flush=True)
         return code
     finally:
         hub.close()
@@ -308,10 +320,11 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         print(f"lastonealive replay: {exc}", file=sys.stderr)
         return 2
     L = Lang(lang or info.settings.get("lang") or "en")
+    say = Words(L.code)
     if info.status != "finished":
-        print(f"game {game_id} is not finished: replaying its {len(frames) - 1} turn(s) so far", file=out)
+        print(say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1), file=out)
     if not headless and not display_available():
-        print("no display found: running headless", file=out)
+        print(say.t("status.headless"), file=out)
         headless = True
     pygame = init_pygame(headless)
     from .display import TableDisplay

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, TextIO
 
+from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
@@ -138,9 +139,9 @@ class PlayOptions:
 SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, demo_players=4)
 
 
-def _seat_request(opts: PlayOptions, cfg: TableConfig) -> SeatRequest:
+def _seat_request(opts: PlayOptions, cfg: TableConfig, lang: str = "en") -> SeatRequest:
     return SeatRequest(players=opts.players, bots=opts.bots, keyboard=opts.keyboard, urls=tuple(opts.controllers),
-                       wait=cfg.wait_for_controllers)
+                       wait=cfg.wait_for_controllers, lang=lang)
 
 
 # ---------------------------------------------------------------------------- play
@@ -166,11 +167,11 @@ def _new_seed() -> int:
     return secrets.randbits(SECRET_SEED_BITS)
 
 
-def _tell(journal: Journal, out: TextIO) -> None:
+def _tell(journal: Journal, out: TextIO, say: Words | None = None) -> None:
     """The journal's notices (e.g. a mode made private), one line each, with the output (stderr
     is for what went wrong)."""
     for line in journal.notices:
-        print(f"note: {line}", file=out, flush=True)
+        print((say or Words()).t("status.note", line=line), file=out, flush=True)
 
 
 def check_snapshots(folder: str | Path | None, what: str = "--snapshots") -> Path | None:
@@ -241,8 +242,9 @@ def play(opts: PlayOptions) -> int:
     out = opts.out or sys.stdout
     from bitbox.config import ConfigError as DeviceConfigError
     previous = _catch_signals()
+    said: list[Words] = [Words(opts.lang or "en")]      # the table's language, once _play knows it
     try:
-        return _play(opts, out)
+        return _play(opts, out, said)
     except LeftLobby as exc:
         print(f"outspeed play: {exc}", file=out)
         return 0
@@ -250,17 +252,18 @@ def play(opts: PlayOptions) -> int:
         print(f"outspeed play: {exc}", file=sys.stderr)
         return 2
     except Terminated:
-        print("outspeed play: terminated (an unfinished game continues with --resume)", file=sys.stderr)
+        print(said[0].t("status.terminated", command="outspeed play"), file=sys.stderr)
         return 143
     except KeyboardInterrupt:
-        print("outspeed play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
+        print(said[0].t("status.interrupted", command="outspeed play"), file=sys.stderr)
         return 130
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
-def _play(opts: PlayOptions, out: TextIO) -> int:
+def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> int:
+    """``said``: its one item is set to the console's words in the table's language."""
     from bitbox.hub import Hub
 
     from .bots import make_bot
@@ -269,14 +272,20 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
 
     cfg = load_table_config(opts.table_config)
     lang = Lang(opts.lang or cfg.language)
+    said = said if said is not None else [Words()]
+    said[0] = say = Words(lang.code)            # the console's status lines, in the table's language
     bot_name = opts.bot or cfg.bot
     from .bots import BOTS
     if bot_name not in BOTS and bot_name != "mixed":
         raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
     headless = opts.headless
     if not headless and not display_available():
-        print("no display found: running headless", file=out, flush=True)
+        if not opts.resume:                     # resumed: said once the saved game's language is known
+            print(say.t("status.headless"), file=out, flush=True)
         headless = True
+        no_display = True
+    else:
+        no_display = False
     if headless and opts.keyboard:
         raise TableError("--keyboard needs a screen and a keyboard (no display found)")
     speed = opts.speed if opts.speed is not None else (0.0 if headless else cfg.speed)
@@ -289,7 +298,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     snapshots = check_snapshots(opts.snapshots or cfg.snapshots if headless or opts.snapshots else None)
     journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()
     journal = Journal(journal_path, JOURNAL_RULES, command="outspeed")
-    _tell(journal, out)
+    _tell(journal, out, say)
     try:
         hub = Hub(config=controllers)
     except BaseException:
@@ -307,18 +316,21 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             bot_name = settings.get("bot", bot_name)
             if not opts.lang and settings.get("lang") in LANGUAGES:
                 lang = Lang(settings["lang"])
+                said[0] = say = Words(lang.code)
+            if no_display:
+                print(say.t("status.headless"), file=out, flush=True)
             wanted = [dict(s) for s in settings.get("seats", [])]
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
-            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), wanted, out)
+            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg, lang.code), wanted, out)
             record_id = resumed.id
             from bitbox.table.journal import GameRecord
             record = GameRecord(journal, record_id, n_inputs)
-            seed_note = f" (seed {resumed.seed})" if resumed.seed_public else ""
-            print(f"Resuming game {record_id}{seed_note} at turn {game.state.turn}, "
-                  f"{n_inputs} inputs replayed from {journal_path}", file=out, flush=True)
+            print(say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
+                        game=record_id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
+                        journal=journal_path), file=out, flush=True)
         else:
-            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out,
+            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg, lang.code), None, out,
                                            arrange=_lobby(opts, cfg, hub, headless, lang, bot_name, out))
             names = [s["player"] for s in seats]
             kinds = {s["kind"] for s in seats}
@@ -334,9 +346,11 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                         "seed": seed_kind}
             record = journal.new_game(game, settings)
             n_inputs = 0
-            who = ", ".join(f"{lang.player(s['player'])} ({s['kind']})" for s in seats)
-            seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
-            print(f"Outspeed game {record.id}: {who}; {seed_note}; {mode} bonus tokens; journal {journal_path}",
+            who = ", ".join(say.t("status.seat", player=lang.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
+                            for s in seats)
+            seed_note = say.t("status.seed", seed=seed) if seed_kind == "given" else say.t("status.secret_seed")
+            print(say.t("status.new_game", title="Outspeed", game=record.id, seats=who,
+                        options=say.t("word.semicolon").join([seed_note, lang.t(f"status.tokens.{mode}")]), journal=journal_path),
                   file=out, flush=True)
         plans = seat_plans(seats)
         printer = _Printer(lang, out)
@@ -378,7 +392,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
                   file=out, flush=True)
         else:
-            print(f"game {record.id} saved: `outspeed play --resume --journal {journal_path}` continues it",
+            print(say.t("status.saved", game=record.id, command=f"outspeed play --resume --journal {journal_path}"),
                   file=out, flush=True)
         return code
     finally:
@@ -404,7 +418,7 @@ def _lobby(opts: PlayOptions, cfg: TableConfig, hub: Any, headless: bool, lang: 
                    out=out,
                    size=opts.size or cfg.window,
                    fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
-                   max_seconds=opts.max_seconds, always=opts.lobby == "always")
+                   max_seconds=opts.max_seconds, always=opts.lobby == "always", lang=lang.code)
 
 
 class TableLoop(ConsoleLoop):
@@ -488,10 +502,11 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         print(f"outspeed replay: {exc}", file=sys.stderr)
         return 2
     L = Lang(lang or info.settings.get("lang") or cfg.language)
+    say = Words(L.code)
     if info.status != "finished":
-        print(f"game {game_id} is not finished: replaying its {len(frames) - 1} turn(s) so far", file=out)
+        print(say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1), file=out)
     if not headless and not display_available():
-        print("no display found: running headless", file=out)
+        print(say.t("status.headless"), file=out)
         headless = True
     pygame = _init_pygame(headless)
     from .display.render import TableDisplay

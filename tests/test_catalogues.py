@@ -73,7 +73,7 @@ def test_a_changed_po_makes_its_mo_stale_and_compiling_fixes_it(tmp_path):
     for localedir, domain in DOMAINS:
         shutil.copytree(localedir, tmp_path / localedir.parent.name / "locale")
     po = tmp_path / "outspeed" / "locale" / "fr" / "LC_MESSAGES" / "outspeed.po"
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Rouge"', 'msgstr "Carmin"'), encoding="utf-8")
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Fioul"', 'msgstr "Carburant"'), encoding="utf-8")
     run = [sys.executable, "-m", "bitbox.i18n"]
     proc = subprocess.run(run + ["check", str(tmp_path)], capture_output=True, text=True)
     assert proc.returncode == 1 and "outspeed/locale/fr/LC_MESSAGES/outspeed.mo differs" in proc.stderr
@@ -81,7 +81,7 @@ def test_a_changed_po_makes_its_mo_stale_and_compiling_fixes_it(tmp_path):
     assert subprocess.run(run + ["check", str(tmp_path)], capture_output=True).returncode == 0
     import gettext
     tr = gettext.translation("outspeed", str(tmp_path / "outspeed" / "locale"), languages=["fr"])
-    assert tr.pgettext("colour.red", "Red") == "Carmin"
+    assert tr.pgettext("ui.fuel", "fuel") == "Carburant"
 
 
 def test_plural_forms_follow_each_language():
@@ -99,14 +99,15 @@ def test_a_missing_translation_falls_back_to_english_and_an_unknown_key_to_itsel
     shutil.copytree(ROOT / "outspeed" / "locale", localedir)
     po = localedir / "fr" / "LC_MESSAGES" / "outspeed.po"
     text = po.read_text(encoding="utf-8")
-    assert 'msgid "Red"\nmsgstr "Rouge"' in text
-    po.write_text(text.replace('msgid "Red"\nmsgstr "Rouge"', 'msgid "Red"\nmsgstr ""'), encoding="utf-8")
+    assert 'msgid "fuel"\nmsgstr "Fioul"' in text
+    po.write_text(text.replace('msgid "fuel"\nmsgstr "Fioul"', 'msgid "fuel"\nmsgstr ""'), encoding="utf-8")
     i18n.compile_all(tmp_path)
 
     class Untranslated(Lang):
         LOCALEDIR = localedir
 
-    assert (Untranslated("fr").player("red"), Untranslated("fr").player("blue")) == ("Red", "Bleu")
+    assert (Untranslated("fr").t("ui.fuel"), Untranslated("fr").t("ui.zone")) == ("fuel", "rangée")
+    assert Untranslated("fr").player("red") == "Rouge"             # the colours: the console's catalogue
     assert Lang("de").t("no.such.key") == "no.such.key"
     assert Lang("de").event("no_such_kind", {}) == "no_such_kind"
 

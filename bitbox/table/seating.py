@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence, TextIO
 
 from bitbox.events import Connected, ControllerInfo
+from bitbox.i18n import Words, counted
 
 SEAT_KINDS = ("controller", "bot", "keyboard")
 
@@ -66,6 +67,7 @@ class SeatRequest:
     keyboard: bool = False
     urls: Sequence[str] = ()
     wait: float = 3.0                   # seconds to wait for real controllers to say hello
+    lang: str = "en"                    # the language of the status lines (bitbox.i18n)
 
 
 class Pollable(Protocol):
@@ -119,25 +121,26 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO) -> list
         n_kb = 0
         if n_real + n_bots < low:
             n_bots = low - n_real
-            print(f"{n_real} controller(s) found: bots fill the table to {low} players", file=out)
+            print(Words(req.lang).t("seating.fill", count=n_real, players=low), file=out)
     else:
         total = req.players or rules.demo_players
         n_bots, n_kb = total, 0
-        print(f"no controllers found: a demo game, {total} bots on simulated controllers", file=out, flush=True)
+        print(Words(req.lang).t("seating.demo", count=total), file=out, flush=True)
     total = n_real + n_bots + n_kb
     if not low <= total <= rules.max_players:
-        raise TableError(f"{rules.title} is for {low} to {rules.max_players} players: {n_real} controller(s) + "
-                         f"{n_bots} bot(s) + {n_kb} keyboard player(s) make {total}")
+        raise TableError(f"{rules.title} is for {low} to {rules.max_players} players: "
+                         f"{counted(n_real, 'controller', 'controllers')} + {counted(n_bots, 'bot', 'bots')} + "
+                         f"{counted(n_kb, 'keyboard player', 'keyboard players')} make {total}")
     return ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
 
 
-def waiting_line(url: str) -> str:
+def waiting_line(url: str, lang: str = "en") -> str:
     """The one line said about a ``--controller`` that has not answered (lobby and seating)."""
-    return f"waiting for controller {url}: it has not answered (check its cable and power; Ctrl-C stops)"
+    return Words(lang).t("seating.waiting", url=url)
 
 
 def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, ControllerInfo], pending: list[Any],
-                  out: TextIO, give_up: float | None = None) -> None:
+                  out: TextIO, give_up: float | None = None, lang: str = "en") -> None:
     """Wait for every controller given with ``--controller`` to answer, naming each one that
     has not (once, in ``out``): a controller asked for by name is never silently replaced by
     a bot. ``give_up``: seconds, then a :class:`TableError` (None: wait until Ctrl-C)."""
@@ -150,7 +153,7 @@ def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, Contr
         for url in missing():
             if url not in told:
                 told.add(url)
-                print(waiting_line(url), file=out, flush=True)
+                print(waiting_line(url, lang), file=out, flush=True)
         if give_up is not None and time.monotonic() - started > give_up:
             raise TableError(f"controller {missing()[0]} did not answer in {give_up:g} s")
         wait_for(hub, 0.5, connected, pending, lambda c: not missing())
@@ -176,7 +179,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     try:
         hub.scan()
     except Exception as exc:  # noqa: BLE001 - discovery problems must not stop a demo
-        print(f"(controller discovery failed: {exc})", file=out)
+        print(Words(req.lang).t("seating.discovery_failed", error=exc), file=out)
     hub.start()
     connected: dict[int, ControllerInfo] = {}
     real_links = [link for link in hub.links() if link.kind != "sim"]
@@ -197,7 +200,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
         real_seats = sorted(chosen, key=lambda seat: chosen[seat])
     else:
         if req.urls and wanted is None:
-            wait_for_urls(hub, req.urls, connected, pending, out)
+            wait_for_urls(hub, req.urls, connected, pending, out, lang=req.lang)
         real_seats = sorted(connected)
     n_real = len(real_seats)
     wanted_kinds = _count(rules, req, n_real, out) if wanted is None else [s["kind"] for s in wanted]
@@ -255,7 +258,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     from .lobby import seat_line
     for s in seats:
         if s["kind"] == "controller":
-            print(seat_line(s["player"], connected.get(s["seat"]) or _unknown(s)), file=out, flush=True)
+            print(seat_line(s["player"], connected.get(s["seat"]) or _unknown(s), lang=req.lang), file=out, flush=True)
     return seats, sim_of, pending
 
 
