@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from bitbox.colours import LIGHT_RGB, SEAT_COLOURS
 from bitbox.events import Connected
+from bitbox.i18n import counted
 
 from .lobby import short_id
 
@@ -89,7 +90,7 @@ def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = Non
                 for s in hub.seats():
                     print(f"{short_id(s.controller_id) if s.controller_id else '?'} {s.port}: wheels "
                           f"{s.wheels[0]} {s.wheels[1]} {s.wheels[2]}, {'locked' if s.locked else 'open'}, "
-                          f"{s.bad_frames} bad frame(s){'' if s.connected else ', lost'}", file=out)
+                          f"{counted(s.bad_frames, 'bad frame', 'bad frames')}{'' if s.connected else ', lost'}", file=out)
             return frames
         if screen is not None:
             surface = pygame.display.get_surface()
