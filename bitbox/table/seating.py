@@ -121,7 +121,7 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO) -> list
         n_kb = 0
         if n_real + n_bots < low:
             n_bots = low - n_real
-            print(Words(req.lang).t("seating.fill", count=n_real, players=low), file=out)
+            print(Words(req.lang).t("seating.fill", count=n_real, bots=n_bots, players=low), file=out)
     else:
         total = req.players or rules.demo_players
         n_bots, n_kb = total, 0

@@ -73,6 +73,7 @@ def test_the_status_lines_of_play_and_replay_follow_the_language(tmp_path, modul
 def test_english_is_unchanged_and_counts_agree():
     en = Words("en")
     assert en.t("seating.demo", count=4) == "no controllers found: a demo game, 4 bots on simulated controllers"
-    assert en.t("seating.fill", count=1, players=2) == "1 controller found: bots fill the table to 2 players"
+    assert en.t("seating.fill", count=1, bots=1, players=2) == "1 controller found: 1 bot fills the table to 2 players"
+    assert en.t("seating.fill", count=2, bots=2, players=4) == "2 controllers found: 2 bots fill the table to 4 players"
     assert en.t("status.replay_unfinished", game=3, turns=1) == "game 3 is not finished: replaying its 1 turn so far"
     assert Words("fr").t("status.replay_unfinished", game=3, turns=0).endswith("son 0 tour joué jusqu'ici")
