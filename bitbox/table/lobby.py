@@ -264,7 +264,7 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
         if view is not None:
             surface = pygame.display.get_surface()
             assert surface is not None and clock is not None        # both made with the screen
-            view.draw(surface, lobby, title=title, options=options, bots=lobby.bot_count(),
+            view.draw(surface, lobby, title=title, options=options, bots=lobby.bot_count(), lang=lang,
                       waited=time.monotonic() - started)
             pygame.display.flip()
             clock.tick(30)

@@ -77,3 +77,34 @@ def test_english_is_unchanged_and_counts_agree():
     assert en.t("seating.fill", count=2, bots=2, players=4) == "2 controllers found: 2 bots fill the table to 4 players"
     assert en.t("status.replay_unfinished", game=3, turns=1) == "game 3 is not finished: replaying its 1 turn so far"
     assert Words("fr").t("status.replay_unfinished", game=3, turns=0).endswith("son 0 tour joué jusqu'ici")
+
+
+@pytest.mark.parametrize("lang", ["es", "fr", "de"])
+def test_the_lobby_screen_speaks_the_language_and_still_reads_from_3m(lang):
+    import pygame
+
+    from bitbox.display.lobby import MIN_TEXT, LobbyScreen
+    from bitbox.events import Connected, ControllerInfo
+    from bitbox.table.lobby import Lobby, seat_line
+    pygame.font.init()
+    lobby = Lobby(("red", "blue", "green", "yellow", "purple", "orange"), 6, expected=["/dev/ttyACM9"])
+    for seat, cid in enumerate((0x1D1E00000000C0DE, 0x2222000000000001)):
+        lobby.handle(Connected(seat, ControllerInfo(cid, f"/dev/ttyACM{seat}", (1, 1), "ref-1.1", (7, 7, 4)), 0.0))
+    lobby.take(0)
+    frames = {}
+    for code in ("en", lang):
+        surf = pygame.Surface((1920, 1080))
+        view = LobbyScreen((1920, 1080))
+        view.draw(surf, lobby, title="Outspeed", bots=2, lang=code)
+        assert min(r.h for r in view.labels) >= MIN_TEXT
+        for i, a in enumerate(view.labels):
+            assert not any(a.colliderect(b) for b in view.labels[i + 1:])
+        frames[code] = pygame.image.tobytes(surf, "RGB")
+    assert frames["en"] != frames[lang]                      # drawn in the language, not in English
+    words = Words(lang)
+    text = "".join(words.t(k, title="Outspeed", id="1d1e…c0de", port="/dev/ttyACM0", firmware="ref-1.1",
+                           seconds=3, bots=2) for k in words.keys() if k.startswith("lobby."))
+    font = view.fonts.get(30, False)
+    assert not [c for c in set(text) if c.strip() and font.metrics(c)[0] is None]
+    info = ControllerInfo(0x1D1E00000000C0DE, "/dev/ttyACM0", (1, 1), "x", (7, 7, 4))
+    assert seat_line("red", info, lang="fr") == "Rouge : manette 1d1e…c0de sur /dev/ttyACM0"
