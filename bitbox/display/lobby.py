@@ -111,21 +111,24 @@ class TestScreen(_Screen):
     """The controller test screen: one row per controller the hub holds."""
 
     def draw(self, surf: pygame.Surface, seats: Sequence[Any], links: Sequence[Any], lights_on: bool,
-             title: str = "Controller test") -> None:
+             title: str | None = None, lang: str = "en") -> None:
+        from bitbox.i18n import Words
+        say = Words(lang)
+        title = say.t("test.title") if title is None else title
         self.labels = []
         surf.fill(BG)
         w, h = surf.get_size()
         p = lambda n: self.px(surf, n)  # noqa: E731
         margin = p(48)
         self.text(surf, title, 56, (margin, p(30)), TEXT, bold=True)
-        self.text(surf, f"L: lights test ({'on' if lights_on else 'off'}) · I: blink all · Esc: back", 28,
+        self.text(surf, say.t("test.keys_on" if lights_on else "test.keys_off"), 28,
                   (margin, p(110)), DIM)
         from bitbox.table.lobby import short_id
         link_of = {l.seat: l for l in links if l.seat is not None}
         rows = list(seats)
         row_h = min(p(130), (h - p(220)) // max(1, len(rows)))
         if not rows:
-            self.text(surf, "no controller: plug one in (`bitbox ports` lists what the computer sees)", 30,
+            self.text(surf, say.t("test.none"), 30,
                       (margin, p(200)), ACCENT)
         for i, s in enumerate(rows):
             row = pygame.Rect(margin, p(170) + i * row_h, w - 2 * margin, row_h - p(10))
@@ -134,13 +137,13 @@ class TestScreen(_Screen):
             cid = short_id(s.controller_id) if s.controller_id is not None else "?"
             self.text(surf, f"{cid}  {s.port or ''}", 30, (row.x + p(20), row.y + p(10)), TEXT, bold=True,
                       max_width=row.w // 2)
-            frames = f"frames {link.frames} · bad {s.bad_frames}" if link else f"bad {s.bad_frames}"
-            self.text(surf, frames if s.connected else "lost", 26, (row.right - p(20), row.y + p(12)),
+            frames = say.t("test.frames", frames=link.frames, bad=s.bad_frames) if link else say.t("test.bad", bad=s.bad_frames)
+            self.text(surf, frames if s.connected else say.t("test.lost"), 26, (row.right - p(20), row.y + p(12)),
                       (BAD if s.bad_frames else DIM) if s.connected else BAD, anchor="topright")
             x = row.x + p(20)
-            for label, pos in zip(("left", "centre", "right"), s.wheels):
+            for label, pos in zip((say.t("wheel.left"), say.t("wheel.centre"), say.t("wheel.right")), s.wheels):
                 r = self.text(surf, f"{label} {pos}", 34, (x, row.bottom - p(12)), ACCENT, bold=True,
                               anchor="bottomleft")
                 x = r.right + p(60)
-            self.text(surf, "LOCKED" if s.locked else "open", 34, (x, row.bottom - p(12)),
+            self.text(surf, say.t("test.locked") if s.locked else say.t("test.open"), 34, (x, row.bottom - p(12)),
                       GOOD if s.locked else DIM, bold=True, anchor="bottomleft")

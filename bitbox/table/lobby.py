@@ -337,7 +337,7 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
             def keep(e: Any) -> None:
                 lobby.handle(e)
                 pending.append(e)
-            run_test_screen(hub, screen, on_event=keep)
+            run_test_screen(hub, screen, on_event=keep, lang=self.lang)
 
         order = run_lobby(hub, lobby, screen=screen, title=self.title, options=self.options, out=self.out,
                           events=events, service=service, max_seconds=self.max_seconds, sink=pending, lang=self.lang)

@@ -38,10 +38,11 @@ def lights_step(hub: Any, step: int) -> None:
 
 
 def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = None, snapshot: str | None = None,
-                keys: Any = None, out: TextIO | None = None, on_event: Any = None) -> int:
+                keys: Any = None, out: TextIO | None = None, on_event: Any = None, lang: str = "en") -> int:
     """The controller test screen until Esc (or ``seconds``); returns the number of frames.
     ``keys``: a test's key presses (names "lights", "identify", "escape"), called each frame;
-    ``on_event``: called with every hub event polled (the lobby keeps up while it is open)."""
+    ``on_event``: called with every hub event polled (the lobby keeps up while it is open).
+    ``lang``: the language of the screen (bitbox.i18n)."""
     import pygame
 
     from bitbox.display.lobby import TestScreen
@@ -84,7 +85,7 @@ def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = Non
             if lights:
                 lights_step(hub, 1)
             if snapshot:
-                view.draw(surface, hub.seats(), hub.links(), lights)
+                view.draw(surface, hub.seats(), hub.links(), lights, lang=lang)
                 pygame.image.save(surface, snapshot)
             if out is not None:
                 for s in hub.seats():
@@ -95,7 +96,7 @@ def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = Non
         if screen is not None:
             surface = pygame.display.get_surface()
             assert surface is not None                  # the screen is set
-            view.draw(surface, hub.seats(), hub.links(), lights)
+            view.draw(surface, hub.seats(), hub.links(), lights, lang=lang)
             pygame.display.flip()
             clock.tick(30)
         frames += 1

@@ -108,3 +108,20 @@ def test_the_lobby_screen_speaks_the_language_and_still_reads_from_3m(lang):
     assert not [c for c in set(text) if c.strip() and font.metrics(c)[0] is None]
     info = ControllerInfo(0x1D1E00000000C0DE, "/dev/ttyACM0", (1, 1), "x", (7, 7, 4))
     assert seat_line("red", info, lang="fr") == "Rouge : manette 1d1e…c0de sur /dev/ttyACM0"
+
+
+def test_the_controller_test_screen_speaks_the_language():
+    import pygame
+
+    from bitbox.display.lobby import TestScreen
+    from bitbox.events import SeatStatus
+    pygame.font.init()
+    seat = SeatStatus(seat=0, controller_id=0x1D1E00000000C0DE, port="/dev/ttyACM0", wheels=(2, 0, 1), locked=True,
+                      connected=True, bad_frames=1)
+    frames = []
+    for code in ("en", "de"):
+        surf = pygame.Surface((1280, 720))
+        TestScreen((1280, 720)).draw(surf, [seat], [], lights_on=False, lang=code)
+        frames.append(pygame.image.tobytes(surf, "RGB"))
+    assert frames[0] != frames[1]
+    assert Words("de").t("test.locked") == "VERRIEGELT" and Words("fr").t("wheel.centre") == "centre"
