@@ -29,7 +29,7 @@ from .display.model import PLAYER_ORDER, LogEntry, TableView
 from .journaling import RULES as JOURNAL_RULES
 from .rules import EventKind, Game, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
-from .words import LANGUAGES, Lang
+from .words import LANGUAGE_NAMES, LANGUAGES, Lang
 
 if TYPE_CHECKING:
     from bitbox.table.history import ReplayFrame
@@ -408,11 +408,13 @@ def _lobby(opts: PlayOptions, cfg: TableConfig, hub: Any, headless: bool, lang: 
     if opts.lobby == "never" or opts.keyboard:
         return None
     from bitbox.table.lobby import arrange
-    options = [f"language {lang.code}", f"bots: {bot_name}", f"tokens: {opts.tokens or cfg.tokens}"]
+    say = Words(lang.code)
+    options = [LANGUAGE_NAMES[lang.code], say.t("lobby.opt.bots", bots=bot_name),
+               lang.t(f"status.tokens.{opts.tokens or cfg.tokens}")]
     if opts.players:
-        options.insert(0, f"{opts.players} players")
+        options.insert(0, say.t("lobby.opt.players", count=opts.players))
     if opts.first_game:
-        options.append("first game")
+        options.append(lang.t("status.first_game"))
     return arrange(hub, SEATING.names, SEATING.max_players, urls=opts.controllers, window=not headless,
                    title="Outspeed", options=" · ".join(options), bots=opts.bots, min_players=SEATING.min_players,
                    out=out,
