@@ -27,7 +27,9 @@ def _parser() -> argparse.ArgumentParser:
 
     from .simulation.cli import add_options as add_simulate_options
 
+    from .console import add_logging_options, add_version
     parser = argparse.ArgumentParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, text in (("ports", ports, "list candidate devices and probe them"),
                                ("monitor", monitor, "print every message from a controller"),
@@ -51,9 +53,13 @@ def _parser() -> argparse.ArgumentParser:
                                    "by seat and by bot. The same --seed gives the same report whatever --workers.")
     p.add_argument("game", help="the game's name (see `bitbox games`)")
     p.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's fewest)")
-    p.add_argument("--bots", default="random", metavar="NAMES", help="comma-separated bot names cycled over the seats")
+    p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
+                   help="bots: a number (2), the bots' names cycled over the seats (mixed, or the game's bots, "
+                        "see `bitbox games`), or both (2:random); every seat is a bot, so N is the number of "
+                        "players (default random)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
     add_simulate_options(p, games=100, out=False)
+    add_logging_options(p, quiet=False)
     p.set_defaults(run=_simulate)
     p = sub.add_parser("identify", help="blink one controller (by port or id)",
                        description="Make one controller blink: give its port (/dev/ttyACM0, socket://host:7000) "
@@ -82,6 +88,8 @@ def _parser() -> argparse.ArgumentParser:
 def _simulate(args: argparse.Namespace) -> int:
     from typing import TextIO
 
+    from .bots import bot_names
+    from .console import BotsError, parse_bots, simulated_seats
     from .games import Cartridge, GameError, find
     from .simulation import cli as common
     from .simulation.games import Run, Summary, simulate
@@ -92,11 +100,12 @@ def _simulate(args: argparse.Namespace) -> int:
     def check() -> str | None:
         try:
             found.append(find(args.game))
-            runs.append(Run(args.game, args.games, args.players or found[0].min_players,
-                            tuple(b.strip() for b in args.bots.split(",") if b.strip()), args.seed,
-                            not args.fixed_seats))
+            known = tuple(bot_names(found[0]))
+            spec = None if args.bots is None else parse_bots(args.bots, known, getattr(found[0], "mixed_bots", None))
+            players, bots = simulated_seats(args.players, spec, found[0].min_players, ("random",))
+            runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats))
             runs[0].check()
-        except (GameError, ValueError) as exc:
+        except (GameError, BotsError, ValueError) as exc:
             return str(exc)
         return None
 
@@ -246,6 +255,12 @@ def _udev_rules(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .console import run_main
+    return run_main(lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from .console import logging_from
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["play"]:                 # the game parses its own options
         return play(argv[1:])
@@ -254,6 +269,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    problem = logging_from(args, f"bitbox {args.command}")
+    if problem is not None:
+        return problem
     return int(args.run(args) or 0)
 
 

@@ -397,7 +397,12 @@ class Hub:
         self.close()
 
     def close(self) -> None:
-        """Stop every thread and close every device. Idempotent."""
+        """Stop every thread and close every device. Idempotent. With debug logging on (``-v``),
+        one line per device first: its traffic (frames, bad frames, unknown messages)."""
+        if not self._closed and log.isEnabledFor(logging.DEBUG):
+            for status in self.links():
+                log.debug("%s (%s, %s): %d frames, %d bad, %d unknown messages", status.port, status.kind,
+                          status.state, status.frames, status.bad_frames, status.unknown_messages)
         with self._lock:
             if self._closed:
                 return

@@ -5,6 +5,8 @@ import argparse
 import sys
 from typing import Sequence
 
+from bitbox.console import BotsError, add_logging_options, add_version, bots_help, command_bots, logging_from, \
+    run_main
 from bitbox.table.options import size_arg, speed_arg
 
 from .content import ConfigError, load_dice
@@ -42,9 +44,17 @@ def _cmd_dice_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from .rules.game import MAX_PLAYERS
+    from .strategy import BOT_NAMES
     from .table import PlayOptions, play
+    try:
+        spec = command_bots(args.bots, args.bot, BOT_NAMES, most=MAX_PLAYERS)
+    except BotsError as exc:
+        print(f"lastonealive play: {exc}", file=sys.stderr)
+        return 2
     return play(PlayOptions(
-        players=args.players, bots=args.bots, bot=args.bot, keyboard=args.keyboard, seed=args.seed, lang=args.lang,
+        players=args.players, bots=spec.count if spec is not None else None,
+        bot=",".join(spec.names) if spec is not None and spec.names else "careful", keyboard=args.keyboard, seed=args.seed, lang=args.lang,
         headless=args.headless, snapshots=args.snapshots, journal=args.journal, resume=args.resume, speed=args.speed,
         variant=args.variant or (), tokens=args.tokens, controllers=args.controller or [],
         fullscreen=args.fullscreen, size=args.size, max_seconds=args.max_seconds))
@@ -62,6 +72,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lastonealive", description="Last One Alive on the 8Bitbox bridge")
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True)
     from .strategy import BOT_NAMES
     from .table import VARIANT_CHOICES
@@ -72,10 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "controllers driven by bots. See docs/last-one-alive.md.")
     p.add_argument("--players", type=int, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
                    metavar=f"{MIN_PLAYERS}..{MAX_PLAYERS}", help="number of players (default: the controllers found, or 4)")
-    p.add_argument("--bots", type=int, choices=range(0, MAX_PLAYERS + 1), metavar="N",
-                   help="bots to fill seats without controllers")
-    p.add_argument("--bot", choices=BOT_NAMES, default="careful",
-                   help="which bot fills every seat without a controller (default careful)")
+    p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
+                   help=bots_help(BOT_NAMES, "careful; as many as the seats without controllers, or 4 for a demo"))
+    p.add_argument("--bot", help=argparse.SUPPRESS)             # deprecated: --bots NAME
     p.add_argument("--keyboard", action="store_true", help="keyboard hot-seat players instead of controllers")
     p.add_argument("--seed", type=int, help="the game's seed, for a reproducible game (default: a secret one)")
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the screen and the printed events")
@@ -85,23 +95,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tokens drawn by the bridge (virtual) or from a real bag, entered with the left wheel (physical)")
     p.add_argument("--controller", action="append", metavar="URL", help="a controller to open (device path or URL)")
     p.add_argument("--headless", action="store_true", help="no window: a PNG per turn and the events printed")
-    p.add_argument("--snapshots", metavar="DIR", help="where to write a PNG per turn (headless default: ./snapshots)")
+    p.add_argument("--snapshots", metavar="DIR", help="where to write the PNGs: a folder of its own per game under DIR "
+                        "(headless default: ./snapshots)")
     p.add_argument("--journal", metavar="PATH", help="the journal file (default: ~/.local/share/8bitbox/journal.sqlite)")
     p.add_argument("--resume", action="store_true", help="continue the last unfinished Last One Alive game")
     p.add_argument("--speed", type=speed_arg, help="speed of the show (1 = table speed; 0 = no waiting)")
     p.add_argument("--fullscreen", action="store_true", help="start full screen (F11 toggles)")
     p.add_argument("--size", type=size_arg, metavar="WxH", help="window (or headless frame) size, e.g. 1920x1080")
     p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
+    add_logging_options(p)
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("history", help="list the games in the journal")
     p.add_argument("--journal", metavar="PATH")
+    add_logging_options(p)
     p.set_defaults(func=_cmd_history)
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
     p.add_argument("game", type=int, nargs="?", help="its id (see `lastonealive history`; default: the last finished)")
     p.add_argument("--journal", metavar="PATH")
     p.add_argument("--lang", choices=LANGUAGES)
     p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")
-    p.add_argument("--snapshots", metavar="DIR")
+    p.add_argument("--snapshots", metavar="DIR", help="write a PNG per turn into a folder of its own under DIR")
+    add_logging_options(p)
     p.set_defaults(func=_cmd_replay)
     p = sub.add_parser("scenario", help="run rule scenarios (docs/last-one-alive-scenarios.md)",
                        description="Run each scenario file; one JSON line per file; exit 0 if all met their "
@@ -118,7 +132,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return run_main(lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
+    problem = logging_from(args, f"lastonealive {args.command}")
+    if problem is not None:
+        return problem
     return args.func(args)
 
 

@@ -58,7 +58,9 @@ class LastOneAliveJournalRules:
         from .strategy import BOT_NAMES
         from .words import LANGUAGES
         for key, allowed in (("lang", LANGUAGES), ("bot", BOT_NAMES), ("tokens", ("physical", "virtual"))):
-            if key in settings and (not isinstance(settings[key], str) or settings[key] not in allowed):
+            if key in settings and (not isinstance(settings[key], str) or
+                                    not all(v in allowed for v in settings[key].split(",") if key == "bot") or
+                                    (key != "bot" and settings[key] not in allowed)):
                 raise ValueError(f"unknown {key} {str(settings[key])[:20]!r}")
         variants = settings.get("variants", [])
         from .rules import VARIANTS

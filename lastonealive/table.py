@@ -8,6 +8,7 @@ runs headless: a PNG per turn, the events printed, ending with the winner's line
 """
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import signal
@@ -36,6 +37,9 @@ VARIANT_CHOICES = ("survivors", "day_night", "zombies_everywhere")
 SEATING = SeatRules("Last One Alive", SEAT_COLOURS[:MAX_PLAYERS], min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
                     demo_players=4)
 SECRET_SEED_BITS = 128
+
+#: Status lines (not the game's events): stderr and --log-file (see bitbox.console).
+log = logging.getLogger("bitbox.lastonealive")
 
 
 @dataclass
@@ -155,7 +159,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     headless = opts.headless
     if not headless and not display_available():
         if not opts.resume:                     # resumed: said once the saved game's language is known
-            print(say.t("status.headless"), file=out, flush=True)
+            log.info("%s", say.t("status.headless"))
         headless = True
         no_display = True
     else:
@@ -171,7 +175,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     journal_path = Path(opts.journal or default_journal_path()).expanduser()
     journal = Journal(journal_path, JOURNAL_RULES, command="lastonealive")
     for line in journal.notices:
-        print(say.t("status.note", line=line), file=out, flush=True)
+        log.info("%s", say.t("status.note", line=line))
     try:
         hub = Hub(config=controllers)
     except BaseException:
@@ -196,15 +200,15 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                 say = Words(lang.code)
                 request = replace(request, lang=lang.code)
             if no_display:
-                print(say.t("status.headless"), file=out, flush=True)
+                log.info("%s", say.t("status.headless"))
             wanted = [dict(s) for s in settings.get("seats", [])]
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
             seats, sims, pending = connect(hub, SEATING, request, wanted, out)
             record = GameRecord(journal, resumed.id, n_inputs)
-            print(say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
-                        game=resumed.id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
-                        journal=journal_path), file=out, flush=True)
+            log.info("%s", say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
+                                 game=resumed.id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
+                                 journal=journal_path))
         else:
             bot_name = opts.bot
             seats, sims, pending = connect(hub, SEATING, request, None, out)
@@ -212,7 +216,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             kinds = {s["kind"] for s in seats}
             tokens = opts.tokens
             if tokens == "physical" and kinds != {"controller"}:
-                print(lang.t("status.cardboard"), file=out, flush=True)
+                log.info("%s", lang.t("status.cardboard"))
                 tokens = "virtual"
             seed = opts.seed if opts.seed is not None else secrets.randbits(SECRET_SEED_BITS)
             seed_kind = "given" if opts.seed is not None else "secret"
@@ -226,17 +230,24 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                             for s in seats)
             seed_note = say.t("status.seed", seed=seed) if seed_kind == "given" else say.t("status.secret_seed")
             variants = ", ".join(game.state.variants) or lang.t("status.base_game")
-            print(say.t("status.new_game", title="Last One Alive", game=record.id, seats=who,
-                        options=say.t("word.semicolon").join([variants, seed_note, lang.t(f"status.tokens.{tokens}")]), journal=journal_path),
-                  file=out, flush=True)
+            log.info("%s", say.t("status.new_game", title="Last One Alive", game=record.id, seats=who,
+                                 options=say.t("word.semicolon").join([variants, seed_note,
+                                                                      lang.t(f"status.tokens.{tokens}")]),
+                                 journal=journal_path))
+        if snapshots is not None:
+            from bitbox.table.options import game_folder
+            snapshots = game_folder(snapshots, f"lastonealive-{record.id}")
+            log.info("%s", say.t("status.snapshots", game=record.id, folder=f"{snapshots}{os.sep}"))
         session = Session(game, seat_plans(seats), tokens=tokens, wheel_map=wheel_map, journal=record, pace=pace,
                           inputs_applied=n_inputs, on_event=_Printer(lang, out))
         session.log_message("resumed" if resumed else "started", {"turn": game.state.turn} if resumed else {})
         drivers: list[Any] = []
         kb_sims = {}
+        bot_cycle = [b.strip() for b in bot_name.split(",")]     # cycled over the bot seats
         for s in seats:
             if s["kind"] == "bot":
-                drivers.append(BotDriver(s["player"], sims[s["player"]], bot_name, content.faces,
+                name = bot_cycle[sum(1 for d in drivers if isinstance(d, BotDriver)) % len(bot_cycle)]
+                drivers.append(BotDriver(s["player"], sims[s["player"]], name, content.faces,
                                          seed=game.state.seed, think=pace.think, wheel_map=wheel_map))
             elif s["kind"] == "keyboard":
                 kb_sims[s["player"]] = sims[s["player"]]
@@ -260,8 +271,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
                   file=out, flush=True)
         else:
-            print(say.t("status.saved", game=record.id,
-                        command=f"lastonealive play --resume --journal {journal_path}"), file=out, flush=True)
+            log.warning("%s", say.t("status.saved", game=record.id,
+                                    command=f"lastonealive play --resume --journal {journal_path}"))
         return code
     finally:
         hub.close()
@@ -322,9 +333,9 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
     L = Lang(lang or info.settings.get("lang") or "en")
     say = Words(L.code)
     if info.status != "finished":
-        print(say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1), file=out)
+        log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
     if not headless and not display_available():
-        print(say.t("status.headless"), file=out)
+        log.info("%s", say.t("status.headless"))
         headless = True
     pygame = init_pygame(headless)
     from .display import TableDisplay
@@ -336,12 +347,20 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
 
     if headless:
         display = TableDisplay(size=size or (1920, 1080), lang=L)
+        if snapshot_dir is not None:
+            from bitbox.table.options import game_folder
+            try:
+                snapshot_dir = game_folder(snapshot_dir, f"replay-lastonealive-{game_id}")
+            except TableError as exc:
+                print(f"lastonealive replay: {exc}", file=sys.stderr)
+                return 2
+            log.info("%s", say.t("status.replay_snapshots", game=game_id, folder=f"{snapshot_dir}{os.sep}"))
         for i, f in enumerate(frames):
             for e in f.log:
                 print(("" if e.kind in ("turn", "game_over", "started") else "  ") + L.event(e.kind, e.data), file=out)
             if snapshot_dir is not None:
                 display.render(table(i), full=True)
-                name = snapshot_dir / f"replay-{game_id}-turn-{f.turn:02d}.png"
+                name = snapshot_dir / f"turn-{f.turn:02d}.png"
                 try:
                     pygame.image.save(display.surface, str(name))
                 except (OSError, pygame.error) as exc:

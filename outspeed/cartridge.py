@@ -228,6 +228,12 @@ class OutspeedCartridge:
         from .bots import BOTS
         return tuple(BOTS)
 
+    @property
+    def mixed_bots(self) -> Sequence[str]:
+        """``--bots mixed`` (:data:`outspeed.bots.MIXED`), for ``bitbox simulate outspeed``."""
+        from .bots import MIXED
+        return MIXED
+
     def make_bot(self, name: str, seed: int | None) -> PromptBot:
         """Outspeed's bot ``name`` (random, greedy, lookahead) for the console's prompts."""
         from .bots import make_bot

@@ -6,6 +6,8 @@ import sys
 from typing import Sequence
 
 from bitbox.colours import SEAT_COLOURS
+from bitbox.console import BotsError, add_logging_options, add_version, bots_help, command_bots, logging_from, \
+    run_main
 from bitbox.table.options import size_arg, speed_arg
 
 from .content import ConfigError, load_content, load_tiles
@@ -81,13 +83,21 @@ def _cmd_tiles_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from .bots import BOTS, MIXED
     from .table import PlayOptions, play
     size = args.size                    # checked by size_arg
+    try:
+        spec = command_bots(args.bots, args.bot, tuple(BOTS), MIXED, most=MAX_PLAYERS)
+    except BotsError as exc:
+        print(f"outspeed play: {exc}", file=sys.stderr)
+        return 2
     return play(PlayOptions(
-        players=args.players, seed=args.seed, first_game=args.first_game, lang=args.lang, bots=args.bots,
+        players=args.players, seed=args.seed, first_game=args.first_game, lang=args.lang,
+        bots=spec.count if spec is not None else None,
         keyboard=args.keyboard, headless=args.headless, snapshots=args.snapshots, journal=args.journal,
         resume=args.resume, speed=args.speed, fullscreen=True if args.fullscreen else None, tokens=args.tokens,
-        controllers=args.controller or [], bot=args.bot, size=size, table_config=args.table_config,
+        controllers=args.controller or [], bot=",".join(spec.names) if spec is not None and spec.names else None,
+        size=size, table_config=args.table_config,
         max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby))
 
 
@@ -103,7 +113,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="outspeed", description="Outspeed on the 8Bitbox bridge")
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True)
+    from .bots import BOTS
 
     from .words import LANGUAGES
     p = sub.add_parser("play", help="play a game at the table (a bot demo when no controller is found)",
@@ -112,8 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
                    metavar=f"{MIN_PLAYERS}..{MAX_PLAYERS}",
                    help="number of players (default: the controllers found, or 4 for a demo)")
-    p.add_argument("--bots", type=int, choices=range(0, 7), metavar="N", help="bots to fill seats without controllers")
-    p.add_argument("--bot", help="which bots: random, greedy, lookahead or mixed (default: config/table.yaml)")
+    p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
+                   help=bots_help(tuple(BOTS), "config/table.yaml `bot:`, mixed; as many as the seats "
+                                               "without controllers, or 4 for a demo"))
+    p.add_argument("--bot", help=argparse.SUPPRESS)             # deprecated: --bots NAME
     p.add_argument("--keyboard", action="store_true", help="keyboard hot-seat players instead of controllers")
     p.add_argument("--seed", type=_bounded_int(0, MAX_SEED, "a seed"),
                    help="the game's seed, for a reproducible game (default: a secret 128-bit one from the OS, "
@@ -124,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--controller", action="append", metavar="URL",
                    help="a controller to open besides the discovered ones (a device path or pyserial URL); repeatable")
     p.add_argument("--headless", action="store_true", help="no window: PNG snapshots per turn and printed events")
-    p.add_argument("--snapshots", metavar="DIR", help="where to write a PNG per turn (headless default: ./snapshots)")
+    p.add_argument("--snapshots", metavar="DIR", help="where to write the PNGs: a folder of its own per game under DIR (headless default: ./snapshots)")
     p.add_argument("--journal", metavar="PATH", help="the journal file (default: ~/.local/share/8bitbox/journal.sqlite)")
     p.add_argument("--resume", action="store_true", help="continue the last unfinished game of the journal")
     p.add_argument("--speed", type=speed_arg, help="speed of the show (1 = table speed; 0 = no waiting)")
@@ -137,10 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "window), always, never")
     p.add_argument("--table-config", metavar="PATH", help="another table.yaml")
     p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
+    add_logging_options(p)
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("history", help="list the games in the journal (date, players, winner)")
     p.add_argument("--journal", metavar="PATH")
+    add_logging_options(p)
     p.set_defaults(func=_cmd_history)
 
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
@@ -149,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--journal", metavar="PATH")
     p.add_argument("--lang", choices=LANGUAGES)
     p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")
-    p.add_argument("--snapshots", metavar="DIR")
+    p.add_argument("--snapshots", metavar="DIR", help="write a PNG per turn into a folder of its own under DIR")
+    add_logging_options(p)
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser("scenario", help="run rule scenarios (format: docs/scenarios.md)")
@@ -172,7 +189,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return run_main(lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
+    problem = logging_from(args, f"outspeed {args.command}")
+    if problem is not None:
+        return problem
     return args.func(args)
 
 

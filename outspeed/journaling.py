@@ -69,7 +69,9 @@ class OutspeedJournalRules:
         from .bots import BOTS
         from .words import LANGUAGES
         for key, allowed in (("lang", LANGUAGES), ("bot", tuple(BOTS) + ("mixed",)), ("tokens", ("physical", "virtual"))):
-            if key in settings and (not isinstance(settings[key], str) or settings[key] not in allowed):
+            if key in settings and (not isinstance(settings[key], str) or
+                                    not all(v in allowed for v in settings[key].split(",") if key == "bot") or
+                                    (key != "bot" and settings[key] not in allowed)):
                 raise ValueError(f"unknown {key} {str(settings[key])[:20]!r}")
         if not isinstance(settings.get("first_game", False), bool):
             raise ValueError("first_game must be true or false")

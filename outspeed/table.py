@@ -8,6 +8,7 @@ events and the winner.
 """
 from __future__ import annotations
 
+import logging
 import math
 import os
 import signal
@@ -31,11 +32,13 @@ from .rules import EventKind, Game, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .words import LANGUAGE_NAMES, LANGUAGES, Lang
 
+#: Status lines (not the game's events): stderr and --log-file (see bitbox.console).
+log = logging.getLogger("bitbox.outspeed")
+
 if TYPE_CHECKING:
     from bitbox.table.history import ReplayFrame
 
 TOKEN_MODES = ("physical", "virtual")
-MIXED = ("lookahead", "greedy", "random")       # the demo's bots, seat after seat
 
 
 # ---------------------------------------------------------------------------- table config
@@ -80,8 +83,10 @@ def load_table_config(path: str | Path | None = None) -> TableConfig:
         out["tokens"] = data["tokens"]
     if "bot" in data:
         from .bots import BOTS
-        if data["bot"] not in BOTS and data["bot"] != "mixed":
-            raise ConfigError(f"{path}: field bot: expected mixed or one of {', '.join(BOTS)}, got {data['bot']!r}")
+        if not isinstance(data["bot"], str) or not all(b.strip() in BOTS or b.strip() == "mixed"
+                                                      for b in data["bot"].split(",")):
+            raise ConfigError(f"{path}: field bot: expected mixed or one of {', '.join(BOTS)} "
+                              f"(or several, comma-separated), got {data['bot']!r}")
         out["bot"] = data["bot"]
     for key in ("speed", "wait_for_controllers"):
         if key in data:
@@ -117,7 +122,7 @@ class PlayOptions:
     seed: int | None = None
     first_game: bool = False
     lang: str | None = None
-    bots: int | None = None
+    bots: int | None = None                   # how many seats bots take (None: decided by seating)
     keyboard: bool = False
     headless: bool = False
     snapshots: str | None = None
@@ -127,7 +132,7 @@ class PlayOptions:
     fullscreen: bool | None = None
     tokens: str | None = None
     controllers: list[str] = field(default_factory=list)
-    bot: str | None = None
+    bot: str | None = None                    # the bots, comma-separated, cycled over their seats (or mixed)
     size: tuple[int, int] | None = None
     table_config: str | None = None
     max_seconds: float | None = None          # give up (exit 3) after this long (tests, CI)
@@ -167,11 +172,20 @@ def _new_seed() -> int:
     return secrets.randbits(SECRET_SEED_BITS)
 
 
-def _tell(journal: Journal, out: TextIO, say: Words | None = None) -> None:
-    """The journal's notices (e.g. a mode made private), one line each, with the output (stderr
-    is for what went wrong)."""
+def _tell(journal: Journal, out: TextIO | None = None, say: Words | None = None) -> None:
+    """The journal's notices (e.g. a mode made private), one status line each."""
     for line in journal.notices:
-        print((say or Words()).t("status.note", line=line), file=out, flush=True)
+        log.info("%s", (say or Words()).t("status.note", line=line))
+
+
+def bot_kinds(bot: str) -> tuple[str, ...]:
+    """The bots of ``bot`` (``mixed``, a name, or names comma-separated), cycled over the bot
+    seats: ``mixed`` is :data:`outspeed.bots.MIXED`."""
+    from .bots import MIXED
+    kinds: list[str] = []
+    for name in (b.strip() for b in bot.split(",")):
+        kinds.extend(MIXED if name == "mixed" else (name,))
+    return tuple(kinds)
 
 
 def check_snapshots(folder: str | Path | None, what: str = "--snapshots") -> Path | None:
@@ -245,8 +259,8 @@ def play(opts: PlayOptions) -> int:
     said: list[Words] = [Words(opts.lang or "en")]      # the table's language, once _play knows it
     try:
         return _play(opts, out, said)
-    except LeftLobby as exc:
-        print(f"outspeed play: {exc}", file=out)
+    except LeftLobby:
+        log.info("%s", said[0].t("status.left_lobby", command="outspeed play"))
         return 0
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
@@ -276,12 +290,12 @@ def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> in
     said[0] = say = Words(lang.code)            # the console's status lines, in the table's language
     bot_name = opts.bot or cfg.bot
     from .bots import BOTS
-    if bot_name not in BOTS and bot_name != "mixed":
+    if not all(b in BOTS for b in bot_kinds(bot_name)):
         raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
     headless = opts.headless
     if not headless and not display_available():
         if not opts.resume:                     # resumed: said once the saved game's language is known
-            print(say.t("status.headless"), file=out, flush=True)
+            log.info("%s", say.t("status.headless"))
         headless = True
         no_display = True
     else:
@@ -318,7 +332,7 @@ def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> in
                 lang = Lang(settings["lang"])
                 said[0] = say = Words(lang.code)
             if no_display:
-                print(say.t("status.headless"), file=out, flush=True)
+                log.info("%s", say.t("status.headless"))
             wanted = [dict(s) for s in settings.get("seats", [])]
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
@@ -326,9 +340,9 @@ def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> in
             record_id = resumed.id
             from bitbox.table.journal import GameRecord
             record = GameRecord(journal, record_id, n_inputs)
-            print(say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
-                        game=record_id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
-                        journal=journal_path), file=out, flush=True)
+            log.info("%s", say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
+                                 game=record_id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
+                                 journal=journal_path))
         else:
             seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg, lang.code), None, out,
                                            arrange=_lobby(opts, cfg, hub, headless, lang, bot_name, out))
@@ -349,9 +363,13 @@ def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> in
             who = ", ".join(say.t("status.seat", player=lang.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
                             for s in seats)
             seed_note = say.t("status.seed", seed=seed) if seed_kind == "given" else say.t("status.secret_seed")
-            print(say.t("status.new_game", title="Outspeed", game=record.id, seats=who,
-                        options=say.t("word.semicolon").join([seed_note, lang.t(f"status.tokens.{mode}")]), journal=journal_path),
-                  file=out, flush=True)
+            log.info("%s", say.t("status.new_game", title="Outspeed", game=record.id, seats=who,
+                                 options=say.t("word.semicolon").join([seed_note, lang.t(f"status.tokens.{mode}")]),
+                                 journal=journal_path))
+        if snapshots is not None:
+            from bitbox.table.options import game_folder
+            snapshots = game_folder(snapshots, f"outspeed-{record.id}")
+            log.info("%s", say.t("status.snapshots", game=record.id, folder=f"{snapshots}{os.sep}"))
         plans = seat_plans(seats)
         printer = _Printer(lang, out)
         session = Session(game, plans, wheel_map=wheel_map, journal=record, pace=pace,
@@ -363,9 +381,10 @@ def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> in
         drivers: list[Any] = []
         kb_sims = {}
         n_bot = 0
+        bot_cycle = bot_kinds(bot_name)
         for s in seats:
             if s["kind"] == "bot":
-                name = MIXED[n_bot % len(MIXED)] if bot_name == "mixed" else bot_name
+                name = bot_cycle[n_bot % len(bot_cycle)]
                 n_bot += 1
                 drivers.append(BotDriver(s["player"], sims[s["player"]], make_bot(name, 0, dice=content.dice),
                                          wheel_map, seed=game.state.seed, think=pace.think))
@@ -392,8 +411,8 @@ def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> in
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
                   file=out, flush=True)
         else:
-            print(say.t("status.saved", game=record.id, command=f"outspeed play --resume --journal {journal_path}"),
-                  file=out, flush=True)
+            log.warning("%s", say.t("status.saved", game=record.id,
+                                    command=f"outspeed play --resume --journal {journal_path}"))
         return code
     finally:
         hub.close()
@@ -506,9 +525,9 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
     L = Lang(lang or info.settings.get("lang") or cfg.language)
     say = Words(L.code)
     if info.status != "finished":
-        print(say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1), file=out)
+        log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
     if not headless and not display_available():
-        print(say.t("status.headless"), file=out)
+        log.info("%s", say.t("status.headless"))
         headless = True
     pygame = _init_pygame(headless)
     from .display.render import TableDisplay
@@ -522,12 +541,20 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
 
     if headless:
         display = TableDisplay(size=size or (1920, 1080), lang=L)
+        if snapshot_dir is not None:
+            from bitbox.table.options import game_folder
+            try:
+                snapshot_dir = game_folder(snapshot_dir, f"replay-outspeed-{game_id}")
+            except TableError as exc:
+                print(f"outspeed replay: {exc}", file=sys.stderr)
+                return 2
+            log.info("%s", say.t("status.replay_snapshots", game=game_id, folder=f"{snapshot_dir}{os.sep}"))
         for i, f in enumerate(frames):
             for e in f.log:
                 print(("" if e.kind == EventKind.TURN else "  ") + L.event(e.kind, e.data), file=out)
             if snapshot_dir is not None:
                 display.render(table(i), full=True)
-                name = snapshot_dir / f"replay-{game_id}-turn-{f.turn:02d}.png"
+                name = snapshot_dir / f"turn-{f.turn:02d}.png"
                 try:
                     pygame.image.save(display.surface, str(name))
                 except (OSError, pygame.error) as exc:

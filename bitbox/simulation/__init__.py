@@ -2,8 +2,11 @@
 
 * :mod:`.seeds`: each game's and each seat's seed derived from the run seed;
 * :mod:`.pool`: games on worker processes, results in game-index order;
-* :mod:`.progress`: a progress bar;
-* :mod:`.report`: plain-text tables and the run line of a report;
+* :mod:`.progress`: a progress bar (``rich``'s on a terminal, a line per 10 % elsewhere);
+* :mod:`.report`: plain-text tables (laid out by ``rich``), rate cells and the run line;
+* :mod:`.rates`: the 95 % Wilson score interval and the small-sample flag of every rate;
+* :mod:`.gamelog`: ``games.csv``, a row per game (the common columns, then the game's own);
+* :mod:`.charts`: what every chart shares (rate bars with intervals, whole-turn ticks);
 * :mod:`.games`: any registered cartridge played by its bots, with win rates by seat and bot
   (``bitbox simulate GAME``). A game adds its own statistics on top (``outspeed simulate``);
 * :mod:`.cli`: what every ``simulate`` command shares (the common options, their checks,

@@ -7,7 +7,7 @@
   one-line warning, says in one line when ``--ray`` needs Ray or its address does not answer,
   prepares the ``--out`` folder, runs the game's simulation with SIGTERM stopping it as Ctrl-C
   does ("PROG: interrupted", exit 130 for Ctrl-C, 143 for SIGTERM, the workers ended with it),
-  then prints the game's report and writes its charts.
+  then prints the game's report and writes its charts, ``results.json`` and ``games.csv``.
 
 A game adds only its own options (players, bots, variants…) and gives :func:`run` its own
 checks and its simulation.
@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from bitbox.i18n import counted
+
+from .pool import Terminated, WorkerLost
 
 RAY_HELP = ("run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
             "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
@@ -46,8 +48,9 @@ def add_options(p: argparse.ArgumentParser, games: int, out: bool = True) -> Non
                    help=f"worker processes (default 1; this machine has {os.cpu_count() or 1} cores)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=RAY_HELP)
     if out:
-        p.add_argument("--out", metavar="DIR", help="write PNG charts and results.json into DIR")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+        p.add_argument("--out", metavar="DIR",
+                       help="write PNG charts, results.json and games.csv (a row per game) into DIR")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no status lines (errors still shown)")
 
 
 def fail(prog: str, message: str) -> int:
@@ -64,10 +67,6 @@ def cap_workers(prog: str, workers: int) -> int:
         print(f"{prog}: --workers {workers} is more than the {counted(cores, 'core', 'cores')} here: using {cores}", file=sys.stderr)
         return cores
     return workers
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised as Ctrl-C's KeyboardInterrupt (exit 143 instead of 130)."""
 
 
 def _raise_terminated(signum: int, frame: Any) -> None:
@@ -138,10 +137,10 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
         with sigterm_interrupts():
             result = simulate(workers, None if args.quiet else sys.stderr, args.ray)
     except KeyboardInterrupt as stop:       # Ctrl-C or SIGTERM: the pool's workers are ended with it
-        bar_on_screen = not args.quiet and sys.stderr.isatty()
-        print(("\n" if bar_on_screen else "") + f"{prog}: interrupted", file=sys.stderr)
+        # (the game's simulation has closed the progress bar: on a terminal the line is ended)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 143 if isinstance(stop, Terminated) else 130
-    except (ClusterError, Refused) as exc:  # --ray: the cluster cannot be reached or joined
+    except (ClusterError, Refused, WorkerLost) as exc:  # --ray: the cluster cannot be reached or joined
         return fail(prog, str(exc))
     print(report(result) if report is not None else result.report())
     if out is not None:

@@ -16,7 +16,8 @@ from ..games.conformance import player_names
 from . import seeds
 from .pool import run_indexed
 from .progress import Progress
-from .report import num, pct, run_line, table, win_ci95
+from .rates import Rate
+from .report import CI_HEADER, SMALL_NOTE, ci, num, rate, run_line, table
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,10 @@ class Summary:
     seat: list[list[float]] = field(default_factory=list)           # per seat: games, wins, wins²
     bot: dict[str, list[float]] = field(default_factory=dict)       # per bot: the same
 
+    def rates(self) -> tuple[list[Rate], dict[str, Rate]]:
+        """The win rate of each seat (the first is seat 1) and of each bot."""
+        return ([Rate(w, int(g)) for g, w, _ in self.seat], {name: Rate(w, int(g)) for name, (g, w, _) in self.bot.items()})
+
     def add(self, r: Record) -> None:
         if not self.seat:
             self.seat = [[0, 0.0, 0.0] for _ in r.wins]
@@ -124,15 +129,16 @@ class Summary:
         out = [f"{title} simulation: {self.games} games, {run.players} players, bots {','.join(run.bots)} "
                f"({'rotated over the seats game by game' if run.rotate else 'fixed seats'}), seed {run.seed}",
                run_line(self.games, self.seconds, self.workers),
-               f"{self.steps / max(self.games, 1):.1f} prompts answered per game on average", "", "Win rate by seat"]
+               f"{self.steps / max(self.games, 1):.1f} prompts answered per game on average", SMALL_NOTE,
+               "", "Win rate by seat"]
+        seats, bots = self.rates()
+        names = player_names(find(run.game), len(seats))          # the players are named by seat colour
         rows: Sequence[Sequence[object]] = [
-            [k + 1, int(g), num(w), pct(w / max(g, 1)), pct(win_ci95(w, w2, int(g)))]
-            for k, (g, w, w2) in enumerate(self.seat)]
-        out.append(table(["seat", "games", "wins", "win %", "±95%"], rows, right=range(1, 5)))
+            [k + 1, names[k], r.n, num(r.successes), rate(r), ci(r)] for k, r in enumerate(seats)]
+        out.append(table(["seat", "colour", "games", "wins", "win %", CI_HEADER], rows, right=range(2, 6)))
         out += ["", "Win rate by bot"]
-        rows = [[name, int(g), num(w), pct(w / max(g, 1)), pct(win_ci95(w, w2, int(g)))]
-                for name, (g, w, w2) in self.bot.items()]
-        out.append(table(["bot", "seats", "wins", "win %", "±95%"], rows, right=range(1, 5)))
+        rows = [[name, r.n, num(r.successes), rate(r), ci(r)] for name, r in bots.items()]
+        out.append(table(["bot", "seats", "wins", "win %", CI_HEADER], rows, right=range(1, 5)))
         return "\n".join(out)
 
 
@@ -155,11 +161,13 @@ def simulate(run: Run, workers: int = 1, progress: Progress | None = None, ray: 
     def started(n: int) -> None:
         summary.workers = n
 
-    for r in records(run, workers, progress, ray, started):
-        summary.add(r)
+    try:
+        for r in records(run, workers, progress, ray, started):
+            summary.add(r)
+    finally:
+        if progress is not None:
+            progress.close()
     summary.seconds = time.perf_counter() - start
-    if progress is not None:
-        progress.close()
     return summary
 
 

@@ -5,42 +5,76 @@
 the results in index order whatever the number of workers, so a run aggregated in that
 order gives the same report for any ``workers``. ``job`` must be picklable (an instance of a
 module-level class): it is sent once to each worker, which keeps it for all its games (a
-job can load its contents on first call there and keep them). Ctrl-C is for the main
-process alone: the workers ignore SIGINT (a KeyboardInterrupt in the main process ends the
-pool, and them with it).
+job can load its contents on first call there and keep them).
+
+Each worker has its own pipe to the main process, which hands it one range of game indices
+at a time and reads its results back. Nothing is shared between the processes but those
+pipes: no queue lock a dying worker could leave held. (``multiprocessing.Pool`` was used
+before; a SIGTERM to the whole process group killed an idle worker while it held the task
+queue's lock, and the main process's ``Pool.terminate()`` then waited for it forever: 15 hangs
+in 40 runs.) Stopping is therefore simple and always bounded: when the run ends early (Ctrl-C,
+SIGTERM, an error, the caller stopping the generator), the workers are killed and reaped.
+
+Ctrl-C is for the main process alone: the workers ignore SIGINT (a KeyboardInterrupt in the
+main process ends the run, and them with it). A worker that dies on its own is reported once
+(:class:`WorkerLost`), never restarted: a script that starts a run at import time without
+``if __name__ == "__main__":`` makes every worker start the run again, and is told so once,
+instead of looping.
 """
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
+import traceback
 from collections.abc import Callable, Iterator
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from .progress import Progress
 
 R = TypeVar("R")
 
-_worker_job: list[Callable[[int], object]] = []      # this worker's job (set by _init_worker)
+GUARD_HINT = ('a script that runs simulations on worker processes must start them under '
+              '`if __name__ == "__main__":` (each worker imports the script again; see docs/simulate.md)')
 
 
-def _init_worker(job: Callable[[int], object]) -> None:
-    # Ctrl-C reaches every process of the terminal's group: the main process alone stops the
-    # run (and ends the workers); a worker with a KeyboardInterrupt would print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_job[:] = [job]
+class WorkerLost(RuntimeError):
+    """A worker process ended without finishing its games (killed, crashed, or never started)."""
 
 
-def _play_range(bounds: tuple[int, int]) -> list[object]:
-    job = _worker_job[0]
-    return [job(i) for i in range(*bounds)]
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised as Ctrl-C's KeyboardInterrupt (exit 143 instead of 130)."""
+
+
+class WorkerError(RuntimeError):
+    """A game raised in a worker; the worker's own traceback is in the message."""
 
 
 def chunks(count: int, workers: int) -> list[tuple[int, int]]:
     """The index ranges handed to the workers: about 20 per worker, at most 100 games each."""
     chunk = max(1, min(100, count // (workers * 20)))
     return [(a, min(a + chunk, count)) for a in range(0, count, chunk)]
+
+
+def _worker(job: Callable[[int], object], conn: multiprocessing.connection.Connection) -> None:
+    """A worker's loop: a range of indices in, their results out, until told to stop (None)
+    or until the main process is gone (end of file on the pipe)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            results = [job(i) for i in range(*task)]
+        except Exception as exc:            # a game's own bug: reported in the main process
+            conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
+            return
+        conn.send(("ok", results))
 
 
 def run_indexed(job: Callable[[int], R], count: int, workers: int = 1,
@@ -52,15 +86,92 @@ def run_indexed(job: Callable[[int], R], count: int, workers: int = 1,
             if progress:
                 progress.update(1)
         return
+    if _bootstrapping():
+        # this process is a worker importing the script that started the run: it ends at once
+        # (exit code 1, silently), and the main process says why, once (WorkerLost)
+        raise SystemExit(1)
     bounds = chunks(count, workers)
     ctx = multiprocessing.get_context("spawn")
-    with _sigint_ignored():                 # workers start with Ctrl-C ignored, even while importing
-        pool = ctx.Pool(min(workers, len(bounds)), initializer=_init_worker, initargs=(job,))
-    with pool:
-        for results in pool.imap(_play_range, bounds):
-            yield from cast("list[R]", results)           # job's own results
-            if progress:
-                progress.update(len(results))
+    procs: list[tuple[Any, multiprocessing.connection.Connection]] = []
+    finished = False
+    try:
+        with _sigint_ignored():             # workers start with Ctrl-C ignored, even while importing
+            for _ in range(min(workers, len(bounds))):
+                mine, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_worker, args=(job, theirs), daemon=True)
+                proc.start()
+                theirs.close()
+                procs.append((proc, mine))
+        busy: dict[multiprocessing.connection.Connection, int] = {}
+        by_conn = {conn: proc for proc, conn in procs}
+        sent = 0
+        for _proc, conn in procs:
+            conn.send(bounds[sent])
+            busy[conn] = sent
+            sent += 1
+        done: dict[int, list[object]] = {}
+        wanted = 0
+        while wanted < len(bounds):
+            for ready in multiprocessing.connection.wait(list(busy)):
+                conn = cast(multiprocessing.connection.Connection, ready)
+                index = busy.pop(conn)
+                try:
+                    kind, payload = conn.recv()
+                except (EOFError, OSError):
+                    kind, payload = "lost", None
+                if kind == "lost":
+                    _lost(by_conn[conn], bounds[index])
+                if kind == "error":
+                    raise WorkerError(f"games {bounds[index][0]}–{bounds[index][1] - 1} failed in a worker: {payload}")
+                done[index] = payload
+                if sent < len(bounds):
+                    conn.send(bounds[sent])
+                    busy[conn] = sent
+                    sent += 1
+            while wanted in done:
+                results = done.pop(wanted)
+                wanted += 1
+                yield from cast("list[R]", results)           # job's own results
+                if progress:
+                    progress.update(len(results))
+        finished = True
+    finally:
+        _stop(procs, gently=finished)
+
+
+def _lost(proc: Any, bounds: tuple[int, int]) -> None:
+    """A worker's pipe closed before its results came: why, in one exception."""
+    proc.join(timeout=2)
+    code = proc.exitcode
+    if code == -signal.SIGTERM:
+        raise Terminated()                  # the group was sent SIGTERM: the run is being stopped
+    if code == -signal.SIGINT:
+        raise KeyboardInterrupt()
+    how = (f"was killed by signal {-code}" if code is not None and code < 0
+           else f"exited with code {code}" if code is not None else "stopped answering")
+    hint = f"; {GUARD_HINT}" if code == 1 else ""
+    raise WorkerLost(f"a worker process {how} before finishing games {bounds[0]}–{bounds[1] - 1}{hint}")
+
+
+def _stop(procs: list[tuple[Any, multiprocessing.connection.Connection]], gently: bool) -> None:
+    """End the workers: told to stop after a complete run, killed otherwise; always reaped."""
+    for proc, conn in procs:
+        if gently:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+        elif proc.is_alive():
+            proc.kill()
+    for proc, conn in procs:
+        proc.join(timeout=5 if gently else None)
+        if proc.is_alive():                 # a worker that would not stop: no longer waited for
+            proc.kill()
+            proc.join()
+        conn.close()
+
+
+def _bootstrapping() -> bool:
+    """True while this (spawned) process is still importing its parent's main module."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
 
 
 @contextlib.contextmanager
@@ -90,4 +201,5 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-__all__ = ["chunks", "default_workers", "run_indexed", "usable_cores"]
+__all__ = ["GUARD_HINT", "Terminated", "WorkerError", "WorkerLost", "chunks", "default_workers", "run_indexed",
+           "usable_cores"]

@@ -1,20 +1,38 @@
-"""The pieces of a simulation report: plain-text tables, percentages, the run line."""
+"""The pieces of a simulation report: tables (laid out by ``rich``), percentages, rates with
+their intervals, the run line.
+
+The report is plain text (no colour, no terminal codes), the same on a terminal, in a pipe or
+in a file: ``simulate ... > report.txt`` keeps exactly what the terminal showed.
+"""
 from __future__ import annotations
 
-import math
+import io
 from collections.abc import Iterable, Sequence
+
+from .rates import SMALL_SAMPLE, Rate
+
+# Columns two spaces apart, a line of dashes under the headers, nothing else (ASCII only).
+_BOX_LINES = ("    ", "    ", "--  ", "    ", "    ", "    ", "    ", "    ")
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]], right: Iterable[int] = ()) -> str:
     """A plain-text table; columns listed in ``right`` are right-aligned."""
-    cells = [[str(c) for c in r] for r in rows]
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
     right = set(right)
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-
-    def fmt(line: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(line, widths))).rstrip()
-
-    return "\n".join([fmt(headers), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells])
+    t = Table(box=box.Box("\n".join(_BOX_LINES) + "\n", ascii=True), show_edge=False, pad_edge=False,
+              padding=(0, 1, 0, 0), show_header=True)
+    for i, h in enumerate(headers):
+        t.add_column(Text(h), justify="right" if i in right else "left", no_wrap=True)
+    for r in rows:
+        t.add_row(*(Text(str(c)) for c in r))          # Text: a "[" in a cell is not markup
+    console = Console(file=io.StringIO(), width=10_000, color_system=None, emoji=False, markup=False,
+                      highlight=False, legacy_windows=False)
+    console.print(t)
+    text = console.file.getvalue()                       # type: ignore[attr-defined]
+    return "\n".join(line.rstrip() for line in text.splitlines())
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -27,19 +45,36 @@ def num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+NONE = "—"
+"""What a rate with nothing to count (a path never taken, ``n == 0``) shows: not 0 %."""
+
+
+def rate(r: Rate, digits: int = 1) -> str:
+    """A rate as a table cell: ``21.0%``; a small sample ``8.3% (n=12)``; no sample ``—``."""
+    value = r.value
+    if value is None:
+        return NONE
+    text = f"{100 * value:.{digits}f}%"
+    return f"{text} (n={r.n})" if r.small else text
+
+
+def ci(r: Rate, digits: int = 1) -> str:
+    """A rate's 95 % Wilson interval as a table cell: ``18.6–23.6%`` (``—`` with no sample)."""
+    bounds = r.ci95
+    if bounds is None:
+        return NONE
+    return f"{100 * bounds[0]:.{digits}f}–{100 * bounds[1]:.{digits}f}%"
+
+
+CI_HEADER = "95% CI"
+SMALL_NOTE = (f"rates are given with their 95 % Wilson interval; (n=…) marks a rate over fewer than "
+              f"{SMALL_SAMPLE} trials, {NONE} one with none")
+
+
 def run_line(games: int, seconds: float, workers: int) -> str:
     """How long the run took: ``played in 2.0 s (500 games/s) on 2 workers``."""
-    rate = games / seconds if seconds > 0 else 0.0
-    return f"played in {seconds:.1f} s ({rate:,.0f} games/s) on {workers} worker{'s' if workers != 1 else ''}"
+    rate_ = games / seconds if seconds > 0 else 0.0
+    return f"played in {seconds:.1f} s ({rate_:,.0f} games/s) on {workers} worker{'s' if workers != 1 else ''}"
 
 
-def win_ci95(wins: float, wins_sq: float, games: int) -> float:
-    """The half-width of the 95 % confidence interval of a win rate: 1.96 standard errors of
-    the per-game win shares (a shared win counts 1/k), normal approximation."""
-    g = max(games, 1)
-    rate = wins / g
-    var = max(wins_sq / g - rate * rate, 0.0)
-    return 1.96 * math.sqrt(var / g)
-
-
-__all__ = ["num", "pct", "run_line", "table", "win_ci95"]
+__all__ = ["CI_HEADER", "NONE", "SMALL_NOTE", "ci", "num", "pct", "rate", "run_line", "table"]

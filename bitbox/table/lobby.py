@@ -202,9 +202,9 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
 
     ``keys``: a test's key presses instead of pygame's (names: "enter", "test", "escape",
     "bot+", "bot-"; **+**/**-** change how many bots fill the free seats).
-    A ``--controller`` that does not answer is named on the screen and in ``out`` (once).
+    A ``--controller`` that does not answer is named on the screen and in the status log (once).
     ``sink``: every hub event polled is appended to it (for the referee, after the lobby).
-    ``lang``: the language of the lines printed to ``out``."""
+    ``lang``: the language of the status lines and of the screen."""
     started = time.monotonic()
     told_missing: set[str] = set()
     view = None
@@ -226,9 +226,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
         for port in lobby.missing():
             if port not in told_missing and time.monotonic() - started > 1.0:
                 told_missing.add(port)
-                if out is not None:
-                    from .seating import waiting_line
-                    print(waiting_line(port, lang), file=out, flush=True)
+                from .seating import log, waiting_line
+                log.warning("%s", waiting_line(port, lang))
         pressed: list[str] = list(keys()) if keys is not None else []
         if screen is not None:
             for ev in pygame.event.get():
@@ -292,7 +291,7 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
     With ``window``, the lobby screen opens (in the table's window) when there is someone to
     seat (a controller found or awaited); headless, or with no controller at all, it does not
     block: the controllers sit in the order they connected (and a ``--controller`` that has
-    not answered is still waited for, named in ``out``). Raises
+    not answered is still waited for, named in the status log). Raises
     :class:`bitbox.table.seating.LeftLobby` when the players leave it. ``always``: open the
     screen even with no controller (Enter starts with bots). ``bots``: the bots asked for
     (``None``: enough to reach ``min_players``); **+**/**-** change it in the lobby."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
 from .seating import TableError
 
@@ -57,3 +58,22 @@ def speed_arg(text: str) -> float:
     except (TableError, ValueError):
         raise argparse.ArgumentTypeError(f"expected a number ≥ 0 (1 = table speed, 2 = twice as fast, "
                                          f"0 = no pauses), not {text!r}") from None
+
+
+def game_folder(base: Path, name: str) -> Path:
+    """A folder of its own under ``base`` for one game's (or one replay's) snapshots:
+    ``base/NAME-YYYYMMDD-HHMMSS`` (UTC), made now; ``-2``, ``-3``... when that exists already
+    (two games started within a second). Each headless game says where (one status line)."""
+    import time
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    base = Path(base)
+    for n in range(1, 1000):
+        folder = base / (f"{name}-{stamp}" + ("" if n == 1 else f"-{n}"))
+        try:
+            folder.mkdir(parents=True)
+            return folder
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise TableError(f"--snapshots {base}: cannot make a folder there ({exc.strerror or exc})") from None
+    raise TableError(f"--snapshots {base}: too many folders named {name}-{stamp}")

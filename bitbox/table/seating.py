@@ -12,6 +12,7 @@ order and how many players it takes.
 """
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence, TextIO
@@ -20,6 +21,9 @@ from bitbox.events import Connected, ControllerInfo
 from bitbox.i18n import Words, counted
 
 SEAT_KINDS = ("controller", "bot", "keyboard")
+
+#: Status lines (seat lines, notes, waits): the console's logger (:mod:`bitbox.console`).
+log = logging.getLogger("bitbox.table")
 
 
 class TableError(Exception):
@@ -106,31 +110,61 @@ def bind(names: Sequence[str], controller_ids: Sequence[int], connected: dict[in
     return [SeatPlan(p, seat_of[cid], kind, cid) for p, cid in zip(names, controller_ids)]
 
 
-def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO) -> list[str]:
-    """The kinds of the seats of a new game: controllers, then keyboard players, then bots."""
-    low = rules.min_players
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 bot``, ``2 bots``, ``0 controllers`` (English: the errors; status lines come from the catalogues)."""
+    return counted(n, word, words or word + "s")
+
+
+def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None = None) -> list[str]:
+    """The kinds of the seats of a new game: controllers, then keyboard players, then bots.
+
+    The rules when the options and the controllers found disagree (docs/table.md, "Seats"):
+    what the command line gives is obeyed or refused (a :class:`TableError`, one line); what
+    it leaves out is decided here, with one status line saying what was done."""
+    low, high, title = rules.min_players, rules.max_players, rules.title
+    players, bots = req.players, req.bots
+    made = plural(n_real, "controller")
     if req.keyboard:
-        total = req.players or max(low, n_real + (req.bots or 0))
-        n_bots = req.bots or 0
-        n_kb = total - n_real - n_bots
-        if n_kb < 1:
-            raise TableError(f"--keyboard with {total} players leaves no seat for the keyboard")
-    elif n_real:
-        total = req.players or max(low, n_real + (req.bots or 0))
-        n_bots = max(0, total - n_real) if req.bots is None else req.bots
-        n_kb = 0
-        if n_real + n_bots < low:
-            n_bots = low - n_real
-            print(Words(req.lang).t("seating.fill", count=n_real, bots=n_bots, players=low), file=out)
+        n_bots = bots or 0
+        if players is None:
+            total = max(low, n_real + n_bots + 1)
+            n_kb = total - n_real - n_bots
+            log.info("%s", Words(req.lang).t("seating.keyboard", count=n_kb))
+        else:
+            total = players
+            n_kb = total - n_real - n_bots
+            if n_kb < 1:
+                raise TableError(f"--keyboard with --players {players}: {made} + {plural(n_bots, 'bot')} "
+                                 f"leave no seat for the keyboard")
     else:
-        total = req.players or rules.demo_players
-        n_bots, n_kb = total, 0
-        print(Words(req.lang).t("seating.demo", count=total), file=out, flush=True)
+        n_kb = 0
+        if players is not None and bots is not None:
+            if n_real + bots != players:
+                raise TableError(f"--players {players} and --bots {bots} disagree: {made} + "
+                                 f"{plural(bots, 'bot')} make {n_real + bots} players (give only one of them)")
+            n_bots = bots
+        elif players is not None:
+            if players < n_real:
+                raise TableError(f"--players {players}, but {made} answered: unplug "
+                                 f"{n_real - players} or leave out --players")
+            n_bots = players - n_real
+        elif bots is not None:
+            n_bots = bots
+            if n_real + bots < low:
+                raise TableError(f"{title} is for {low} to {high} players: {made} + {plural(bots, 'bot')} "
+                                 f"make {n_real + bots} (give --bots {low - n_real} or more)")
+        elif n_real:
+            n_bots = max(0, low - n_real)
+            if n_bots:
+                log.info("%s", Words(req.lang).t("seating.fill", count=n_real, bots=n_bots, players=low))
+        else:
+            n_bots = rules.demo_players
+        if not n_real:
+            log.info("%s", Words(req.lang).t("seating.demo", count=n_bots))
     total = n_real + n_bots + n_kb
-    if not low <= total <= rules.max_players:
-        raise TableError(f"{rules.title} is for {low} to {rules.max_players} players: "
-                         f"{counted(n_real, 'controller', 'controllers')} + {counted(n_bots, 'bot', 'bots')} + "
-                         f"{counted(n_kb, 'keyboard player', 'keyboard players')} make {total}")
+    if not low <= total <= high:
+        raise TableError(f"{title} is for {low} to {high} players: {made} + {plural(n_bots, 'bot')} + "
+                         f"{plural(n_kb, 'keyboard player')} make {total}")
     return ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
 
 
@@ -153,7 +187,7 @@ def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, Contr
         for url in missing():
             if url not in told:
                 told.add(url)
-                print(waiting_line(url, lang), file=out, flush=True)
+                log.warning("%s", waiting_line(url, lang))
         if give_up is not None and time.monotonic() - started > give_up:
             raise TableError(f"controller {missing()[0]} did not answer in {give_up:g} s")
         wait_for(hub, 0.5, connected, pending, lambda c: not missing())
@@ -179,7 +213,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     try:
         hub.scan()
     except Exception as exc:  # noqa: BLE001 - discovery problems must not stop a demo
-        print(Words(req.lang).t("seating.discovery_failed", error=exc), file=out)
+        log.warning("%s", Words(req.lang).t("seating.discovery_failed", error=exc))
     hub.start()
     connected: dict[int, ControllerInfo] = {}
     real_links = [link for link in hub.links() if link.kind != "sim"]
@@ -193,7 +227,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
         lobby_bots = getattr(arrange, "bots", None)     # the bots settled on in the lobby, if it changed them
         if lobby_bots is not None:
             from dataclasses import replace
-            req = replace(req, bots=lobby_bots)
+            req = replace(req, bots=lobby_bots, players=None)     # the lobby's choice is final
         for e in pending:
             if isinstance(e, Connected):
                 connected[e.seat] = e.info
@@ -258,7 +292,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     from .lobby import seat_line
     for s in seats:
         if s["kind"] == "controller":
-            print(seat_line(s["player"], connected.get(s["seat"]) or _unknown(s), lang=req.lang), file=out, flush=True)
+            log.info("%s", seat_line(s["player"], connected.get(s["seat"]) or _unknown(s), lang=req.lang))
     return seats, sim_of, pending
 
 

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from bitbox.simulation.gamelog import GameLog
 from bitbox.simulation.progress import Progress
 
-from .runner import SimConfig, bot_seed, game_seed, play_one, run_games
+from .runner import SimConfig, bot_seed, csv_columns, csv_row, game_seed, play_one, run_games
 from .stats import Stats
 
 
@@ -23,6 +24,7 @@ class SimResult:
     stats: Stats
     seconds: float
     workers: int
+    log: GameLog            # games.csv: a row per game
 
     def report(self) -> str:
         from .report import render
@@ -36,12 +38,12 @@ class SimResult:
                 **self.stats.to_data()}
 
     def write(self, out: Path) -> list[Path]:
-        """The PNG charts and ``results.json`` into ``out``."""
+        """The PNG charts, ``results.json`` and ``games.csv`` (a row per game) into ``out``."""
         from .charts import write_charts
         files = write_charts(self.stats, self.config, out)
         data = out / "results.json"
         data.write_text(json.dumps(self.to_data(), indent=1) + "\n", encoding="utf-8")
-        return files + [data]
+        return files + [data, self.log.write(out)]
 
 
 def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None,
@@ -52,14 +54,18 @@ def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None
     bar = Progress(config.games, progress) if progress is not None else None
     start = time.perf_counter()
     stats = Stats(config.players)
+    log = GameLog(csv_columns(config.players))
     used = [workers]
-    for record in run_games(config, workers, bar, ray, lambda n: used.__setitem__(0, n)):
-        stats.add(record)
+    try:
+        for record in run_games(config, workers, bar, ray, lambda n: used.__setitem__(0, n)):
+            stats.add(record)
+            log.add(csv_row(record))
+    finally:
+        if bar:
+            bar.close()
     workers = used[0]
     seconds = time.perf_counter() - start
-    if bar:
-        bar.close()
-    return SimResult(config, stats, seconds, workers)
+    return SimResult(config, stats, seconds, workers, log)
 
 
 __all__ = ["SimConfig", "SimResult", "Stats", "bot_seed", "game_seed", "play_one", "run_games", "simulate"]

@@ -1,21 +1,23 @@
-"""PNG charts of a Last One Alive simulation (matplotlib, headless "Agg" backend)."""
+"""PNG charts of a Last One Alive simulation (matplotlib, headless "Agg" backend).
+
+Every rate is a bar on an axis from 0 (0–100 %) with its 95 % Wilson interval; small samples
+are hatched and marked ``n=…``; a rate with nothing to count (a token a bot never used) is no
+bar, marked ``—`` (the console's :mod:`bitbox.simulation.charts`). Turn axes have whole-turn
+ticks; count and level axes start at 0.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
 from bitbox.colours import LIGHT_RGB
+from bitbox.simulation.charts import (FAIR_STYLE, counts_from_zero, pyplot, rate_bars, small_sample_note,
+                                      whole_turns)
+from bitbox.simulation.rates import SMALL_SAMPLE, Rate, rate_of
 
 from .report import describe
 from .runner import COLOURS, SimConfig
 from .stats import TOKENS, Stats
-
-
-def _pyplot() -> Any:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
 
 
 def _hex(name: str) -> str:
@@ -23,59 +25,63 @@ def _hex(name: str) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def write_charts(stats: Stats, config: SimConfig, out: Path) -> list[Path]:
-    """Write the charts into ``out``; return their paths."""
-    plt = _pyplot()
-    out.mkdir(parents=True, exist_ok=True)
+def figures(stats: Stats, config: SimConfig) -> dict[str, Any]:
+    """The charts as matplotlib figures, by file name (:func:`write_charts` saves them)."""
+    plt = pyplot()
     title = f"Last One Alive: {stats.games} games, {describe(config)}"
-    files: list[Path] = []
-
-    def save(fig: Any, name: str) -> None:
-        path = out / name
-        fig.suptitle(title, fontsize=9)
-        fig.tight_layout()
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        files.append(path)
+    figs: dict[str, Any] = {}
 
     # Win rate by seat and by bot, with 95 % intervals and the fair share.
     seats, bots = stats.by_seat(), stats.by_bot()
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
-    a.bar([f"{r['seat']} {COLOURS[r['seat'] - 1]}" for r in seats], [100 * r["win_rate"] for r in seats],
-          yerr=[100 * r["win_ci95"] for r in seats], color=[_hex(COLOURS[r["seat"] - 1]) for r in seats], capsize=4)
-    a.axhline(100 / config.players, color="black", linestyle="--", linewidth=1, label="fair share")
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.4))
+    rate_bars(a, range(len(seats)), [rate_of(r, "win_rate") for r in seats],
+              [_hex(COLOURS[r["seat"] - 1]) for r in seats])
+    a.set_xticks(range(len(seats)), [f"{r['seat']} {COLOURS[r['seat'] - 1]}" for r in seats])
+    a.axhline(100 / config.players, label="fair share", **FAIR_STYLE)
     a.set_title("Win rate by seat")
     a.set_ylabel("win %")
     a.legend()
-    b.bar([r["bot"] for r in bots], [100 * r["win_rate"] for r in bots],
-          yerr=[100 * r["win_ci95"] for r in bots], color="#4c72b0", capsize=4)
-    b.axhline(100 / config.players, color="black", linestyle="--", linewidth=1)
+    rate_bars(b, range(len(bots)), [rate_of(r, "win_rate") for r in bots], "#4c72b0")
+    b.set_xticks(range(len(bots)), [r["bot"] for r in bots])
+    b.axhline(100 / config.players, **FAIR_STYLE)
     b.set_title("Win rate by bot")
-    save(fig, "win_rate.png")
+    b.set_ylabel("win %")
+    figs["win_rate.png"] = fig
 
     # Turns survived and turn survival by bot; game length.
-    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
     labels = [r["bot"] for r in bots]
-    axes[0].bar(labels, [r["turns_survived"] for r in bots], color="#55a868")
+    xs = range(len(bots))
+    axes[0].bar(list(xs), [r["turns_survived"] for r in bots], 0.8, color="#55a868")
+    axes[0].set_xticks(xs, labels)
+    axes[0].set_ylim(bottom=0)
     axes[0].set_title("Turns survived per game")
-    axes[1].bar(labels, [100 * (r["turn_survival"] or 0) for r in bots], color="#8172b2")
+    rate_bars(axes[1], xs, [rate_of(r, "turn_survival") for r in bots], "#8172b2")
+    axes[1].set_xticks(xs, labels)
     axes[1].set_title("Turns not ending overrun (%)")
-    axes[1].set_ylim(0, 100)
     hist = stats.length()["histogram"]
     axes[2].bar(list(hist), list(hist.values()), color="#4c72b0")
     axes[2].set_title(f"Game length (mean {stats.length()['mean']:.1f} turns)")
     axes[2].set_xlabel("turns")
     axes[2].set_ylabel("games")
-    save(fig, "turns.png")
+    whole_turns(axes[2].xaxis)
+    counts_from_zero(axes[2])
+    figs["turns.png"] = fig
 
     # The apocalypse level over time.
     levels = stats.levels()
     fig, ax = plt.subplots(figsize=(8, 4))
     turns = [r["turn"] for r in levels]
-    ax.plot(turns, [r["mean_level"] for r in levels], color="#c44e52", label="mean level")
+    means = [r["mean_level"] for r in levels]
+    # turns where fewer than SMALL_SAMPLE games are still going: a pale dashed line (a small sample)
+    ax.plot(turns, means, color="#c44e52", alpha=0.45, linestyle="--",
+            label=f"mean level, fewer than {SMALL_SAMPLE} games going")
+    ax.plot(turns, [m if r["games"] >= SMALL_SAMPLE else float("nan") for m, r in zip(means, levels)],
+            color="#c44e52", label="mean level")
     ax.set_xlabel("game turn")
     ax.set_ylabel("apocalypse level")
-    ax.set_ylim(bottom=1)
+    ax.set_ylim(0, max([r["mean_level"] for r in levels], default=1) + 0.5)
+    whole_turns(ax.xaxis)
     twin = ax.twinx()
     twin.fill_between(turns, [100 * r["games"] / max(stats.games, 1) for r in levels], color="#cccccc", alpha=0.5,
                       step="mid", label="games still going (%)")
@@ -84,29 +90,49 @@ def write_charts(stats: Stats, config: SimConfig, out: Path) -> list[Path]:
     ax.set_zorder(twin.get_zorder() + 1)
     ax.patch.set_visible(False)
     ax.set_title("Apocalypse level at the start of each turn")
-    save(fig, "level.png")
+    ax.legend(loc="upper left", fontsize=8)
+    figs["level.png"] = fig
 
     # Tokens: uses per game by bot, and turn survival when used next to all turns.
     rows = stats.token_rows()
     names = list(stats.bot)
-    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.8))
     width = 0.8 / max(len(names), 1)
     for i, name in enumerate(names):
         per = {r["token"]: r for r in rows if r["bot"] == name}
-        xs = [j + i * width for j in range(len(TOKENS))]
-        a.bar(xs, [per[t]["per_game"] if t in per else 0 for t in TOKENS], width, label=name)
-        b.bar(xs, [100 * per[t]["survived"] if t in per else 0 for t in TOKENS], width, label=name)
+        xs_bot = [j - 0.4 + width * (i + 0.5) for j in range(len(TOKENS))]
+        a.bar(xs_bot, [per[t]["per_game"] if t in per else 0 for t in TOKENS], width, label=name, color=f"C{i}")
+        # a token the bot never used has no survival rate: no bar, marked "—" (not 0 %)
+        rate_bars(b, xs_bot, [rate_of(per[t], "survived") if t in per else Rate(0, 0) for t in TOKENS],
+                  f"C{i}", width, label=name)
         base = stats.bot[name].row()["turn_survival"]
         if base is not None:
             b.axhline(100 * base, linestyle="--", linewidth=1, color=f"C{i}")
     for ax in (a, b):
-        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(TOKENS))], TOKENS, rotation=30)
-        ax.legend()
+        ax.set_xticks(range(len(TOKENS)), TOKENS, rotation=30)
+        ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=f"C{i}") for i in range(len(names))], labels=names)
+    a.set_ylim(bottom=0)
     a.set_title("Tokens used per game (medkit: rolls)")
     b.set_title("Turns survived when used (%; dashed: all turns; medkit: saves)")
-    b.set_ylim(0, 100)
-    save(fig, "tokens.png")
+    figs["tokens.png"] = fig
+    for fig in figs.values():
+        fig.suptitle(title, fontsize=9)
+        small_sample_note(fig)
+    return figs
+
+
+def write_charts(stats: Stats, config: SimConfig, out: Path) -> list[Path]:
+    """Write the charts into ``out``; return their paths."""
+    plt = pyplot()
+    out.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    for name, fig in figures(stats, config).items():
+        path = out / name
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        files.append(path)
     return files
 
 
-__all__ = ["write_charts"]
+__all__ = ["figures", "write_charts"]

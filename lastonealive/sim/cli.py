@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from bitbox.console import BotsError, add_logging_options, bots_help, parse_bots, simulated_seats
 from bitbox.simulation import cli as common
 
 from ..rules.game import MAX_PLAYERS, MIN_PLAYERS
@@ -21,10 +22,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         description="Play N games of Last One Alive with bots, in parallel, and report win rates by seat and "
                     "bot, turns survived, game length, the apocalypse level over time, and how each token is "
                     "used and pays off. The same --seed gives the same figures whatever --workers.")
-    p.add_argument("--players", type=int, default=4, metavar="P",
+    p.add_argument("--players", type=int, metavar="P",
                    help=f"players per game, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
-    p.add_argument("--bots", default="random", metavar="NAMES",
-                   help=f"comma-separated bot names cycled over the seats ({', '.join(BOT_NAMES)}; default random)")
+    p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
+                   help=bots_help(BOT_NAMES, "random; every seat is a bot, so N is the number of players"))
     p.add_argument("--variant", default="", metavar="NAMES",
                    help=f"comma-separated variants ({', '.join(SIM_VARIANTS)}; default: the base game); "
                         "survivors is for 2 or 3 players")
@@ -33,6 +34,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--fixed-seats", action="store_true",
                    help="do not rotate the bots over the seats from one game to the next")
     common.add_options(p, games=500)
+    add_logging_options(p, quiet=False)
     p.set_defaults(func=run)
     return p
 
@@ -44,17 +46,18 @@ def _names(text: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     from . import simulate
     from .runner import SimConfig
-    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    bots: tuple[str, ...] = ()
     variants = _names(args.variant)
 
     def check() -> str | None:
+        nonlocal bots
+        try:
+            spec = None if args.bots is None else parse_bots(args.bots, BOT_NAMES)
+            args.players, bots = simulated_seats(args.players, spec, 4, ("random",))
+        except BotsError as exc:
+            return str(exc)
         if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
             return f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}"
-        if not bots:
-            return f"--bots needs at least one bot name ({', '.join(BOT_NAMES)})"
-        unknown = [b for b in bots if b not in BOT_NAMES]
-        if unknown:
-            return f"unknown bot {unknown[0]!r} in --bots (known: {', '.join(BOT_NAMES)})"
         bad = [v for v in variants if v not in SIM_VARIANTS]
         if bad:
             return f"unknown variant {bad[0]!r} in --variant (known: {', '.join(SIM_VARIANTS)})"

@@ -1,14 +1,25 @@
 """The terminal report of a Last One Alive simulation (the tables are bitbox.simulation.report's)."""
 from __future__ import annotations
 
-from bitbox.simulation.report import num, pct, run_line, table
+from typing import Any
+
+from bitbox.simulation.rates import rate_of
+from bitbox.simulation.report import CI_HEADER, NONE, SMALL_NOTE, ci, num, pct, rate, run_line, table
 
 from .runner import COLOURS, SimConfig
 from .stats import Stats
 
 
 def _pp(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:+.1f} pp"
+    return NONE if x is None else f"{100 * x:+.1f} pp"
+
+
+def _rate(row: dict[str, Any], key: str, digits: int = 1) -> str:
+    return rate(rate_of(row, key), digits)
+
+
+def _ci(row: dict[str, Any], key: str) -> str:
+    return ci(rate_of(row, key))
 
 
 def describe(config: SimConfig) -> str:
@@ -21,24 +32,24 @@ def describe(config: SimConfig) -> str:
 
 def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int) -> str:
     out: list[str] = [f"Last One Alive simulation: {stats.games} games, {describe(config)}",
-                      run_line(stats.games, seconds, workers)]
+                      run_line(stats.games, seconds, workers), SMALL_NOTE]
     survivors = "survivors" in config.variants
 
     out.append("\nWin rate by seat")
-    out.append(table(["seat", "colour", "games", "wins", "win %", "±95%", "turns survived", "out"],
-                     [[r["seat"], COLOURS[r["seat"] - 1], r["games"], num(r["wins"]), pct(r["win_rate"]),
-                       pct(r["win_ci95"]), num(r["turns_survived"]), pct(r["out"], 0)]
+    out.append(table(["seat", "colour", "games", "wins", "win %", CI_HEADER, "turns survived", "out"],
+                     [[r["seat"], COLOURS[r["seat"] - 1], r["games"], num(r["wins"]), _rate(r, "win_rate"),
+                       _ci(r, "win_rate"), num(r["turns_survived"]), _rate(r, "out", 0)]
                       for r in stats.by_seat()], right=range(2, 8)))
 
     out.append("\nWin rate by bot")
-    headers = ["bot", "seats", "wins", "win %", "±95%", "turns survived", "out", "turn survival",
+    headers = ["bot", "seats", "wins", "win %", CI_HEADER, "turns survived", "out", "turn survival",
                "heroes earned", "drawn up/down"]
     if survivors:
         headers.insert(7, "lives lost")
     rows = []
     for r in stats.by_bot():
-        row = [r["bot"], r["games"], num(r["wins"]), pct(r["win_rate"]), pct(r["win_ci95"]),
-               num(r["turns_survived"]), pct(r["out"], 0), pct(r["turn_survival"]), num(r["heroes_earned"], 2),
+        row = [r["bot"], r["games"], num(r["wins"]), _rate(r, "win_rate"), _ci(r, "win_rate"),
+               num(r["turns_survived"]), _rate(r, "out", 0), _rate(r, "turn_survival"), num(r["heroes_earned"], 2),
                f"{r['drawn_face_up']:.2f}/{r['drawn_face_down']:.2f}"]
         if survivors:
             row.insert(7, num(r["lives_lost"], 2))
@@ -72,12 +83,13 @@ def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int) -> 
     out.append("\nTokens: how they are used and how they pay off (turn survival when used, next to the bot's "
                "turn survival over all its turns; win % of the seats that used it, and its difference from "
                "the bot's win %; the medkit rolls itself: 'survived' is its saves)")
-    out.append(table(["bot", "token", "uses", "per game", "how", "survived", "all turns", "win % users",
-                      "contribution"],
+    out.append(table(["bot", "token", "uses", "per game", "how", "survived", CI_HEADER, "all turns", "win % users",
+                      CI_HEADER, "contribution"],
                      [[r["bot"], r["token"], r["uses"], num(r["per_game"], 2),
-                       " ".join(f"{m} {n}" for m, n in r["modes"].items()), pct(r["survived"]),
-                       pct(r["turn_survival"]), pct(r["win_rate_users"]), _pp(r["contribution"])]
-                      for r in stats.token_rows()], right=(2, 3, 5, 6, 7, 8)))
+                       " ".join(f"{m} {n}" for m, n in r["modes"].items()), _rate(r, "survived"), _ci(r, "survived"),
+                       pct(r["turn_survival"]), _rate(r, "win_rate_users"), _ci(r, "win_rate_users"),
+                       _pp(r["contribution"])]
+                      for r in stats.token_rows()], right=(2, 3, 5, 6, 7, 8, 9, 10)))
     return "\n".join(out)
 
 

@@ -3,8 +3,9 @@ harness (:mod:`bitbox.simulation`: seeds, worker pool, progress).
 
 Every game is played through the game protocol (the cartridge, ``bitbox.bots.play``), each
 bot seeing only its player's private view. Determinism: game ``i`` of a run seeded ``S`` is
-seeded from ``(S, i)`` and the bot in seat ``k`` from ``(game seed, k)`` (namespace
-``lastonealive-simulate``); records come back in game-index order whatever the number of
+seeded from ``(S, i)`` and the bot in the seat of 0-based index ``k`` from ``(game seed, k)``
+(namespace ``lastonealive-simulate``; a record's seats are list positions, 0-based; every
+output counts seats from 1); records come back in game-index order whatever the number of
 worker processes and are aggregated in that order, so the figures are the same for any
 ``--workers``.
 
@@ -33,6 +34,7 @@ from bitbox.bots import play
 from bitbox.colours import SEAT_COLOURS
 from bitbox.games.protocol import JSON, Prompt
 from bitbox.simulation import seeds
+from bitbox.simulation.gamelog import Column, common_columns, seat_columns, seat_numbers
 from bitbox.simulation.pool import run_indexed
 from bitbox.simulation.progress import Progress
 
@@ -193,6 +195,45 @@ def play_one(config: SimConfig, index: int, cartridge: Any = None) -> dict[str, 
     }
 
 
+def csv_columns(players: int) -> list[Column]:
+    """The columns of ``games.csv`` (docs/simulate.md): the console's, then Last One Alive's."""
+    return [*common_columns(players),
+            Column("end", "why the game ended (the last one alive, or Survivors' third apocalypse token…)"),
+            Column("final_level", "the apocalypse level at the start of the game's last turn"),
+            *seat_columns(players, [
+                ("turns", "the turns seat K played while still in the game"),
+                ("out_turn", "the game turn seat K was eliminated on (empty: not eliminated)"),
+                ("tokens", "the tokens seat K played, in order (the medkit, rolled by the referee, is apart)"),
+                ("medkit_rolls", "the medkits rolled for seat K"),
+                ("medkit_saves", "those that saved seat K"),
+                ("heroes", "the hero tokens seat K earned"),
+                ("lives_lost", "the lives seat K lost (Survivors; 0 otherwise)")])]
+
+
+def csv_row(record: Mapping[str, Any]) -> dict[str, object]:
+    """A game's record (:func:`play_one`) as its row of ``games.csv``."""
+    players = len(record["wins"])
+    winners = seat_numbers(record["wins"])
+    row: dict[str, object] = {
+        "game": record["index"], "seed": record["seed"], "players": players, "winners": winners,
+        "winner_colours": [COLOURS[k - 1] for k in winners], "turns": record["turns"], "end": record["end"],
+        "final_level": record["levels"][-1] if record["levels"] else None}
+    tokens: list[list[str]] = [[] for _ in range(players)]
+    for seat, token, *_ in record["uses"]:
+        tokens[seat].append(token)
+    rolls, saves = [0] * players, [0] * players
+    for seat, saved in record["medkits"]:
+        rolls[seat] += 1
+        saves[seat] += bool(saved)
+    for k in range(players):
+        seat = f"seat{k + 1}_"
+        row.update({seat + "bot": record["bots"][k], seat + "turns": record["own_turns"][k],
+                    seat + "out_turn": record["out"][k], seat + "tokens": tokens[k],
+                    seat + "medkit_rolls": rolls[k], seat + "medkit_saves": saves[k],
+                    seat + "heroes": record["heroes"][k], seat + "lives_lost": record["lives_lost"][k]})
+    return row
+
+
 class Job:
     """:func:`play_one` for a run, as the harness's picklable job (the cartridge is found
     again in each worker process)."""
@@ -226,5 +267,5 @@ def run_games(config: SimConfig, workers: int = 1, progress: Progress | None = N
     return run_indexed(Job(config), config.games, workers, progress)
 
 
-__all__ = ["COLOURS", "Job", "NAMESPACE", "SIM_VARIANTS", "SimConfig", "bot_seed", "game_seed", "play_one",
-           "run_games"]
+__all__ = ["COLOURS", "Job", "NAMESPACE", "SIM_VARIANTS", "SimConfig", "bot_seed", "csv_columns", "csv_row",
+           "game_seed", "play_one", "run_games"]

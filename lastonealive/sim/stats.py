@@ -4,7 +4,9 @@ Records are added in game-index order (floating-point sums are then the same for
 of worker processes). Definitions:
 
 * **win rate**: wins / games played in that seat (or by that bot); a shared victory (Survivors)
-  counts 1/k to each of the k winners; ±95 % is 1.96 standard errors of the per-game shares.
+  counts 1/k to each of the k winners. Every rate comes with its 95 % Wilson interval
+  (``*_ci95``), its number of trials (``*_n``) and the small-sample flag
+  (:mod:`bitbox.simulation.rates`); a rate with no trials is None.
 * **turns survived**: the turns a player played while still in the game (the winner's count
   too); **out** is the share of players eliminated; **turn survival** is the share of a bot's
   turns that did not end overrun.
@@ -26,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
-from bitbox.simulation.report import win_ci95
+from bitbox.simulation.rates import Rate
 
 from ..rules import HELD
 
@@ -35,17 +37,16 @@ TOKENS = HELD           # axe, chainsaw, flare, pistol, medkit, radio, barricade
 
 
 class _Tally:
-    __slots__ = ("games", "wins", "wins_sq", "own_turns", "out", "overruns", "lives_lost", "heroes", "up", "down")
+    __slots__ = ("games", "wins", "own_turns", "out", "overruns", "lives_lost", "heroes", "up", "down")
 
     def __init__(self) -> None:
         self.games = 0
-        self.wins = self.wins_sq = 0.0
+        self.wins = 0.0
         self.own_turns = self.out = self.overruns = self.lives_lost = self.heroes = self.up = self.down = 0
 
     def add(self, win: float, own: int, out: bool, lives_lost: int, heroes: int, up: int, down: int) -> None:
         self.games += 1
         self.wins += win
-        self.wins_sq += win * win
         self.own_turns += own
         self.out += out
         self.overruns += lives_lost + out
@@ -56,10 +57,9 @@ class _Tally:
 
     def row(self) -> dict[str, Any]:
         g = max(self.games, 1)
-        return {"games": self.games, "wins": round(self.wins, 3), "win_rate": self.wins / g,
-                "win_ci95": win_ci95(self.wins, self.wins_sq, self.games),
-                "turns_survived": self.own_turns / g, "out": self.out / g,
-                "turn_survival": 1 - self.overruns / self.own_turns if self.own_turns else None,
+        return {"games": self.games, "wins": round(self.wins, 3), **Rate(self.wins, self.games).data("win_rate"),
+                "turns_survived": self.own_turns / g, **Rate(self.out, self.games).data("out"),
+                **Rate(max(self.own_turns - self.overruns, 0), self.own_turns).data("turn_survival"),
                 "lives_lost": self.lives_lost / g, "heroes_earned": self.heroes / g,
                 "drawn_face_up": self.up / g, "drawn_face_down": self.down / g}
 
@@ -170,8 +170,8 @@ class Stats:
                 rows.append({
                     "bot": name, "token": token, "uses": t.uses, "per_game": t.uses / max(tally.games, 1),
                     "modes": {m: t.modes[m] for m in (*MODES, "auto") if t.modes[m]},
-                    "survived": t.survived / t.uses, "turn_survival": base["turn_survival"],
-                    "games_used": t.games_used, "win_rate_users": win_users,
+                    **Rate(t.survived, t.uses).data("survived"), "turn_survival": base["turn_survival"],
+                    "games_used": t.games_used, **Rate(t.wins_used, t.games_used).data("win_rate_users"),
                     "contribution": None if win_users is None else win_users - base["win_rate"]})
         return rows
 

@@ -21,6 +21,9 @@ from .random_bot import RandomBot
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "lookahead": LookaheadBot}
 
+#: ``--bots mixed``: these bots, cycled over the bot seats (the demo's default, config/table.yaml).
+MIXED: tuple[str, ...] = ("lookahead", "greedy", "random")
+
 
 def make_bot(name: str, seed: int | None = None, *, dice: Mapping[str, Sequence[int]] | None = None,
              **options: Any) -> Bot:
@@ -35,5 +38,5 @@ def make_bot(name: str, seed: int | None = None, *, dice: Mapping[str, Sequence[
     return cls(seed, dice=dice, **options)
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "LazyView", "LookaheadBot", "RandomBot", "legal_programs",
+__all__ = ["BOTS", "MIXED", "Bot", "GreedyBot", "LazyView", "LookaheadBot", "RandomBot", "legal_programs",
            "make_bot", "play_game"]

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bitbox.simulation.gamelog import GameLog
+
 if TYPE_CHECKING:
     from .runner import COLOURS, Progress, SimConfig, bot_seed, game_seed, play_one, run_games
     from .stats import Stats
@@ -36,6 +38,7 @@ class SimResult:
     seconds: float
     workers: int
     lit: dict[tuple[int, str], tuple[str, ...]]
+    log: GameLog            # games.csv: a row per game
 
     def report(self) -> str:
         from .report import render
@@ -48,12 +51,12 @@ class SimResult:
                 **self.stats.to_data(self.lit)}
 
     def write(self, out: Path) -> list[Path]:
-        """The PNG charts and ``results.json`` into ``out``."""
+        """The PNG charts, ``results.json`` and ``games.csv`` (a row per game) into ``out``."""
         from .charts import write_charts
         files = write_charts(self.stats, self.config, out, self.lit)
         data = out / "results.json"
         data.write_text(json.dumps(self.to_data(), indent=1, default=str) + "\n", encoding="utf-8")
-        return files + [data]
+        return files + [data, self.log.write(out)]
 
 
 def lit_paths(content) -> dict[tuple[int, str], tuple[str, ...]]:
@@ -65,7 +68,7 @@ def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None
     """Play ``config.games`` games on ``workers`` processes, or on Ray's pool when ``ray`` is
     not None (a cluster's address, or "" for a Ray instance on this machine); ``progress`` is
     the stream for the progress bar (None: no bar). The figures are the same either way."""
-    from .runner import Progress, run_games
+    from .runner import Progress, csv_columns, csv_row, run_games
     from .stats import Stats
     if content is None:
         from ..content import load_content
@@ -73,14 +76,18 @@ def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None
     bar = Progress(config.games, progress) if progress is not None else None
     start = time.perf_counter()
     stats = Stats(config.players)
+    log = GameLog(csv_columns(config.players))
     used = [workers]
-    for record in run_games(config, workers, content, bar, ray, lambda n: used.__setitem__(0, n)):
-        stats.add(record)
+    try:
+        for record in run_games(config, workers, content, bar, ray, lambda n: used.__setitem__(0, n)):
+            stats.add(record)
+            log.add(csv_row(record))
+    finally:
+        if bar:
+            bar.close()
     workers = used[0]
     seconds = time.perf_counter() - start
-    if bar:
-        bar.close()
-    return SimResult(config, stats, seconds, workers, lit_paths(content))
+    return SimResult(config, stats, seconds, workers, lit_paths(content), log)
 
 
 __all__ = ["COLOURS", "Progress", "SimConfig", "SimResult", "Stats", "bot_seed", "game_seed", "lit_paths",

@@ -1,122 +1,144 @@
-"""PNG charts of a simulation (matplotlib, headless "Agg" backend)."""
+"""PNG charts of a simulation (matplotlib, headless "Agg" backend).
+
+Every rate is a bar on an axis from 0 (0–100 % for win and survival rates) with its 95 %
+Wilson interval; small samples are hatched and marked ``n=…``; a rate with nothing to count
+is no bar, marked ``—`` (the console's :mod:`bitbox.simulation.charts`). Turn axes have
+whole-turn ticks; count and zone axes start at 0.
+"""
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
+
+from bitbox.simulation.charts import (FAIR_STYLE, counts_from_zero, pyplot, rate_bars, small_sample_note,
+                                      whole_turns)
+from bitbox.simulation.rates import Rate, rate_of
 
 from .runner import COLOURS, SimConfig
-from .stats import CAUSES, Stats
+from .stats import CAUSES, PATHS, Stats
 
 CAUSE_COLOURS = {"fuel": "#d62728", "overpaid": "#ff7f0e", "board": "#7f7f7f", "pushed": "#9467bd"}
 SEAT_COLOURS = {"red": "#d62728", "blue": "#1f77b4", "green": "#2ca02c", "yellow": "#e5c100",
                 "purple": "#9467bd", "orange": "#ff7f0e"}
+PATH_COLOURS = {"left": "#4c72b0", "center": "#55a868", "right": "#c44e52"}
+UNLIT = "×"
 
 
-def _pyplot():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+def _top(rates: Iterable[Rate]) -> float:
+    """The top of a 0-based % axis for small rates: above every interval, a multiple of 10."""
+    highs = [100 * r.ci95[1] for r in rates if r.ci95 is not None]
+    return min(100.0, max(10.0, 10 * math.ceil(max(highs, default=0.0) * 1.1 / 10)))
 
 
-def write_charts(stats: Stats, config: SimConfig, out: Path,
-                 lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> list[Path]:
-    """Write the charts into ``out``; return their paths."""
-    plt = _pyplot()
-    out.mkdir(parents=True, exist_ok=True)
+def figures(stats: Stats, config: SimConfig,
+            lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> dict[str, Any]:
+    """The charts as matplotlib figures, by file name (:func:`write_charts` saves them)."""
+    plt = pyplot()
     title = f"{stats.games} games, {config.players} players, bots {','.join(config.bots)}"
-    files = []
-
-    def save(fig, name: str) -> None:
-        path = out / name
-        fig.tight_layout()
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        files.append(path)
+    figs: dict[str, Any] = {}
 
     # Win rate by seat and by bot, with 95 % intervals and the fair share.
     seats, bots = stats.by_seat(), stats.by_bot()
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.4))
     names = [f"{r['seat']} {COLOURS[r['seat'] - 1]}" for r in seats]
-    a.bar(names, [100 * r["win_rate"] for r in seats], yerr=[100 * r["win_ci95"] for r in seats],
-          color=[SEAT_COLOURS[COLOURS[r["seat"] - 1]] for r in seats], capsize=4)
-    a.axhline(100 / config.players, color="black", linestyle="--", linewidth=1, label="fair share")
+    rate_bars(a, range(len(seats)), [rate_of(r, "win_rate") for r in seats],
+              [SEAT_COLOURS[COLOURS[r["seat"] - 1]] for r in seats])
+    a.set_xticks(range(len(seats)), names)
+    a.axhline(100 / config.players, label="fair share", **FAIR_STYLE)
     a.set_title("Win rate by seat")
     a.set_ylabel("win %")
     a.legend()
-    b.bar([r["bot"] for r in bots], [100 * r["win_rate"] for r in bots],
-          yerr=[100 * r["win_ci95"] for r in bots], color="#4c72b0", capsize=4)
-    b.axhline(100 / config.players, color="black", linestyle="--", linewidth=1)
+    rate_bars(b, range(len(bots)), [rate_of(r, "win_rate") for r in bots], "#4c72b0")
+    b.set_xticks(range(len(bots)), [r["bot"] for r in bots])
+    b.axhline(100 / config.players, **FAIR_STYLE)
     b.set_title("Win rate by bot")
+    b.set_ylabel("win %")
     fig.suptitle(title)
-    save(fig, "win_rate.png")
+    small_sample_note(fig)
+    figs["win_rate.png"] = fig
 
     # Finishing: average zone of the ships still racing, survival, average place.
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4))
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.2))
     labels = [r["bot"] for r in bots]
-    zones = [r["avg_zone"] for r in bots if r["avg_zone"] is not None]
-    axes[0].bar(labels, [r["avg_zone"] or 0 for r in bots], color="#55a868")
+    xs = range(len(bots))
+    for x, r in zip(xs, bots):
+        if r["avg_zone"] is None:           # every ship of that bot went out: no zone to average
+            axes[0].text(x, 0.5, "—\nnone racing", ha="center", va="bottom", fontsize=7)
+        else:
+            axes[0].bar([x], [r["avg_zone"]], 0.8, color="#55a868")
+    axes[0].set_xticks(xs, labels)
+    axes[0].set_ylim(bottom=0)
     axes[0].set_title("Average finishing zone\n(ships racing at the end)")
-    if zones:
-        axes[0].set_ylim(max(0, min(zones) - 4), max(zones) + 1)
-    axes[1].bar(labels, [100 * r["survived"] for r in bots], color="#8172b2")
+    rate_bars(axes[1], xs, [rate_of(r, "survived") for r in bots], "#8172b2")
+    axes[1].set_xticks(xs, labels)
     axes[1].set_title("Ships still racing at the end (%)")
-    axes[1].set_ylim(0, 100)
-    axes[2].bar(labels, [r["avg_place"] - 1 for r in bots], bottom=1, color="#c44e52")
+    axes[2].bar(list(xs), [r["avg_place"] for r in bots], 0.8, color="#c44e52")
+    axes[2].set_xticks(xs, labels)
+    axes[2].set_ylim(0, config.players)
     axes[2].set_title("Average place\n(1 = winner, lower is better)")
-    axes[2].set_ylim(1, config.players)
     fig.suptitle(title)
-    save(fig, "finishing.png")
+    small_sample_note(fig)
+    figs["finishing.png"] = fig
 
-    # Eliminations by cause: per bot (stacked, % of its ships) and by turn.
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
-    bottom = [0.0] * len(bots)
-    for c in CAUSES:
-        vals = [100 * r["eliminated"][c] / max(r["games"], 1) for r in bots]
-        a.bar(labels, vals, bottom=bottom, label=c, color=CAUSE_COLOURS[c])
-        bottom = [x + y for x, y in zip(bottom, vals)]
+    # Eliminations by cause: per bot (% of its ships, grouped by cause) and by turn.
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.4))
+    width = 0.8 / len(CAUSES)
+    cause_rates = {c: [Rate(r["eliminated"][c], r["games"]) for r in bots] for c in CAUSES}
+    top = _top(x for rs in cause_rates.values() for x in rs)
+    for i, c in enumerate(CAUSES):
+        rate_bars(a, [x - 0.4 + width * (i + 0.5) for x in xs], cause_rates[c], CAUSE_COLOURS[c], width,
+                  label=c, top=top)
+    a.set_xticks(xs, labels)
     a.set_title("Eliminated ships by cause (% of the bot's ships)")
-    a.legend()
+    a.set_ylabel("% of ships")
+    a.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=CAUSE_COLOURS[c]) for c in CAUSES], labels=list(CAUSES))
     by_turn = stats.length()["eliminations_by_turn"]
     b.bar(list(by_turn), list(by_turn.values()), color="#7f7f7f")
     b.set_title("Eliminations by turn")
     b.set_xlabel("turn")
+    b.set_ylabel("ships eliminated")
+    whole_turns(b.xaxis)
+    counts_from_zero(b)
     fig.suptitle(title)
-    save(fig, "eliminations.png")
+    small_sample_note(fig)
+    figs["eliminations.png"] = fig
 
-    # Paths: pick rate and win contribution of each path of each tile face.
+    # Paths: pick rate and win rate of the pickers, per tile face and path.
     rows = stats.path_rows(lit)
     faces = sorted({(r["tile"], r["face"]) for r in rows})
     if faces:
-        index = {f: i for i, f in enumerate(faces)}
-        cols = ("left", "center", "right")
-        pick = [[float("nan")] * 3 for _ in faces]
-        contrib = [[float("nan")] * 3 for _ in faces]
-        for r in rows:
-            i, j = index[(r["tile"], r["face"])], cols.index(r["path"])
-            pick[i][j] = 100 * r["pick_rate"]
-            if r["contribution"] is not None:
-                contrib[i][j] = 100 * r["contribution"]
-        fig, (a, b) = plt.subplots(1, 2, figsize=(10, 0.35 * len(faces) + 1.8))
-        ylabels = [f"tile {t} ({f})" for t, f in faces]
-        for ax, data, cmap, name, fmt in ((a, pick, "Blues", "pick rate (%)", "{:.0f}%"),
-                                          (b, contrib, "RdBu", "win contribution (pp)", "{:+.1f}")):
-            if ax is b:
-                span = max([abs(v) for row in data for v in row if not math.isnan(v)] + [1.0])
-                im = ax.imshow(data, cmap=cmap, aspect="auto", vmin=-span, vmax=span)
-            else:
-                im = ax.imshow(data, cmap=cmap, aspect="auto", vmin=0, vmax=100)
-            ax.set_xticks(range(3), cols)
-            ax.set_yticks(range(len(faces)), ylabels)
-            ax.set_title(name)
-            for i, row in enumerate(data):
-                for j, v in enumerate(row):
-                    if not math.isnan(v):
-                        ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7)
-            fig.colorbar(im, ax=ax, shrink=0.6)
+        by = {(r["tile"], r["face"], r["path"]): r for r in rows}
+        fig, (a, b) = plt.subplots(2, 1, figsize=(max(8.0, 0.75 * len(faces) + 2), 8))
+        path_width = 0.8 / len(PATHS)
+        for j, path in enumerate(PATHS):
+            xs_path = [i - 0.4 + path_width * (j + 0.5) for i in range(len(faces))]
+            for ax, key in ((a, "pick_rate"), (b, "win_rate")):
+                shown = [(px, by[(t, f, path)]) for px, (t, f) in zip(xs_path, faces) if (t, f, path) in by]
+                rate_bars(ax, [px for px, _ in shown], [rate_of(r, key) for _, r in shown], PATH_COLOURS[path],
+                          path_width, label=path)
+                for px, (t, f) in zip(xs_path, faces):
+                    if (t, f, path) not in by:          # not lit on that face: no rate at all
+                        ax.text(px, 1, UNLIT, ha="center", va="bottom", fontsize=8, color="#777777")
+        for i, (t, f) in enumerate(faces):         # the win % of everyone who played that face
+            base = next(r["face_win_rate"] for r in rows if (r["tile"], r["face"]) == (t, f))
+            b.hlines(100 * base, i - 0.45, i + 0.45, colors="black", linewidth=1.2)
+        face_labels = [f"{t}\n{f}" for t, f in faces]
+        for ax in (a, b):
+            ax.set_xticks(range(len(faces)), face_labels, fontsize=8)
+            ax.set_xlim(-0.6, len(faces) - 0.4)
+        a.set_title(f"Pick rate of each lit path, by tile face (% of the programs on that face; "
+                    f"{UNLIT}: path not lit)")
+        a.set_ylabel("pick %")
+        a.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=PATH_COLOURS[p]) for p in PATHS], labels=list(PATHS),
+                 ncols=3, fontsize=8)
+        b.set_title("Win rate of the players who took the path (black line: everyone on that face; "
+                    "— n=0: nobody took it)")
+        b.set_ylabel("win % of pickers")
+        b.set_xlabel("tile / face")
         fig.suptitle(title)
-        save(fig, "paths.png")
+        small_sample_note(fig)
+        figs["paths.png"] = fig
 
     # Game length.
     length = stats.length()
@@ -124,8 +146,24 @@ def write_charts(stats: Stats, config: SimConfig, out: Path,
     ax.bar(list(length["histogram"]), list(length["histogram"].values()), color="#4c72b0")
     ax.set_xlabel("turn the game ended on")
     ax.set_ylabel("games")
+    whole_turns(ax.xaxis)
+    counts_from_zero(ax)
     ax.set_title(f"Game length (mean {length['mean']:.2f} turns)")
     fig.suptitle(title, fontsize=9)
-    save(fig, "game_length.png")
-    return files
+    figs["game_length.png"] = fig
+    return figs
 
+
+def write_charts(stats: Stats, config: SimConfig, out: Path,
+                 lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> list[Path]:
+    """Write the charts into ``out``; return their paths."""
+    plt = pyplot()
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for name, fig in figures(stats, config, lit).items():
+        path = out / name
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        files.append(path)
+    return files

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitbox.console import BotsError, add_logging_options, bots_help, parse_bots, simulated_seats
 from bitbox.simulation import cli as common
 
 from ..bots import BOTS
@@ -19,29 +20,32 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description="Play N games with bots, in parallel, and report win rates by seat and bot, finishing "
                     "zones, eliminations by cause, path pick rates and win contributions, and game length. "
                     "The same --seed gives the same report whatever --workers.")
-    p.add_argument("--players", type=int, default=4, metavar="P", help=f"players per game, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
-    p.add_argument("--bots", default="random", metavar="NAMES",
-                   help=f"comma-separated bot names cycled over the seats ({', '.join(BOTS)}; default random)")
+    p.add_argument("--players", type=int, metavar="P", help=f"players per game, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
+    p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
+                   help=bots_help(tuple(BOTS), "random; every seat is a bot, so N is the number of players"))
     p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order, as for a first game")
     p.add_argument("--fixed-seats", action="store_true",
                    help="do not rotate the bots over the seats from one game to the next")
     common.add_options(p, games=1000)
+    add_logging_options(p, quiet=False)
     p.set_defaults(func=run)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..bots import MIXED
     from . import SimConfig, simulate
-    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    bots: tuple[str, ...] = ()
 
     def check() -> str | None:
+        nonlocal bots
+        try:
+            spec = None if args.bots is None else parse_bots(args.bots, tuple(BOTS), MIXED)
+            args.players, bots = simulated_seats(args.players, spec, 4, ("random",))
+        except BotsError as exc:
+            return str(exc)
         if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
             return f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}"
-        if not bots:
-            return f"--bots needs at least one bot name ({', '.join(BOTS)})"
-        unknown = [b for b in bots if b not in BOTS]
-        if unknown:
-            return f"unknown bot {unknown[0]!r} in --bots (known: {', '.join(BOTS)})"
         return None
 
     def play(workers, progress, ray):

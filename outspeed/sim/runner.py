@@ -1,18 +1,20 @@
 """Play many games of Outspeed with bots: one game's record, on the console's simulation
 harness (:mod:`bitbox.simulation`: seeds, worker pool, progress).
 
-Determinism: game ``i`` of a run seeded ``S`` is seeded from ``(S, i)`` and the bot in seat
-``k`` of that game from ``(game seed, k)`` (:func:`game_seed`, :func:`bot_seed`, namespace
-``outspeed-simulate``); records come back in game-index order whatever the number of worker
+Determinism: game ``i`` of a run seeded ``S`` is seeded from ``(S, i)`` and the bot in the
+seat of 0-based index ``k`` of that game from ``(game seed, k)`` (:func:`game_seed`,
+:func:`bot_seed`, namespace ``outspeed-simulate``). A record's seats are list positions
+(0-based); every output (tables, charts, ``games.csv``, ``results.json``) counts seats from 1; records come back in game-index order whatever the number of worker
 processes, and are aggregated in that order, so a run's report is the same for any ``--workers``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from bitbox.colours import SEAT_COLOURS
 from bitbox.simulation import seeds
+from bitbox.simulation.gamelog import Column, common_columns, seat_columns, seat_numbers
 from bitbox.simulation.pool import default_workers, run_indexed, usable_cores
 from bitbox.simulation.progress import Progress
 
@@ -109,6 +111,46 @@ def play_one(config: SimConfig, content, index: int) -> dict[str, Any]:
     }
 
 
+# --------------------------------------------------------------------------- games.csv
+
+END_MEANING = ("why it ended: finish (played to the finish tile), last ship (one ship left racing), "
+               "nobody (every ship out)")
+
+
+def csv_columns(players: int) -> list[Column]:
+    """The columns of ``games.csv`` (docs/simulate.md): the console's, then Outspeed's."""
+    return [*common_columns(players),
+            Column("end", END_MEANING),
+            Column("tiles", "the tiles played, in order, as TILE/FACE (7/3-4: tile 7 on its 3-4 face)"),
+            *seat_columns(players, [
+                ("place", "seat K's finishing place (1 = winner; see the report)"),
+                ("zone", "seat K's zone at the end (the start is zone 3; empty: eliminated)"),
+                ("out", "why seat K was eliminated: fuel, overpaid, board or pushed (empty: still racing)"),
+                ("out_turn", "the turn seat K was eliminated on (empty: still racing)"),
+                ("paths", "the path seat K programmed each turn, in order (left, center, right)")])]
+
+
+def csv_row(record: Mapping[str, Any]) -> dict[str, object]:
+    """A game's record (:func:`play_one`) as its row of ``games.csv``."""
+    players = len(record["wins"])
+    winners = seat_numbers(record["wins"])
+    row: dict[str, object] = {
+        "game": record["index"], "seed": record["seed"], "players": players,
+        "winners": winners, "winner_colours": [COLOURS[k - 1] for k in winners], "turns": record["turns"],
+        "end": record["end"], "tiles": [f"{tile}/{face}" for tile, face, _ in record["picks"]]}
+    out = {seat: (cause, turn) for seat, cause, turn in record["eliminated"]}
+    paths: list[list[str]] = [[] for _ in range(players)]
+    for _, _, picks in record["picks"]:
+        for seat, path in picks:
+            paths[seat].append(path)
+    for k in range(players):
+        cause, turn = out.get(k, (None, None))
+        row.update({f"seat{k + 1}_bot": record["bots"][k], f"seat{k + 1}_place": record["place"][k],
+                    f"seat{k + 1}_zone": record["zone"][k], f"seat{k + 1}_out": cause,
+                    f"seat{k + 1}_out_turn": turn, f"seat{k + 1}_paths": paths[k]})
+    return row
+
+
 # --------------------------------------------------------------------------- parallel
 
 class Job:
@@ -144,5 +186,6 @@ def run_games(config: SimConfig, workers: int = 1, content=None,
     return run_indexed(Job(config, content), config.games, workers, progress)
 
 
-__all__ = ["COLOURS", "Job", "Progress", "SimConfig", "bot_seed", "default_workers", "game_seed", "play_one",
+__all__ = ["COLOURS", "Job", "Progress", "SimConfig", "bot_seed", "csv_columns", "csv_row", "default_workers",
+           "game_seed", "play_one",
            "run_games", "usable_cores"]

@@ -4,7 +4,8 @@ Records are added in game-index order (floating-point sums are then the same for
 of worker processes). Definitions:
 
 * **win rate**: wins / games played in that seat (or by that bot); a shared victory counts
-  1/k to each of the k winners.
+  1/k to each of the k winners. Every rate comes with its 95 % Wilson interval (``*_ci95``),
+  its number of trials (``*_n``) and the small-sample flag (:mod:`bitbox.simulation.rates`).
 * **finishing zone**: the absolute zone (the start is zone 3) of a ship still racing at the
   end, averaged over those ships; **survived** is the share of ships still racing.
 * **place**: 1 = winner; ships still racing are ranked by zone, fuel, tokens (equal ranks
@@ -23,19 +24,18 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, Iterable, Mapping
 
-from bitbox.simulation.report import win_ci95
+from bitbox.simulation.rates import Rate
 
 CAUSES = ("fuel", "overpaid", "board", "pushed")
 PATHS = ("left", "center", "right")
 
 
 class _Tally:
-    __slots__ = ("games", "wins", "wins_sq", "zone_sum", "zone_n", "place_sum", "elim")
+    __slots__ = ("games", "wins", "zone_sum", "zone_n", "place_sum", "elim")
 
     def __init__(self) -> None:
         self.games = 0
         self.wins = 0.0
-        self.wins_sq = 0.0
         self.zone_sum = 0
         self.zone_n = 0
         self.place_sum = 0
@@ -44,7 +44,6 @@ class _Tally:
     def add(self, win: float, zone: int | None, place: int, cause: str | None) -> None:
         self.games += 1
         self.wins += win
-        self.wins_sq += win * win
         self.place_sum += place
         if zone is not None:
             self.zone_sum += zone
@@ -54,11 +53,10 @@ class _Tally:
 
     def row(self) -> dict[str, Any]:
         g = max(self.games, 1)
-        rate = self.wins / g
         return {
-            "games": self.games, "wins": round(self.wins, 3), "win_rate": rate,
-            "win_ci95": win_ci95(self.wins, self.wins_sq, self.games),
-            "survived": self.zone_n / g, "avg_zone": self.zone_sum / self.zone_n if self.zone_n else None,
+            "games": self.games, "wins": round(self.wins, 3), **Rate(self.wins, self.games).data("win_rate"),
+            **Rate(self.zone_n, self.games).data("survived"),
+            "avg_zone": self.zone_sum / self.zone_n if self.zone_n else None,
             "avg_place": self.place_sum / g, "eliminated": {c: self.elim[c] for c in CAUSES},
         }
 
@@ -118,7 +116,7 @@ class Stats:
     def eliminations(self) -> list[dict[str, Any]]:
         ships = max(self.games * self.players, 1)
         return [{"cause": c, "count": self.causes[c], "per_game": self.causes[c] / max(self.games, 1),
-                 "share_of_ships": self.causes[c] / ships,
+                 **Rate(self.causes[c], ships).data("share_of_ships"),
                  "avg_turn": self.cause_turn[c] / self.causes[c] if self.causes[c] else None}
                 for c in CAUSES]
 
@@ -134,9 +132,10 @@ class Stats:
                     continue
                 picks, pwins = per[path]
                 rate = pwins / picks if picks else None
-                rows.append({"tile": tile, "face": face, "path": path, "picks": picks,
-                             "pick_rate": picks / programs if programs else 0.0,
-                             "win_rate": rate,
+                rows.append({"tile": tile, "face": face, "path": path, "picks": picks, "programs": programs,
+                             **Rate(picks, programs).data("pick_rate"),
+                             **Rate(pwins, picks).data("win_rate"),
+                             "face_win_rate": base,
                              "contribution": (rate - base) if rate is not None else None})
         return rows
 

@@ -51,4 +51,6 @@ def test_bad_runs_are_one_line() -> None:
 
 
 def test_table() -> None:
-    assert table(["a", "bb"], [[1, 2], [333, 4]], right=(0,)) == "  a  bb\n---  --\n  1  2\n333  4"
+    # laid out by rich: columns two spaces apart, dashes under the headers, plain ASCII
+    assert table(["a", "bb"], [[1, 2], [333, 4]], right=(0,)) == "  a  bb\n---- --\n  1  2\n333  4"
+    assert table(["x"], [["[bold]y[/bold]"]]).splitlines()[-1] == "[bold]y[/bold]"     # a cell is never markup

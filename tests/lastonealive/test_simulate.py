@@ -4,7 +4,9 @@ bad arguments (one line, exit 2) and Ctrl-C/SIGTERM (the harness's workers ignor
 command says one line and leaves no process)."""
 from __future__ import annotations
 
+import csv
 import json
+import math
 import os
 import queue
 import signal
@@ -19,6 +21,7 @@ import pytest
 from lastonealive.cli import main
 from lastonealive.sim import SimConfig, Stats, play_one, simulate
 from lastonealive.sim.runner import game_seed
+from lastonealive.sim.stats import TOKENS
 
 LOA = [sys.executable, "-m", "lastonealive.cli"]
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -90,6 +93,62 @@ def test_stats_from_hand_made_records() -> None:
     assert s.length() == {"mean": 4.0, "histogram": {3: 1, 5: 1}, "ends": {"the last one alive": 2}}
 
 
+def test_rates_have_wilson_intervals_and_a_token_never_used_has_no_rate() -> None:
+    from bitbox.simulation.charts import pyplot
+    from bitbox.simulation.rates import wilson
+    from lastonealive.sim.charts import figures
+    base = {"own_turns": [3, 2], "lives_lost": [0, 0], "heroes": [1, 0], "drawn": [[1, 0], [0, 2]],
+            "medkits": [], "end": "the last one alive", "turns": 5, "levels": [1, 1, 2, 2, 2]}
+    recs = [{**base, "bots": ["careful", "random"], "wins": [1.0, 0.0], "out": [None, 5],
+             "uses": [[0, "pistol", "before", "before", True], [0, "pistol", "before", "before", False]]},
+            {**base, "bots": ["random", "careful"], "wins": [0.0, 1.0], "out": [5, None], "uses": []}]
+    s = Stats(2).extend(recs)
+    careful = {r["bot"]: r for r in s.by_bot()}["careful"]
+    assert careful["win_rate_ci95"] == pytest.approx(list(wilson(2, 2))) and careful["win_rate_small_sample"]
+    assert careful["turn_survival_n"] == 3 + 2 and careful["turn_survival"] == 1.0
+    pistol = {(r["bot"], r["token"]): r for r in s.token_rows()}[("careful", "pistol")]
+    assert pistol["survived_ci95"] == pytest.approx(list(wilson(1, 2))) and pistol["survived_n"] == 2
+    figs = figures(s, SimConfig(games=2, players=2, bots=("careful", "random")))
+    try:
+        _, survival = figs["tokens.png"].axes
+        bars = {round(p.get_x() + p.get_width() / 2, 6): p.get_height() for p in survival.patches}
+        # careful (first of two bots) used the pistol only: one bar, at the pistol, 50 %
+        pistol_x = round(TOKENS.index("pistol") - 0.4 + 0.4 * 0.5, 6)
+        assert bars == {pistol_x: pytest.approx(50.0)}
+        marks = [t for t in survival.texts if t.get_text() == "—\nn=0"]
+        assert len(marks) == 2 * len(TOKENS) - 1                       # every other token and bot: no rate
+        assert survival.get_ylim()[0] == 0 and max(survival.get_yticks()) == 100
+        turns = figs["turns.png"].axes[2]
+        figs["turns.png"].canvas.draw()
+        assert all(float(t).is_integer() for t in turns.get_xticks())
+        level = figs["level.png"].axes[0]
+        assert level.get_ylim()[0] == 0
+        pale, solid = level.get_lines()               # 2 games going: every turn is a small sample
+        assert pale.get_linestyle() == "--" and all(math.isnan(y) for y in solid.get_ydata())
+    finally:
+        for fig in figs.values():
+            pyplot().close(fig)
+
+
+def test_games_csv_rows_follow_the_records(tmp_path: Path) -> None:
+    config = SimConfig(games=3, players=3, bots=("careful", "random"), seed=2)
+    result = simulate(config)
+    result.write(tmp_path)
+    rows = list(csv.DictReader((tmp_path / "games.csv").open(encoding="utf-8", newline="")))
+    assert len(rows) == 3
+    for i, row in enumerate(rows):
+        rec = play_one(config, i)
+        winners = [k + 1 for k, w in enumerate(rec["wins"]) if w]
+        assert row["seed"] == str(rec["seed"]) and row["winners"] == " ".join(map(str, winners))
+        assert row["winner_colours"] == " ".join(("red", "blue", "green")[k - 1] for k in winners)
+        assert int(row["turns"]) == rec["turns"] and int(row["final_level"]) == rec["levels"][-1]
+        for k in range(3):
+            assert row[f"seat{k + 1}_bot"] == config.seat_bots(i)[k]
+            assert int(row[f"seat{k + 1}_turns"]) == rec["own_turns"][k]
+            assert row[f"seat{k + 1}_out_turn"] == ("" if rec["out"][k] is None else str(rec["out"][k]))
+            assert row[f"seat{k + 1}_tokens"].split() == [u[1] for u in rec["uses"] if u[0] == k]
+
+
 def test_same_figures_whatever_the_number_of_workers() -> None:
     config = SimConfig(games=8, players=3, bots=("careful", "random"), seed=4)
     one = simulate(config, workers=1).to_data()
@@ -122,7 +181,10 @@ def test_the_command_prints_the_tables_and_writes_charts(tmp_path: Path) -> None
     for name in names:
         data = (out / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 5000
-    assert sorted(p.name for p in out.iterdir()) == sorted((*names, "results.json"))
+    assert sorted(p.name for p in out.iterdir()) == sorted((*names, "results.json", "games.csv"))
+    assert "\x1b" not in r.stdout + r.stderr                  # a pipe gets plain text
+    rows = list(csv.DictReader((out / "games.csv").open(encoding="utf-8", newline="")))
+    assert [r["game"] for r in rows] == [str(i) for i in range(10)]
     first = json.loads((out / "results.json").read_text())
     assert first["games"] == 10 and first["config"]["bots"] == ["careful", "random"]
     # the same seed gives the same figures, on two workers too
@@ -130,13 +192,14 @@ def test_the_command_prints_the_tables_and_writes_charts(tmp_path: Path) -> None
               "--out", str(tmp_path / "again"), "--workers", "2", "--quiet"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / "again" / "results.json").read_text()) == first
+    assert (tmp_path / "again" / "games.csv").read_bytes() == (out / "games.csv").read_bytes()
 
 
 @pytest.mark.parametrize("args,message", [
     (["--games", "0"], "--games must be 1 or more, not 0"),
     (["--players", "6"], "--players must be 2 to 5, not 6"),
-    (["--bots", "careful,clever"], "unknown bot 'clever' in --bots (known: random, careful)"),
-    (["--bots", ","], "--bots needs at least one bot name (random, careful)"),
+    (["--bots", "careful,clever"], "unknown bot 'clever' in --bots (known: mixed, random, careful)"),
+    (["--bots", ","], "--bots needs at least one bot name (mixed, random, careful)"),
     (["--variant", "nightmare"], "unknown variant 'nightmare' in --variant (known: survivors, day_night, "
                                  "zombies_everywhere, zombified_rolls)"),
     (["--variant", "survivors", "--players", "4"], "--variant survivors is for 2 or 3 players, not --players 4"),

@@ -41,7 +41,7 @@ def _inputs(path: Path) -> list[tuple]:
         db.close()
 
 
-DEMO = ["play", "--headless", "--players", "4", "--seed", "7", "--bot", "random", "--speed", "0"]
+DEMO = ["play", "--headless", "--players", "4", "--seed", "7", "--bots", "random", "--speed", "0"]
 
 
 def test_the_headless_bot_game_is_deterministic_and_ends_with_the_winner(tmp_path):
@@ -52,7 +52,10 @@ def test_the_headless_bot_game_is_deterministic_and_ends_with_the_winner(tmp_pat
         r = run(DEMO + ["--journal", "j.sqlite"], folder)
         assert r.returncode == 0, r.stderr
         outs.append([line for line in r.stdout.splitlines() if "journal" not in line])
-        assert sorted(p.name for p in (folder / "snapshots").glob("turn-*.png"))[:1] == ["turn-01.png"]
+        # each game's snapshots in a folder of their own, said on stderr
+        (snaps,) = (folder / "snapshots").iterdir()
+        assert snaps.name.startswith("lastonealive-1-") and f"snapshots/{snaps.name}/" in r.stderr
+        assert sorted(p.name for p in snaps.glob("turn-*.png"))[:1] == ["turn-01.png"]
     assert outs[0] == outs[1]
     text = "\n".join(outs[0])
     assert "Red's turn" in text and "rolls:" in text
@@ -60,7 +63,7 @@ def test_the_headless_bot_game_is_deterministic_and_ends_with_the_winner(tmp_pat
 
 
 def test_killed_mid_game_then_resumed_ends_like_the_uninterrupted_game_and_history_shows_both(tmp_path):
-    common = ["play", "--headless", "--players", "4", "--seed", "8", "--bot", "random", "--snapshots", "s",
+    common = ["play", "--headless", "--players", "4", "--seed", "8", "--bots", "random", "--snapshots", "s",
               "--journal", "j.sqlite"]
     ref = run(common + ["--speed", "0"], tmp_path)
     assert ref.returncode == 0, ref.stderr
@@ -80,7 +83,7 @@ def test_killed_mid_game_then_resumed_ends_like_the_uninterrupted_game_and_histo
     res = run(["play", "--headless", "--resume", "--journal", "j.sqlite", "--snapshots", "s2", "--speed", "0"],
               tmp_path)
     assert res.returncode == 0, res.stderr
-    assert f"{killed_at} inputs replayed" in res.stdout
+    assert f"{killed_at} inputs replayed" in res.stderr
     assert res.stdout.strip().splitlines()[-1] == ref.stdout.strip().splitlines()[-1]
     db = sqlite3.connect(tmp_path / "j.sqlite")
     rows = db.execute("SELECT id, status, winners, final FROM games ORDER BY id").fetchall()
@@ -99,7 +102,7 @@ def test_killed_mid_game_then_resumed_ends_like_the_uninterrupted_game_and_histo
         rep = run(["replay", game_id, "--headless", "--journal", "j.sqlite", "--snapshots", f"r{game_id}"], tmp_path)
         assert rep.returncode == 0, rep.stderr
         shown.append(rep.stdout)
-        assert list((tmp_path / f"r{game_id}").glob("replay-*.png"))
+        assert list((tmp_path / f"r{game_id}").glob(f"replay-lastonealive-{game_id}-*/turn-*.png"))
     assert shown[0] == shown[1]
     assert shown[0].strip().splitlines()[-1] == ref.stdout.strip().splitlines()[-1]
 
@@ -136,7 +139,9 @@ def test_bitbox_play_game_lastonealive_and_dev_play_game_play_the_same_game(tmp_
 @pytest.mark.parametrize("args,needle", [
     (["--players", "6"], "--players"),
     (["--players", "1"], "--players"),
-    (["--bot", "clever"], "--bot"),
+    (["--bots", "clever"], "unknown bot 'clever' in --bots"),
+    (["--bots", "6"], "at most 5 bots"),
+    (["--bots", "2", "--players", "3"], "--players 3 and --bots 2 disagree"),
     (["--variant", "moonlight"], "--variant"),
     (["--lang", "it"], "--lang"),
     (["--speed", "-1"], "--speed"),
@@ -158,7 +163,7 @@ def test_resume_with_nothing_to_resume_and_a_snapshots_file_are_one_line(tmp_pat
 
 
 def test_sigterm_saves_the_game_for_resume(tmp_path):
-    proc = subprocess.Popen(LOA + ["play", "--headless", "--players", "3", "--seed", "8", "--bot", "random",
+    proc = subprocess.Popen(LOA + ["play", "--headless", "--players", "3", "--seed", "8", "--bots", "random",
                                    "--speed", "4", "--journal", "j.sqlite", "--snapshots", "s"],
                             cwd=tmp_path, env=env_without_display(tmp_path), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

@@ -1,6 +1,7 @@
 """`outspeed simulate`: determinism whatever the workers, the figures, charts, bad arguments."""
 from __future__ import annotations
 
+import csv
 import io
 import json
 
@@ -90,6 +91,109 @@ def test_progress_bar_lines_when_not_a_terminal():
     assert 2 <= len(lines) <= 11 and "20/20 games" in lines[-1] and "100%" in lines[-1]
 
 
+def _hand_made_stats():
+    def rec(wins, picks, eliminated=(), zone=(10, 11, 12), place=(1, 2, 3), bots=("a", "b", "a")):
+        return {"index": 0, "seed": 0, "bots": list(bots), "wins": list(wins), "zone": list(zone),
+                "place": list(place), "eliminated": [list(e) for e in eliminated], "turns": 13, "end": "finish",
+                "picks": picks}
+
+    return Stats(3).extend([
+        rec([1, 0, 0], [[1, "3-4", [[0, "left"], [1, "center"], [2, "center"]]],
+                        [2, "3-4", [[0, "left"], [1, "right"], [2, "right"]]]]),
+        rec([0, 0.5, 0.5], [[1, "3-4", [[0, "left"], [1, "left"], [2, "center"]]]],
+            eliminated=[[0, "board", 5]], zone=(None, 11, 11), place=(3, 1, 1)),
+    ])
+
+
+def test_results_give_every_rate_its_wilson_interval_and_a_path_nobody_took_no_rate():
+    from bitbox.simulation.rates import wilson
+    stats = _hand_made_stats()
+    lit = {(1, "3-4"): ("left", "center", "right"), (2, "3-4"): ("left", "right")}
+    seat1 = stats.by_seat()[0]
+    assert seat1["seat"] == 1 and seat1["win_rate_n"] == 2 and seat1["win_rate_small_sample"]
+    assert seat1["win_rate_ci95"] == pytest.approx(list(wilson(1, 2)))
+    assert seat1["survived_ci95"] == pytest.approx(list(wilson(1, 2)))
+    rows = {(r["tile"], r["path"]): r for r in stats.path_rows(lit)}
+    assert (2, "center") not in rows                                  # not lit on tile 2: no row at all
+    never = rows[(1, "right")]                                        # lit, nobody took it
+    assert never["picks"] == 0 and never["pick_rate"] == 0.0 and never["pick_rate_ci95"][0] == 0.0
+    assert never["win_rate"] is None and never["win_rate_ci95"] is None and never["contribution"] is None
+    assert rows[(1, "left")]["win_rate_ci95"] == pytest.approx(list(wilson(1.5, 3)))
+
+
+def test_charts_read_back_rates_from_0_intervals_unlit_and_untaken_paths_whole_turns():
+    from outspeed.sim.charts import UNLIT, figures
+    from bitbox.simulation.charts import pyplot
+    stats = _hand_made_stats()
+    lit = {(1, "3-4"): ("left", "center", "right"), (2, "3-4"): ("left", "right")}
+    figs = figures(stats, SimConfig(games=2, players=3), lit)
+    assert set(figs) == {"win_rate.png", "finishing.png", "eliminations.png", "paths.png", "game_length.png"}
+    try:
+        seat_ax, bot_ax = figs["win_rate.png"].axes
+        heights = [p.get_height() for p in seat_ax.patches]
+        assert heights == pytest.approx([50.0, 25.0, 25.0])
+        assert seat_ax.get_ylim()[0] == 0 and max(seat_ax.get_yticks()) == 100
+        assert all(p.get_hatch() for p in seat_ax.patches)           # 2 games a seat: small samples
+        assert any(t.get_text() == "n=2" for t in seat_ax.texts)
+        for ax in figs["finishing.png"].axes:                          # zone, survival, place: from 0
+            assert ax.get_ylim()[0] == 0
+        pick_ax, win_ax = figs["paths.png"].axes
+        w = 0.8 / 3
+
+        def x_of(face_index: int, path_index: int) -> float:
+            return round(face_index - 0.4 + w * (path_index + 0.5), 6)
+
+        def bars_at(ax) -> dict[float, float]:
+            return {round(p.get_x() + p.get_width() / 2, 6): p.get_height() for p in ax.patches}
+
+        # tile 1, right: lit and never taken. Its pick rate is a real 0 % (a zero-height bar with
+        # its interval); its pickers' win rate does not exist: no bar, "—" and n=0 instead.
+        assert bars_at(pick_ax)[x_of(0, 2)] == 0
+        assert x_of(0, 2) not in bars_at(win_ax)
+        texts = {(round(t.get_position()[0], 6), t.get_text()) for t in win_ax.texts}
+        assert (x_of(0, 2), "—\nn=0") in texts
+        # tile 2, center: not lit. No bar in either chart, the "not lit" mark instead.
+        for ax in (pick_ax, win_ax):
+            assert x_of(1, 1) not in bars_at(ax)
+            assert (x_of(1, 1), UNLIT) in {(round(t.get_position()[0], 6), t.get_text()) for t in ax.texts}
+        assert bars_at(win_ax)[x_of(0, 0)] == pytest.approx(50.0)      # 1.5 wins over 3 pickers
+        length_ax, = figs["game_length.png"].axes
+        figs["game_length.png"].canvas.draw()
+        assert all(float(t).is_integer() for t in length_ax.get_xticks()) and length_ax.get_ylim()[0] == 0
+        by_turn_ax = figs["eliminations.png"].axes[1]
+        figs["eliminations.png"].canvas.draw()
+        assert all(float(t).is_integer() for t in by_turn_ax.get_xticks())
+    finally:
+        for fig in figs.values():
+            pyplot().close(fig)
+
+
+def test_games_csv_a_row_per_game(tmp_path, content):
+    config = SimConfig(games=3, players=3, bots=("random", "greedy"), seed=9)
+    result = simulate(config, content=content)
+    result.write(tmp_path)
+    rows = list(csv.DictReader((tmp_path / "games.csv").open(encoding="utf-8", newline="")))
+    assert [int(r["game"]) for r in rows] == [0, 1, 2]
+    for i, row in enumerate(rows):
+        rec = play_one(config, content, i)
+        assert int(row["seed"]) == rec["seed"] == game_seed(9, i) and row["players"] == "3"
+        assert [row[f"seat{k}_bot"] for k in (1, 2, 3)] == config.seat_bots(i)
+        winners = [k + 1 for k, w in enumerate(rec["wins"]) if w]
+        assert row["winners"] == " ".join(map(str, winners))
+        assert row["winner_colours"] == " ".join(("red", "blue", "green")[k - 1] for k in winners)
+        assert int(row["turns"]) == rec["turns"] and row["end"] == rec["end"]
+        assert row["tiles"].split() == [f"{t}/{f}" for t, f, _ in rec["picks"]]
+        for k in range(3):
+            assert int(row[f"seat{k + 1}_place"]) == rec["place"][k]
+            assert row[f"seat{k + 1}_zone"] == ("" if rec["zone"][k] is None else str(rec["zone"][k]))
+            assert row[f"seat{k + 1}_paths"].split() == [p for _, _, picks in rec["picks"] for s, p in picks if s == k]
+    # the same file with 2 workers
+    again = tmp_path / "again"
+    again.mkdir()
+    simulate(config, workers=2, content=content).write(again)
+    assert (again / "games.csv").read_bytes() == (tmp_path / "games.csv").read_bytes()
+
+
 def test_cli_prints_the_tables_and_writes_charts(tmp_path, capsys):
     out = tmp_path / "charts"
     code = main(["simulate", "--games", "6", "--players", "3", "--bots", "random,greedy,lookahead",
@@ -99,9 +203,10 @@ def test_cli_prints_the_tables_and_writes_charts(tmp_path, capsys):
     for heading in ("Win rate by seat", "Win rate by bot", "Eliminations by cause", "Game length",
                     "Paths by tile face", "lookahead"):
         assert heading in text
+    assert "\x1b" not in text                          # plain text, no terminal codes
     names = {p.name for p in out.iterdir()}
     assert {"win_rate.png", "finishing.png", "eliminations.png", "paths.png", "game_length.png",
-            "results.json"} <= names
+            "results.json", "games.csv"} <= names
     assert (out / "paths.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     data = json.loads((out / "results.json").read_text())
     assert data["config"]["bots"] == ["random", "greedy", "lookahead"] and data["games"] == 6
@@ -111,7 +216,7 @@ def test_cli_prints_the_tables_and_writes_charts(tmp_path, capsys):
     (["--games", "0"], "--games must be 1 or more"),
     (["--players", "7"], "--players must be 3 to 6"),
     (["--players", "2"], "--players must be 3 to 6"),
-    (["--bots", "random,clever"], "unknown bot 'clever' in --bots (known: random, greedy, lookahead)"),
+    (["--bots", "random,clever"], "unknown bot 'clever' in --bots (known: mixed, random, greedy, lookahead)"),
     (["--bots", ","], "--bots needs at least one bot name"),
     (["--workers", "0"], "--workers must be 1 or more"),
 ])

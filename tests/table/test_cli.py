@@ -30,11 +30,16 @@ def test_play_with_no_screen_and_no_controller_runs_a_headless_bot_demo(tmp_path
     r = run(["play", "--seed", "5", "--max-seconds", "80"], tmp_path)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
-    assert lines[0] == "no display found: running headless"
-    assert "no controllers found" in r.stdout
+    status = r.stderr.strip().splitlines()          # status lines on stderr, the game's events on stdout
+    assert status[0] == "no display found: running headless"
+    assert "no controllers found" in r.stderr and "no controllers found" not in r.stdout
     assert lines[-1].startswith(("Winner: ", "No winner"))
     assert "Traceback" not in r.stderr
-    snaps = sorted(p.name for p in (tmp_path / "snapshots").iterdir())
+    # the game's snapshots in a folder of their own, said once
+    (folder,) = (tmp_path / "snapshots").iterdir()
+    assert folder.name.startswith("outspeed-1-")
+    assert f"snapshots of game 1: snapshots/{folder.name}/" in status
+    snaps = sorted(p.name for p in folder.iterdir())
     assert snaps[0] == "turn-01.png" and len(snaps) >= 2
     assert "Turn 1: tile" in r.stdout
     # the default journal is in the user's data folder
@@ -49,13 +54,15 @@ def test_play_with_no_screen_and_no_controller_runs_a_headless_bot_demo(tmp_path
     assert rp.returncode == 0, rp.stderr
     assert "Tour 1 : tuile Course" in rp.stdout
     assert rp.stdout.strip().splitlines()[-1].startswith(("Vainqueur", "Aucun"))
-    assert len(list((tmp_path / "rp").glob("replay-1-turn-*.png"))) == len(snaps) + 1
+    (replayed,) = (tmp_path / "rp").iterdir()
+    assert replayed.name.startswith("replay-outspeed-1-") and replayed.name in rp.stderr
+    assert len(list(replayed.glob("turn-*.png"))) == len(snaps) + 1
 
 
 @pytest.mark.parametrize("lang,word", [("es", "Turno 1"), ("de", "Runde 1")])
 def test_play_in_another_language_with_six_players(tmp_path, lang, word):
     r = run(["play", "--headless", "--players", "6", "--lang", lang, "--seed", "9", "--journal", "j.sqlite",
-             "--snapshots", "s", "--bot", "random", "--first-game"], tmp_path)
+             "--snapshots", "s", "--bots", "random", "--first-game"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert word in r.stdout
 
@@ -106,7 +113,7 @@ def test_killed_mid_game_then_resumed_ends_like_an_uninterrupted_game(tmp_path):
     assert 9 <= killed_at < len(_inputs(tmp_path / "ref.sqlite"))
     res = run(["play", "--headless", "--resume", "--journal", "crash.sqlite", "--snapshots", "s2"], tmp_path)
     assert res.returncode == 0, res.stderr
-    assert f"{killed_at} inputs replayed" in res.stdout
+    assert f"{killed_at} inputs replayed" in res.stderr
     assert res.stdout.strip().splitlines()[-1] == ref.stdout.strip().splitlines()[-1]
     assert _inputs(tmp_path / "crash.sqlite") == _inputs(tmp_path / "ref.sqlite")
     db = sqlite3.connect(tmp_path / "crash.sqlite")

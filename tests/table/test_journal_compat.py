@@ -54,7 +54,7 @@ def test_an_old_unfinished_game_resumes_and_ends_as_if_never_interrupted(tmp_pat
                         "--snapshots", str(tmp_path / "s"), "--max-seconds", "60"], cwd=tmp_path,
                        env=env_without_display(tmp_path), capture_output=True, text=True, timeout=90)
     assert r.returncode == 0, r.stderr
-    assert "Resuming game 2 at turn 9, 20 inputs replayed" in r.stdout          # its seed: secret until the end
+    assert "Resuming game 2 at turn 9, 20 inputs replayed" in r.stderr          # its seed: secret until the end
     reference = Table(new_game(players=4, seed=202), bots=("red", "blue", "green", "yellow"), bot="greedy")
     reference.run()
     with Journal(path, RULES) as j:

@@ -216,11 +216,11 @@ def test_headless_play_seats_the_controllers_in_the_order_given_with_a_line_each
                   "--snapshots", "s", "--size", "320x180", "--max-seconds", "3",
                   "--controller", ports[1], "--controller", ports[0]], tmp_path)
     assert "Traceback" not in r.stderr, r.stderr
-    lines = r.stdout.splitlines()
+    lines = r.stderr.splitlines()                   # status lines: stderr
     red = f"Red: controller {short_id(emulator_controller_id(1))} on {ports[1]}"
     blue = f"Blue: controller {short_id(emulator_controller_id(0))} on {ports[0]}"
     assert red in lines and blue in lines and lines.index(red) < lines.index(blue)
-    assert "Red (controller), Blue (controller), Green (bot)" in r.stdout
+    assert "Red (controller), Blue (controller), Green (bot)" in r.stderr
 
 
 def test_a_controller_that_never_answers_is_waited_for_by_name_never_a_bot_demo(tmp_path):
@@ -234,9 +234,9 @@ def test_a_controller_that_never_answers_is_waited_for_by_name_never_a_bot_demo(
         out = ""
         deadline = time.monotonic() + 40
         while "waiting for controller" not in out and time.monotonic() < deadline:
-            ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+            ready, _, _ = select.select([proc.stderr], [], [], 0.5)
             if ready:
-                line = proc.stdout.readline()
+                line = proc.stderr.readline()
                 if not line:
                     break
                 out += line
@@ -245,21 +245,22 @@ def test_a_controller_that_never_answers_is_waited_for_by_name_never_a_bot_demo(
         assert proc.poll() is None                   # still waiting, not playing
     finally:
         proc.terminate()
-        rest, err = proc.communicate(timeout=30)
+        events, rest = proc.communicate(timeout=30)
         os.close(master)
         os.close(slave)
-    assert "demo" not in out + rest and "bot" not in out + rest
-    assert "Traceback" not in err
+    assert "demo" not in out + rest + events and "bot" not in out + rest + events
+    assert "Traceback" not in rest
 
 
 def test_bot_only_and_demo_runs_never_wait_in_the_lobby(tmp_path):
     r = _run(["--headless", "--players", "3", "--seed", "2", "--speed", "0", "--journal", "j.sqlite",
               "--snapshots", "s", "--size", "320x180", "--lobby", "always"], tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "demo game" in r.stdout and "Winner" in r.stdout
+    assert "demo game" in r.stderr and "Winner" in r.stdout
 
 
-def test_connect_with_the_lobby_window_keeps_the_colours_chosen_and_bots_take_the_free_ones(window):
+def test_connect_with_the_lobby_window_keeps_the_colours_chosen_and_bots_take_the_free_ones(window, caplog):
+    caplog.set_level("INFO", logger="bitbox")
     from outspeed.table import SEATING
     from bitbox.table.seating import SeatRequest, connect
     with Emulator(2) as emu:
@@ -286,7 +287,7 @@ def test_connect_with_the_lobby_window_keeps_the_colours_chosen_and_bots_take_th
     assert by_player["red"]["controller_id"] == emulator_controller_id(1)
     assert by_player["blue"]["controller_id"] == emulator_controller_id(0)
     assert by_player["green"]["kind"] == "bot" and "green" in sims
-    lines = out.getvalue().splitlines()
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("bitbox")]    # status lines: logging
     assert f"Red: controller {short_id(emulator_controller_id(1))} on {ports[1]}" in lines
 
 

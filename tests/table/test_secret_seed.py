@@ -46,7 +46,7 @@ def test_a_secret_seed_is_never_shown_before_the_end_and_shown_after(tmp_path):
     seed = _seed_of(path)
     assert seed.bit_length() > 64                       # a 128-bit draw: below 2^64 once in 2^64 games
     assert not _shown(seed, out + err)
-    assert "new game (its seed stays secret until the end)" in out and "secret seed" in out
+    assert "new game (its seed stays secret until the end)" in out and "secret seed" in err    # event; status
     # unfinished: history, replay and resume do not show it
     h = run(["history", "--journal", str(path)], tmp_path)
     assert h.returncode == 0 and "(secret until the end)" in h.stdout and not _shown(seed, h.stdout + h.stderr)
@@ -115,7 +115,7 @@ def test_a_journal_of_the_previous_version_still_replays_and_resumes(tmp_path):
     res = run(["play", "--headless", "--resume", "--journal", str(old), "--snapshots", "s", "--size", "320x180"],
               tmp_path)
     assert res.returncode == 0, res.stderr
-    assert "7 inputs replayed" in res.stdout
+    assert "7 inputs replayed" in res.stderr
     assert res.stdout.strip().splitlines()[-1] == ref.stdout.strip().splitlines()[-1]
     h = run(["history", "--journal", str(old)], tmp_path)
     assert h.returncode == 0 and h.stdout.count("winner:") == 2

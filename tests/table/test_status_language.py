@@ -39,7 +39,7 @@ def _run(module: str, args: list[str], tmp_path: Path, code: int = 0) -> str:
     r = subprocess.run([sys.executable, "-m", module, *args], cwd=tmp_path, env=_env(tmp_path), capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == code and "Traceback" not in r.stderr, r.stderr
-    return r.stdout
+    return r.stdout + r.stderr              # the events on stdout, the status lines on stderr (logging)
 
 
 @pytest.mark.parametrize("module, lang, expect", [

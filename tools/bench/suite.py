@@ -333,6 +333,8 @@ def summary_table(rows: Sequence[Row]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bitbox_tools.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    from bitbox.console import add_version
+    add_version(parser)
     parser.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
     parser.add_argument("--only", metavar="NAMES", help=f"comma-separated sections: {','.join(SECTIONS)}")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE ('-' for stdout)")

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sys
 
+from bitbox.console import run_main
+
 from .cli import main
 
-sys.exit(main())
+sys.exit(run_main(main))

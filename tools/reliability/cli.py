@@ -64,6 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bitbox_tools.reliability",
                                 description="Run the reliability and security campaigns and write their report "
                                 "(RELIABILITY.md with --update-report).")
+    from bitbox.console import add_version
+    add_version(p)
     p.add_argument("--quick", action="store_true", help="small counts (what tests/reliability runs)")
     p.add_argument("--only", help=f"comma-separated campaigns: {', '.join(CAMPAIGNS)}")
     where = p.add_mutually_exclusive_group()

@@ -175,7 +175,7 @@ def config_case_result(case: ConfigCase, workdir: Path) -> list[dict[str, Any]]:
     bad.write_text(case.text(), encoding="utf-8")
     runs: list[tuple[str, Callable, list[str], bool]] = []
     journal = str(workdir / "journal.sqlite")
-    play = ["play", "--headless", "--players", "3", "--journal", journal, "--snapshots", str(workdir / "s"),
+    play = ["play", "-q", "--headless", "--players", "3", "--journal", journal, "--snapshots", str(workdir / "s"),
             "--size", "320x180", "--max-seconds", "30"]
     if case.file == "tiles.yaml":
         runs.append(("outspeed tiles check FILE", outspeed_main, ["tiles", "check", str(bad)], False))

@@ -185,7 +185,7 @@ def _kill_and_resume(workdir: Path, spec: str, play: list[str], reference: dict[
     resumed = subprocess.run([PY, "-m", "outspeed.cli", "play", "--resume", "--journal", str(journal), "--headless",
                               "--snapshots", str(workdir / "s2"), "--size", "320x180"],
                              cwd=workdir, env=env, capture_output=True, text=True, timeout=120)
-    ok_resume = resumed.returncode == 0 and f"{len(inputs)} inputs replayed" in resumed.stdout \
+    ok_resume = resumed.returncode == 0 and f"{len(inputs)} inputs replayed" in resumed.stderr \
         and "Traceback" not in resumed.stderr
     same = False
     if ok_resume:
@@ -293,7 +293,8 @@ def stopped_then_resumed(workdir: Path, play: list[str], reference: dict[str, An
     import resource
     workdir.mkdir(parents=True, exist_ok=True)
     journal = workdir / "journal.sqlite"
-    args = [PY, "-m", "outspeed.cli", *play, "--journal", str(journal), "--snapshots", str(workdir / "s1")]
+    # -q: only warnings and errors on stderr (no status lines)
+    args = [PY, "-m", "outspeed.cli", *play, "-q", "--journal", str(journal), "--snapshots", str(workdir / "s1")]
     if how == "sigterm":
         proc = subprocess.Popen(args + ["--speed", "8"], cwd=workdir, env=_play_env(workdir), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
@@ -304,8 +305,9 @@ def stopped_then_resumed(workdir: Path, play: list[str], reference: dict[str, An
             time.sleep(0.02)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
-        stopped = proc.returncode == 143 and "Traceback" not in err and err.strip() == ""
-        said = out.strip().splitlines()[-1] if out.strip() else ""
+        said = err.strip().splitlines()[-1] if err.strip() else ""      # "game 1 saved: ... continues it"
+        stopped = proc.returncode == 143 and "Traceback" not in err and len(err.strip().splitlines()) == 1 \
+            and said.startswith("game ") and "--resume" in said
     else:
         limit = max(8 * 4096, reference["journal_bytes"] - 4 * 4096)
         r = subprocess.run(args, cwd=workdir, env=_play_env(workdir), capture_output=True, text=True, timeout=120,

@@ -122,7 +122,7 @@ def campaign_journals(workdir: Path, corruptions: int, seed: int = 9) -> list[Ro
         for cmd in (["play", "--headless", "--resume"], ["history"], ["replay", "--headless"]):
             path = folder / f"{cmd[0]}.sqlite"
             make(path)
-            args = cmd + ["--journal", str(path)]
+            args = cmd + ["--journal", str(path), "-q"]             # -q: errors only on stderr
             if cmd[0] == "play":
                 args += ["--snapshots", str(folder / "s"), "--size", "320x180", "--max-seconds", "60"]
             with _cwd(folder), _env(SDL_VIDEODRIVER="dummy", XDG_DATA_HOME=str(folder / "data")):
@@ -199,7 +199,7 @@ def files_not_ours(workdir: Path, finished: Path) -> Row:
     os.chmod(ours, 0o644)
     r = _outspeed(["history", "--journal", str(ours)], folder)
     runs += 1
-    notice = [line for line in r.stdout.splitlines() if "readable by other users" in line]
+    notice = [line for line in r.stderr.splitlines() if "readable by other users" in line]     # a status line
     if r.returncode != 0 or len(notice) != 1 or _digest(ours)[1] != 0o600:
         problems.append(f"our 0644 journal: exit {r.returncode}, mode {oct(_digest(ours)[1])}, notice {notice}")
     theirs = folder / "theirs.sqlite"
@@ -235,7 +235,7 @@ def snapshots_checked_first(workdir: Path) -> Row:
     problems, said = [], ""
     for k, target in enumerate((folder / "taken", folder / "taken" / "pngs")):
         journal = folder / f"j{k}.sqlite"
-        r = _outspeed(["play", "--headless", "--players", "3", "--seed", "5", "--size", "320x180",
+        r = _outspeed(["play", "-q", "--headless", "--players", "3", "--seed", "5", "--size", "320x180",
                        "--journal", str(journal), "--snapshots", str(target)], folder)
         lines = r.stderr.strip().splitlines()
         if not (r.returncode == 2 and len(lines) == 1 and str(target) in lines[0] and "--snapshots" in lines[0]):

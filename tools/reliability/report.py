@@ -199,6 +199,11 @@ FIXES = (
     "2, nothing touched or lost); the seed, printed and small enough to brute-force (now a secret 128-bit draw "
     "shown after the end); and refused tries of a private choice announced to the table (now told to that "
     "controller alone, protocol 1.1).",
+    "`outspeed simulate --workers 2` stopped by SIGTERM sent to its whole process group (as a service "
+    "manager or `kill -TERM -PGID` does) hung for good in about 1 run in 3: `multiprocessing.Pool`'s idle "
+    "worker was killed holding the task queue's lock, and `Pool.terminate()` waited for it (this stalled CI). "
+    "The workers now have a pipe each and share no lock; an early stop kills and reaps them; 0 hangs in 80 "
+    "interrupted runs (`bitbox/simulation/pool.py`, `tests/sim/test_interrupt.py`).",
 )
 
 _EXPLAIN = {
