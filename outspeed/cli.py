@@ -59,8 +59,7 @@ def _cmd_tiles_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_tiles_show(args: argparse.Namespace) -> int:
-    from .rules.events import PATH_NAMES
-    from .rules.tiles import PATH_SYMBOL
+    from .rules.tiles import PATH_NAMES, PATH_SYMBOL
     try:
         tiles = load_tiles(args.file) if args.file else load_content().tiles
     except ConfigError as exc:

@@ -64,22 +64,12 @@ def _signed(n: int) -> str:
     return f"−{-n}" if n < 0 else f"+{n}" if n > 0 else "0"
 
 
-#: a path key as English says it: the key ``center`` (tiles.yaml, the wire) is the centre path
-PATH_NAMES = {"left": "left", "center": "centre", "right": "right"}
-
-
-def _path(key: Any) -> str:
-    return PATH_NAMES.get(key, str(key))
-
-
 def _breakdown(parts: list[Any]) -> str:
     # parts: [[label, value], ...] e.g. [["", 1], ["yellow die", -3]]
     out = []
     for label, value in parts:
         if label.endswith("die"):
             out.append(f"{label} {'−' if label.startswith('yellow') else ''}{abs(value)}")
-        elif label.startswith("players on "):
-            out.append(f"players on {_path(label[11:])} {value}")
         elif label:
             out.append(f"{label} {value}")
         else:
@@ -103,10 +93,10 @@ _TEMPLATES: dict[EventKind, Callable[[dict[str, Any]], str]] = {
     EventKind.BOARD_LAID: lambda d: f"a third board is laid: the track now ends at zone {d['front']}",
     EventKind.BOARD_REMOVED: lambda d: f"the rearmost board (zones {d['first']}–{d['last']}) is removed",
     EventKind.ELIMINATED: lambda d: f"{d['player']} is eliminated: {CAUSES[d['cause']]}",
-    EventKind.PROGRAMMED: lambda d: f"{d['player']} takes the {_path(d['path'])} path" + (f" with X = {d['number']}" if d.get("number") is not None else ""),
-    EventKind.LOSE_TURN: lambda d: f"{_path(d['path'])} path overcrowded ({d['count']} > {d['capacity']}): {', '.join(d['players'])} lose their turn",
-    EventKind.SOLO_ALONE: lambda d: f"{d['player']} is alone on the {_path(d['path'])} path: gains without paying",
-    EventKind.SOLO_CROWD: lambda d: f"{d['count']} players on the {_path(d['path'])} path: they pay and gain nothing",
+    EventKind.PROGRAMMED: lambda d: f"{d['player']} takes the {d['path']} path" + (f" with X = {d['number']}" if d.get("number") is not None else ""),
+    EventKind.LOSE_TURN: lambda d: f"{d['path']} path overcrowded ({d['count']} > {d['capacity']}): {', '.join(d['players'])} lose their turn",
+    EventKind.SOLO_ALONE: lambda d: f"{d['player']} is alone on the {d['path']} path: gains without paying",
+    EventKind.SOLO_CROWD: lambda d: f"{d['count']} players on the {d['path']} path: they pay and gain nothing",
     EventKind.ROLL: lambda d: f"{d['player']} rolls the {d['die']} die: {d['value']}",
     EventKind.PAY: lambda d: (f"{d['player']} pays {d['amount']} fuel" if d.get("paid", d["amount"]) == d["amount"]
                       else f"{d['player']} owes {d['amount']} fuel, pays all {d['paid']}")
@@ -114,8 +104,7 @@ _TEMPLATES: dict[EventKind, Callable[[dict[str, Any]], str]] = {
                      + f" → {d['total']}",
     EventKind.DRAW: lambda d: f"{d['player']} draws {d['drawn']} bonus token{'s' if d['drawn'] != 1 else ''}" + (" and keeps one" if d['drawn'] == 2 else ""),
     EventKind.DRAW_EMPTY: lambda d: f"{d['player']} gains a bonus token but none is left",
-    EventKind.RESHUFFLE: lambda d: (f"the {d['count']} discarded token is shuffled into a new pile" if d['count'] == 1 else
-                                   f"the {d['count']} discarded tokens are shuffled into a new pile"),
+    EventKind.RESHUFFLE: lambda d: f"the {d['count']} discarded tokens are shuffled into a new pile",
     EventKind.FLIP: lambda d: f"{d['remaining']} players remain: the remaining tiles turn to their 3-4 face",
     EventKind.MARKERS_REMOVED: lambda d: f"{d['count']} force-field marker{'s' if d['count'] != 1 else ''} removed from zone {d['zone']}",
     EventKind.TILE_REVEALED: lambda d: f"the next tile is revealed: {d['tile']}",
