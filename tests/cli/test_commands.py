@@ -117,6 +117,16 @@ def test_options_that_disagree_are_one_line_and_exit_2(command, message, tmp_pat
     assert r.stdout == ""
 
 
+def test_resume_keeps_the_seats_and_says_the_counts_given_are_not_used(tmp_path):
+    stopped = run(OUTSPEED + ["play", *FAST, "--seed", "7", "--bots", "4", "--speed", "8", "--max-seconds", "1"],
+                  tmp_path)
+    assert stopped.returncode == 3, stopped.stderr                  # gave up: the game is left unfinished
+    r = run(OUTSPEED + ["play", *FAST, "--resume", "--bots", "3"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "note: --resume keeps the game's seats (--players and --bots are for a new game)" in r.stderr.splitlines()
+    assert len(settings(tmp_path / "j.sqlite")["seats"]) == 4
+
+
 def test_the_old_bot_option_still_works_and_says_once_it_is_deprecated(tmp_path):
     r = run(OUTSPEED + ["play", *FAST, "--seed", "5", "--players", "3", "--bot", "random", "-q"], tmp_path)
     assert r.returncode == 0, r.stderr
