@@ -335,7 +335,7 @@ def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> in
                 log.info("%s", say.t("status.headless"))
             wanted = [dict(s) for s in settings.get("seats", [])]
             if opts.players is not None or opts.bots is not None:
-                log.info("note: --resume keeps the game's seats (--players and --bots are for a new game)")
+                log.info("%s", say.t("status.note", line=say.t("status.resume_seats")))
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
             seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg, lang.code), wanted, out)
