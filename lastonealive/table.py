@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
+from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available, init_pygame
 from bitbox.table.history import print_history_json, print_journal_history, replay_frames
@@ -138,7 +139,7 @@ def play(opts: PlayOptions) -> int:
         print(f"lastonealive play: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("lastonealive play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
+        print(Words(opts.lang).t("status.interrupted", command="lastonealive play"), file=sys.stderr)
         return 130
     finally:
         for sig, handler in previous.items():
@@ -154,10 +155,15 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     from .session import BotDriver, KeyboardDriver, Session, new_game
 
     lang = Lang(opts.lang)
+    say = Words(lang.code)                      # the console's status lines, in the table's language
     headless = opts.headless
     if not headless and not display_available():
-        log.info("no display found: running headless")
+        if not opts.resume:                     # resumed: said once the saved game's language is known
+            log.info("%s", say.t("status.headless"))
         headless = True
+        no_display = True
+    else:
+        no_display = False
     if headless and opts.keyboard:
         raise TableError("--keyboard needs a screen and a keyboard (no display found)")
     speed = opts.speed if opts.speed is not None else (0.0 if headless else 1.0)
@@ -169,14 +175,14 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     journal_path = Path(opts.journal or default_journal_path()).expanduser()
     journal = Journal(journal_path, JOURNAL_RULES, command="lastonealive")
     for line in journal.notices:
-        log.info("note: %s", line)
+        log.info("%s", say.t("status.note", line=line))
     try:
         hub = Hub(config=controllers)
     except BaseException:
         journal.close()
         raise
     request = SeatRequest(players=opts.players, bots=opts.bots, keyboard=opts.keyboard, urls=tuple(opts.controllers),
-                          wait=opts.wait)
+                          wait=opts.wait, lang=lang.code)
     try:
         resumed: GameInfo | None = None
         if opts.resume:
@@ -191,16 +197,20 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             tokens = settings.get("tokens", "virtual")
             if settings.get("lang") in LANGUAGES and opts.lang == "en":
                 lang = Lang(settings["lang"])
+                say = Words(lang.code)
+                request = replace(request, lang=lang.code)
+            if no_display:
+                log.info("%s", say.t("status.headless"))
             wanted = [dict(s) for s in settings.get("seats", [])]
             if opts.players is not None or opts.bots is not None:
-                log.info("note: --resume keeps the game's seats (--players and --bots are for a new game)")
+                log.info("%s", say.t("status.note", line=say.t("status.resume_seats")))
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
             seats, sims, pending = connect(hub, SEATING, request, wanted, out)
             record = GameRecord(journal, resumed.id, n_inputs)
-            note = f" (seed {resumed.seed})" if resumed.seed_public else ""
-            log.info("Resuming Last One Alive game %s%s at turn %s, %s inputs replayed from %s",
-                     resumed.id, note, game.state.turn, n_inputs, journal_path)
+            log.info("%s", say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
+                                 game=resumed.id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
+                                 journal=journal_path))
         else:
             bot_name = opts.bot
             seats, sims, pending = connect(hub, SEATING, request, None, out)
@@ -208,7 +218,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             kinds = {s["kind"] for s in seats}
             tokens = opts.tokens
             if tokens == "physical" and kinds != {"controller"}:
-                log.info("bots and keyboard players cannot hold cardboard: virtual tokens")
+                log.info("%s", lang.t("status.cardboard"))
                 tokens = "virtual"
             seed = opts.seed if opts.seed is not None else secrets.randbits(SECRET_SEED_BITS)
             seed_kind = "given" if opts.seed is not None else "secret"
@@ -218,15 +228,18 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                         "seed": seed_kind}
             record = journal.new_game(game, settings)
             n_inputs = 0
-            who = ", ".join(f"{lang.player(s['player'])} ({s['kind']})" for s in seats)
-            seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
-            variants = ", ".join(game.state.variants) or "base game"
-            log.info("Last One Alive game %s: %s; %s; %s; %s tokens; journal %s", record.id, who, variants,
-                     seed_note, tokens, journal_path)
+            who = ", ".join(say.t("status.seat", player=lang.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
+                            for s in seats)
+            seed_note = say.t("status.seed", seed=seed) if seed_kind == "given" else say.t("status.secret_seed")
+            variants = ", ".join(game.state.variants) or lang.t("status.base_game")
+            log.info("%s", say.t("status.new_game", title="Last One Alive", game=record.id, seats=who,
+                                 options=say.t("word.semicolon").join([variants, seed_note,
+                                                                      lang.t(f"status.tokens.{tokens}")]),
+                                 journal=journal_path))
         if snapshots is not None:
             from bitbox.table.options import game_folder
             snapshots = game_folder(snapshots, f"lastonealive-{record.id}")
-            log.info("snapshots of game %s: %s%s", record.id, snapshots, os.sep)
+            log.info("%s", say.t("status.snapshots", game=record.id, folder=f"{snapshots}{os.sep}"))
         session = Session(game, seat_plans(seats), tokens=tokens, wheel_map=wheel_map, journal=record, pace=pace,
                           inputs_applied=n_inputs, on_event=_Printer(lang, out))
         session.log_message("resumed" if resumed else "started", {"turn": game.state.turn} if resumed else {})
@@ -253,15 +266,15 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
         except KeyboardInterrupt:
             code = 130
         if code in (130, 143):
-            print(f"lastonealive play: {'terminated' if code == 143 else 'interrupted'} "
-                  f"(an unfinished game continues with --resume)", file=sys.stderr)
+            print(say.t("status.terminated" if code == 143 else "status.interrupted", command="lastonealive play"),
+                  file=sys.stderr)
         if session.finished:
             winners = session.game.state.winners
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
                   file=out, flush=True)
         else:
-            log.warning("game %s saved: `lastonealive play --resume --journal %s` continues it", record.id,
-                        journal_path)
+            log.warning("%s", say.t("status.saved", game=record.id,
+                                    command=f"lastonealive play --resume --journal {journal_path}"))
         return code
     finally:
         hub.close()
@@ -339,10 +352,11 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         print(f"lastonealive replay: {exc}", file=sys.stderr)
         return 2
     L = Lang(lang or info.settings.get("lang") or "en")
+    say = Words(L.code)
     if info.status != "finished":
-        log.info("game %s is not finished: replaying its %s turn(s) so far", game_id, len(frames) - 1)
+        log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
     if not headless and not display_available():
-        log.info("no display found: running headless")
+        log.info("%s", say.t("status.headless"))
         headless = True
     pygame = init_pygame(headless)
     from .display import TableDisplay
@@ -361,7 +375,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
             except TableError as exc:
                 print(f"lastonealive replay: {exc}", file=sys.stderr)
                 return 2
-            log.info("snapshots of the replay of game %s: %s%s", game_id, snapshot_dir, os.sep)
+            log.info("%s", say.t("status.replay_snapshots", game=game_id, folder=f"{snapshot_dir}{os.sep}"))
         for i, f in enumerate(frames):
             for e in f.log:
                 print(("" if e.kind in ("turn", "game_over", "started") else "  ") + L.event(e.kind, e.data), file=out)

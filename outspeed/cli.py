@@ -59,7 +59,7 @@ def _cmd_tiles_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_tiles_show(args: argparse.Namespace) -> int:
-    from .rules.tiles import PATH_SYMBOL
+    from .rules.tiles import PATH_NAMES, PATH_SYMBOL
     try:
         tiles = load_tiles(args.file) if args.file else load_content().tiles
     except ConfigError as exc:
@@ -77,7 +77,7 @@ def _cmd_tiles_show(args: argparse.Namespace) -> int:
         for key in PATHS:
             path = paths.get(key)
             light = PATH_SYMBOL[key] if path else "○"
-            print(f"  {light} {key:<6} " + (path.describe() if path else "(light off)"))
+            print(f"  {light} {PATH_NAMES[key]:<6} " + (path.describe() if path else "(light off)"))
     return 0
 
 

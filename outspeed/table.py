@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, TextIO
 
+from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
@@ -29,7 +30,7 @@ from .display.model import PLAYER_ORDER, LogEntry, TableView
 from .journaling import RULES as JOURNAL_RULES
 from .rules import EventKind, Game, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
-from .words import LANGUAGES, Lang
+from .words import LANGUAGE_NAMES, LANGUAGES, Lang
 
 #: Status lines (not the game's events): stderr and --log-file (see bitbox.console).
 log = logging.getLogger("bitbox.outspeed")
@@ -143,9 +144,9 @@ class PlayOptions:
 SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, demo_players=4)
 
 
-def _seat_request(opts: PlayOptions, cfg: TableConfig) -> SeatRequest:
+def _seat_request(opts: PlayOptions, cfg: TableConfig, lang: str = "en") -> SeatRequest:
     return SeatRequest(players=opts.players, bots=opts.bots, keyboard=opts.keyboard, urls=tuple(opts.controllers),
-                       wait=cfg.wait_for_controllers)
+                       wait=cfg.wait_for_controllers, lang=lang)
 
 
 # ---------------------------------------------------------------------------- play
@@ -171,10 +172,10 @@ def _new_seed() -> int:
     return secrets.randbits(SECRET_SEED_BITS)
 
 
-def _tell(journal: Journal, out: TextIO | None = None) -> None:
+def _tell(journal: Journal, out: TextIO | None = None, say: Words | None = None) -> None:
     """The journal's notices (e.g. a mode made private), one status line each."""
     for line in journal.notices:
-        log.info("note: %s", line)
+        log.info("%s", (say or Words()).t("status.note", line=line))
 
 
 def bot_kinds(bot: str) -> tuple[str, ...]:
@@ -255,26 +256,28 @@ def play(opts: PlayOptions) -> int:
     out = opts.out or sys.stdout
     from bitbox.config import ConfigError as DeviceConfigError
     previous = _catch_signals()
+    said: list[Words] = [Words(opts.lang or "en")]      # the table's language, once _play knows it
     try:
-        return _play(opts, out)
-    except LeftLobby as exc:
-        log.info("outspeed play: %s", exc)
+        return _play(opts, out, said)
+    except LeftLobby:
+        log.info("%s", said[0].t("status.left_lobby", command="outspeed play"))
         return 0
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
         return 2
     except Terminated:
-        print("outspeed play: terminated (an unfinished game continues with --resume)", file=sys.stderr)
+        print(said[0].t("status.terminated", command="outspeed play"), file=sys.stderr)
         return 143
     except KeyboardInterrupt:
-        print("outspeed play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
+        print(said[0].t("status.interrupted", command="outspeed play"), file=sys.stderr)
         return 130
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
-def _play(opts: PlayOptions, out: TextIO) -> int:
+def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> int:
+    """``said``: its one item is set to the console's words in the table's language."""
     from bitbox.hub import Hub
 
     from .bots import make_bot
@@ -283,14 +286,20 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
 
     cfg = load_table_config(opts.table_config)
     lang = Lang(opts.lang or cfg.language)
+    said = said if said is not None else [Words()]
+    said[0] = say = Words(lang.code)            # the console's status lines, in the table's language
     bot_name = opts.bot or cfg.bot
     from .bots import BOTS
     if not all(b in BOTS for b in bot_kinds(bot_name)):
         raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
     headless = opts.headless
     if not headless and not display_available():
-        log.info("no display found: running headless")
+        if not opts.resume:                     # resumed: said once the saved game's language is known
+            log.info("%s", say.t("status.headless"))
         headless = True
+        no_display = True
+    else:
+        no_display = False
     if headless and opts.keyboard:
         raise TableError("--keyboard needs a screen and a keyboard (no display found)")
     speed = opts.speed if opts.speed is not None else (0.0 if headless else cfg.speed)
@@ -303,7 +312,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     snapshots = check_snapshots(opts.snapshots or cfg.snapshots if headless or opts.snapshots else None)
     journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()
     journal = Journal(journal_path, JOURNAL_RULES, command="outspeed")
-    _tell(journal, out)
+    _tell(journal, out, say)
     try:
         hub = Hub(config=controllers)
     except BaseException:
@@ -321,20 +330,23 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             bot_name = settings.get("bot", bot_name)
             if not opts.lang and settings.get("lang") in LANGUAGES:
                 lang = Lang(settings["lang"])
+                said[0] = say = Words(lang.code)
+            if no_display:
+                log.info("%s", say.t("status.headless"))
             wanted = [dict(s) for s in settings.get("seats", [])]
             if opts.players is not None or opts.bots is not None:
-                log.info("note: --resume keeps the game's seats (--players and --bots are for a new game)")
+                log.info("%s", say.t("status.note", line=say.t("status.resume_seats")))
             if any(s.get("kind") == "keyboard" for s in wanted) and headless:
                 raise TableError("this game has keyboard players: it needs a screen to resume")
-            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), wanted, out)
+            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg, lang.code), wanted, out)
             record_id = resumed.id
             from bitbox.table.journal import GameRecord
             record = GameRecord(journal, record_id, n_inputs)
-            seed_note = f" (seed {resumed.seed})" if resumed.seed_public else ""
-            log.info("Resuming game %s%s at turn %s, %s inputs replayed from %s",
-                     record_id, seed_note, game.state.turn, n_inputs, journal_path)
+            log.info("%s", say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
+                                 game=record_id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
+                                 journal=journal_path))
         else:
-            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg), None, out,
+            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg, lang.code), None, out,
                                            arrange=_lobby(opts, cfg, hub, headless, lang, bot_name, out))
             names = [s["player"] for s in seats]
             kinds = {s["kind"] for s in seats}
@@ -350,14 +362,16 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
                         "seed": seed_kind}
             record = journal.new_game(game, settings)
             n_inputs = 0
-            who = ", ".join(f"{lang.player(s['player'])} ({s['kind']})" for s in seats)
-            seed_note = f"seed {seed}" if seed_kind == "given" else "secret seed (shown by history once it ends)"
-            log.info("Outspeed game %s: %s; %s; %s bonus tokens; journal %s", record.id, who, seed_note, mode,
-                     journal_path)
+            who = ", ".join(say.t("status.seat", player=lang.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
+                            for s in seats)
+            seed_note = say.t("status.seed", seed=seed) if seed_kind == "given" else say.t("status.secret_seed")
+            log.info("%s", say.t("status.new_game", title="Outspeed", game=record.id, seats=who,
+                                 options=say.t("word.semicolon").join([seed_note, lang.t(f"status.tokens.{mode}")]),
+                                 journal=journal_path))
         if snapshots is not None:
             from bitbox.table.options import game_folder
             snapshots = game_folder(snapshots, f"outspeed-{record.id}")
-            log.info("snapshots of game %s: %s%s", record.id, snapshots, os.sep)
+            log.info("%s", say.t("status.snapshots", game=record.id, folder=f"{snapshots}{os.sep}"))
         plans = seat_plans(seats)
         printer = _Printer(lang, out)
         session = Session(game, plans, wheel_map=wheel_map, journal=record, pace=pace,
@@ -399,7 +413,8 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
             print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
                   file=out, flush=True)
         else:
-            log.warning("game %s saved: `outspeed play --resume --journal %s` continues it", record.id, journal_path)
+            log.warning("%s", say.t("status.saved", game=record.id,
+                                    command=f"outspeed play --resume --journal {journal_path}"))
         return code
     finally:
         hub.close()
@@ -414,17 +429,19 @@ def _lobby(opts: PlayOptions, cfg: TableConfig, hub: Any, headless: bool, lang: 
     if opts.lobby == "never" or opts.keyboard:
         return None
     from bitbox.table.lobby import arrange
-    options = [f"language {lang.code}", f"bots: {bot_name}", f"tokens: {opts.tokens or cfg.tokens}"]
+    say = Words(lang.code)
+    options = [LANGUAGE_NAMES[lang.code], say.t("lobby.opt.bots", bots=bot_name),
+               lang.t(f"status.tokens.{opts.tokens or cfg.tokens}")]
     if opts.players:
-        options.insert(0, f"{opts.players} players")
+        options.insert(0, say.t("lobby.opt.players", count=opts.players))
     if opts.first_game:
-        options.append("first game")
+        options.append(lang.t("status.first_game"))
     return arrange(hub, SEATING.names, SEATING.max_players, urls=opts.controllers, window=not headless,
                    title="Outspeed", options=" · ".join(options), bots=opts.bots, min_players=SEATING.min_players,
                    out=out,
                    size=opts.size or cfg.window,
                    fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
-                   max_seconds=opts.max_seconds, always=opts.lobby == "always")
+                   max_seconds=opts.max_seconds, always=opts.lobby == "always", lang=lang.code)
 
 
 class TableLoop(ConsoleLoop):
@@ -546,10 +563,11 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         print(f"outspeed replay: {exc}", file=sys.stderr)
         return 2
     L = Lang(lang or info.settings.get("lang") or cfg.language)
+    say = Words(L.code)
     if info.status != "finished":
-        log.info("game %s is not finished: replaying its %s turn(s) so far", game_id, len(frames) - 1)
+        log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
     if not headless and not display_available():
-        log.info("no display found: running headless")
+        log.info("%s", say.t("status.headless"))
         headless = True
     pygame = _init_pygame(headless)
     from .display.render import TableDisplay
@@ -570,7 +588,7 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
             except TableError as exc:
                 print(f"outspeed replay: {exc}", file=sys.stderr)
                 return 2
-            log.info("snapshots of the replay of game %s: %s%s", game_id, snapshot_dir, os.sep)
+            log.info("%s", say.t("status.replay_snapshots", game=game_id, folder=f"{snapshot_dir}{os.sep}"))
         for i, f in enumerate(frames):
             for e in f.log:
                 print(("" if e.kind == EventKind.TURN else "  ") + L.event(e.kind, e.data), file=out)

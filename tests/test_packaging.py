@@ -35,3 +35,9 @@ def test_a_non_editable_wheel_carries_the_config_files(tmp_path):
               "bitbox_config/lastonealive/dice.yaml", "bitbox_config/lastonealive/tokens.yaml",
               "outspeed/rules/game.py", "bitbox_tools/__init__.py"):
         assert f in names, f
+    # the words: each domain's English template and every language's .po and compiled .mo
+    for domain in ("outspeed", "lastonealive", "bitbox"):
+        assert f"{domain}/locale/{domain}.pot" in names, domain
+        for lang in ("es", "fr", "de"):
+            for suffix in (".po", ".mo"):
+                assert f"{domain}/locale/{lang}/LC_MESSAGES/{domain}{suffix}" in names, (domain, lang, suffix)

@@ -35,6 +35,7 @@ from typing import Any
 
 from bitbox.config import ConfigError
 from bitbox.faults import FaultSpec, FaultSpecError, parse_faults
+from bitbox.i18n import counted
 from bitbox.sim import DEFAULT_POSITIONS, ScriptStep, VirtualController, load_script
 
 __all__ = ["Emulator", "EmulatedPort", "emulator_controller_id", "main"]
@@ -519,7 +520,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--id-base: expected a whole number (decimal or 0x-hex), got {args.id_base!r}") from None
         if not 0 <= base <= MAX_ID - args.controllers:
             raise ValueError(f"--id-base: ids are 64-bit, so it must be 0..{MAX_ID - args.controllers:#x} for "
-                             f"{args.controllers} controller(s), got {args.id_base}")
+                             f"{counted(args.controllers, 'controller', 'controllers')}, got {args.id_base}")
         if args.seconds is not None:
             _bounded(args.seconds, 1e-3, 1e7, "--seconds")
         specs = parse_faults(args.faults, args.controllers)
@@ -564,7 +565,7 @@ def run(args: argparse.Namespace) -> int:
         announce(*a)
     started = True
     emu.start()
-    print(f"bitbox emulate: {args.controllers} controller(s) running; type 'help' for commands, "
+    print(f"bitbox emulate: {counted(args.controllers, 'controller', 'controllers')} running; type 'help' for commands, "
           f"Ctrl-C to stop", file=sys.stderr, flush=True)
     deadline = time.monotonic() + args.seconds if args.seconds else None
     try:

@@ -52,13 +52,15 @@ class LobbyScreen(_Screen):
     """See the module docstring."""
 
     def draw(self, surf: pygame.Surface, lobby: Any, *, title: str = "", options: str = "", bots: int = 0,
-             waited: float = 0.0) -> None:
+             waited: float = 0.0, lang: str = "en") -> None:
+        from bitbox.i18n import Words
+        say = Words(lang)
         self.labels = []
         surf.fill(BG)
         w, h = surf.get_size()
         p = lambda n: self.px(surf, n)  # noqa: E731
         margin = p(48)
-        self.text(surf, f"{title} — lobby" if title else "Lobby", 56, (margin, p(30)), TEXT, bold=True)
+        self.text(surf, say.t("lobby.title", title=title) if title else say.t("lobby.title_plain"), 56, (margin, p(30)), TEXT, bold=True)
         if options:
             self.text(surf, options, 28, (margin, p(110)), DIM, max_width=w - 2 * margin)
         names = list(lobby.names)[: lobby.max_players]
@@ -72,15 +74,15 @@ class LobbyScreen(_Screen):
             pygame.draw.rect(surf, PANEL_2 if holder else PANEL, row, border_radius=p(10))
             colour = SCREEN_RGB.get(name, (200, 200, 200))
             pygame.draw.rect(surf, colour, (row.x, row.y, p(18), row.h), border_radius=p(6))
-            self.text(surf, name.capitalize(), 36, (row.x + p(40), row.centery), colour, bold=True, anchor="midleft")
+            self.text(surf, say.player(name), 36, (row.x + p(40), row.centery), colour, bold=True, anchor="midleft")
             if holder is not None:
                 from bitbox.table.lobby import short_id
                 info = holder.info
-                who = f"controller {short_id(info.controller_id)} on {info.port} · firmware {info.firmware}"
-                state, scol = (("ready", GOOD) if holder.ready else
-                               ("lost", BAD) if not holder.present else ("close your lock when ready", ACCENT))
+                who = say.t("lobby.controller", id=short_id(info.controller_id), port=info.port, firmware=info.firmware)
+                state, scol = ((say.t("lobby.ready"), GOOD) if holder.ready else
+                               (say.t("lobby.lost"), BAD) if not holder.present else (say.t("lobby.close_lock"), ACCENT))
             else:
-                who = "a bot" if i in bot_seats else "free"
+                who = say.t("lobby.bot") if i in bot_seats else say.t("lobby.free")
                 state, scol = ("", DIM)
             self.text(surf, who, 26, (row.x + p(260), row.centery), TEXT if holder else DIM, anchor="midleft",
                       max_width=row.w - p(260) - p(520))
@@ -91,18 +93,16 @@ class LobbyScreen(_Screen):
         waiting = [e for e in lobby.entries.values() if e.seat is None and e.present]
         from bitbox.table.lobby import short_id
         for e in waiting[:3]:
-            self.text(surf, f"controller {short_id(e.info.controller_id)} on {e.info.port}: "
-                            f"turn your lock to take a seat", 30, (margin, y), ACCENT, bold=True,
+            self.text(surf, say.t("lobby.take_seat", id=short_id(e.info.controller_id), port=e.info.port), 30, (margin, y), ACCENT, bold=True,
                       max_width=w - 2 * margin)
             y += p(44)
         for port in lobby.missing()[:2]:
-            self.text(surf, f"waiting for controller {port}: it has not answered ({waited:.0f} s)", 30,
+            self.text(surf, say.t("lobby.waiting", port=port, seconds=f"{waited:.0f}"), 30,
                       (margin, y), BAD, bold=True, max_width=w - 2 * margin)
             y += p(44)
         if not lobby.entries and not lobby.missing():
-            self.text(surf, "no controller found yet: plug one in, or press Enter for bots", 30, (margin, y), DIM)
-        self.text(surf, f"lock: take a seat / ready · left wheel: change colour (swap) · +/−: bots ({n_bots}) · "
-                        "Enter: start · T: test controllers · Esc: leave", 24, (margin, h - p(40)), DIM, anchor="midleft",
+            self.text(surf, say.t("lobby.none"), 30, (margin, y), DIM)
+        self.text(surf, say.t("lobby.keys", bots=n_bots), 24, (margin, h - p(40)), DIM, anchor="midleft",
                   max_width=w - 2 * margin)
         self.dirty = False
 
@@ -111,21 +111,24 @@ class TestScreen(_Screen):
     """The controller test screen: one row per controller the hub holds."""
 
     def draw(self, surf: pygame.Surface, seats: Sequence[Any], links: Sequence[Any], lights_on: bool,
-             title: str = "Controller test") -> None:
+             title: str | None = None, lang: str = "en") -> None:
+        from bitbox.i18n import Words
+        say = Words(lang)
+        title = say.t("test.title") if title is None else title
         self.labels = []
         surf.fill(BG)
         w, h = surf.get_size()
         p = lambda n: self.px(surf, n)  # noqa: E731
         margin = p(48)
         self.text(surf, title, 56, (margin, p(30)), TEXT, bold=True)
-        self.text(surf, f"L: lights test ({'on' if lights_on else 'off'}) · I: blink all · Esc: back", 28,
+        self.text(surf, say.t("test.keys_on" if lights_on else "test.keys_off"), 28,
                   (margin, p(110)), DIM)
         from bitbox.table.lobby import short_id
         link_of = {l.seat: l for l in links if l.seat is not None}
         rows = list(seats)
         row_h = min(p(130), (h - p(220)) // max(1, len(rows)))
         if not rows:
-            self.text(surf, "no controller: plug one in (`bitbox ports` lists what the computer sees)", 30,
+            self.text(surf, say.t("test.none"), 30,
                       (margin, p(200)), ACCENT)
         for i, s in enumerate(rows):
             row = pygame.Rect(margin, p(170) + i * row_h, w - 2 * margin, row_h - p(10))
@@ -134,13 +137,13 @@ class TestScreen(_Screen):
             cid = short_id(s.controller_id) if s.controller_id is not None else "?"
             self.text(surf, f"{cid}  {s.port or ''}", 30, (row.x + p(20), row.y + p(10)), TEXT, bold=True,
                       max_width=row.w // 2)
-            frames = f"frames {link.frames} · bad {s.bad_frames}" if link else f"bad {s.bad_frames}"
-            self.text(surf, frames if s.connected else "lost", 26, (row.right - p(20), row.y + p(12)),
+            frames = say.t("test.frames", frames=link.frames, bad=s.bad_frames) if link else say.t("test.bad", bad=s.bad_frames)
+            self.text(surf, frames if s.connected else say.t("test.lost"), 26, (row.right - p(20), row.y + p(12)),
                       (BAD if s.bad_frames else DIM) if s.connected else BAD, anchor="topright")
             x = row.x + p(20)
-            for label, pos in zip(("left", "centre", "right"), s.wheels):
+            for label, pos in zip((say.t("wheel.left"), say.t("wheel.centre"), say.t("wheel.right")), s.wheels):
                 r = self.text(surf, f"{label} {pos}", 34, (x, row.bottom - p(12)), ACCENT, bold=True,
                               anchor="bottomleft")
                 x = r.right + p(60)
-            self.text(surf, "LOCKED" if s.locked else "open", 34, (x, row.bottom - p(12)),
+            self.text(surf, say.t("test.locked") if s.locked else say.t("test.open"), 34, (x, row.bottom - p(12)),
                       GOOD if s.locked else DIM, bold=True, anchor="bottomleft")

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
+from bitbox.i18n import counted
+
 from .pool import Terminated, WorkerLost
 
 RAY_HELP = ("run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
@@ -62,7 +64,7 @@ def cap_workers(prog: str, workers: int) -> int:
     from .pool import usable_cores
     cores = usable_cores()
     if workers > cores:
-        print(f"{prog}: --workers {workers} is more than the {cores} core(s) here: using {cores}", file=sys.stderr)
+        print(f"{prog}: --workers {workers} is more than the {counted(cores, 'core', 'cores')} here: using {cores}", file=sys.stderr)
         return cores
     return workers
 

@@ -74,6 +74,7 @@ def display_available() -> bool:
         return False
     if sys.platform.startswith("linux") and not driver and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return False
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")    # pygame's own English banner: not on stdout
     try:
         import pygame
         pygame.display.init()

@@ -33,11 +33,16 @@ def short_id(controller_id: int) -> str:
     return f"{h[:4]}…{h[-4:]}"
 
 
-def seat_line(name: str, info: ControllerInfo | None, title: Callable[[str], str] = str.capitalize) -> str:
-    """The log's line for a seat: ``Red: controller 1d1e…c0de on /dev/ttyACM0``."""
+def seat_line(name: str, info: ControllerInfo | None, title: Callable[[str], str] | None = None,
+              lang: str = "en") -> str:
+    """The log's line for a seat: ``Red: controller 1d1e…c0de on /dev/ttyACM0`` (in ``lang``;
+    ``title``: how the seat's name is said, by default its colour in that language)."""
+    from bitbox.i18n import Words
+    words = Words(lang)
+    player = title(name) if title is not None else words.player(name)
     if info is None:
-        return f"{title(name)}: bot"
-    return f"{title(name)}: controller {short_id(info.controller_id)} on {info.port}"
+        return words.t("seat.bot", player=player)
+    return words.t("seat.controller", player=player, id=short_id(info.controller_id), port=info.port)
 
 
 @dataclass
@@ -186,7 +191,8 @@ def apply(hub: Any, commands: Sequence[tuple[str, int, Any]]) -> None:
 def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", options: str = "",
               out: TextIO | None = None, max_seconds: float | None = None,
               events: Sequence[Any] = (), service: Callable[[], None] | None = None,
-              keys: Callable[[], list[str]] | None = None, sink: list[Any] | None = None) -> list[int] | None:
+              keys: Callable[[], list[str]] | None = None, sink: list[Any] | None = None,
+              lang: str = "en") -> list[int] | None:
     """The lobby's loop: returns the hub seats in player order, or None when left (Esc,
     window closed). With ``screen`` (a pygame display surface) it draws the lobby and reads
     the keys (Enter starts, T opens ``service``, the controller test screen; Esc leaves); without one it waits for
@@ -197,7 +203,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
     ``keys``: a test's key presses instead of pygame's (names: "enter", "test", "escape",
     "bot+", "bot-"; **+**/**-** change how many bots fill the free seats).
     A ``--controller`` that does not answer is named on the screen and in the status log (once).
-    ``sink``: every hub event polled is appended to it (for the referee, after the lobby)."""
+    ``sink``: every hub event polled is appended to it (for the referee, after the lobby).
+    ``lang``: the language of the status lines and of the screen."""
     started = time.monotonic()
     told_missing: set[str] = set()
     view = None
@@ -220,7 +227,7 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
             if port not in told_missing and time.monotonic() - started > 1.0:
                 told_missing.add(port)
                 from .seating import log, waiting_line
-                log.warning("%s", waiting_line(port))
+                log.warning("%s", waiting_line(port, lang))
         pressed: list[str] = list(keys()) if keys is not None else []
         if screen is not None:
             for ev in pygame.event.get():
@@ -256,7 +263,7 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
         if view is not None:
             surface = pygame.display.get_surface()
             assert surface is not None and clock is not None        # both made with the screen
-            view.draw(surface, lobby, title=title, options=options, bots=lobby.bot_count(),
+            view.draw(surface, lobby, title=title, options=options, bots=lobby.bot_count(), lang=lang,
                       waited=time.monotonic() - started)
             pygame.display.flip()
             clock.tick(30)
@@ -292,8 +299,10 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
     def __init__(self, hub: Any, names: Sequence[str], max_players: int, *, urls: Sequence[str] = (),
                  window: bool = False, title: str = "", options: str = "", bots: int | None = None,
                  min_players: int = 0, out: TextIO | None = None, size: tuple[int, int] = (1280, 720),
-                 fullscreen: bool = False, max_seconds: float | None = None, always: bool = False) -> None:
+                 fullscreen: bool = False, max_seconds: float | None = None, always: bool = False,
+                 lang: str = "en") -> None:
         self.hub, self.names, self.max_players, self.urls = hub, list(names), max_players, list(urls)
+        self.lang = lang                        # of the lines printed to ``out`` (bitbox.i18n)
         self.window, self.title, self.options, self.min_players = window, title, options, min_players
         self.out, self.size, self.fullscreen = out, size, fullscreen
         self.max_seconds, self.always = max_seconds, always
@@ -327,10 +336,10 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
             def keep(e: Any) -> None:
                 lobby.handle(e)
                 pending.append(e)
-            run_test_screen(hub, screen, on_event=keep)
+            run_test_screen(hub, screen, on_event=keep, lang=self.lang)
 
         order = run_lobby(hub, lobby, screen=screen, title=self.title, options=self.options, out=self.out,
-                          events=events, service=service, max_seconds=self.max_seconds, sink=pending)
+                          events=events, service=service, max_seconds=self.max_seconds, sink=pending, lang=self.lang)
         if order is None:
             raise LeftLobby("left the lobby: no game started")
         for e in lobby.entries.values():        # controllers that came during the lobby

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence, TextIO
 
 from bitbox.events import Connected, ControllerInfo
+from bitbox.i18n import Words, counted
 
 SEAT_KINDS = ("controller", "bot", "keyboard")
 
@@ -70,6 +71,7 @@ class SeatRequest:
     keyboard: bool = False
     urls: Sequence[str] = ()
     wait: float = 3.0                   # seconds to wait for real controllers to say hello
+    lang: str = "en"                    # the language of the status lines (bitbox.i18n)
 
 
 class Pollable(Protocol):
@@ -109,8 +111,8 @@ def bind(names: Sequence[str], controller_ids: Sequence[int], connected: dict[in
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 bot``, ``2 bots``, ``0 controllers``."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
+    """``1 bot``, ``2 bots``, ``0 controllers`` (English: the errors; status lines come from the catalogues)."""
+    return counted(n, word, words or word + "s")
 
 
 def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None = None) -> list[str]:
@@ -127,7 +129,7 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None =
         if players is None:
             total = max(low, n_real + n_bots + 1)
             n_kb = total - n_real - n_bots
-            log.info("--keyboard: %s at the keyboard (--players sets how many)", plural(n_kb, "player"))
+            log.info("%s", Words(req.lang).t("seating.keyboard", count=n_kb))
         else:
             total = players
             n_kb = total - n_real - n_bots
@@ -154,12 +156,11 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None =
         elif n_real:
             n_bots = max(0, low - n_real)
             if n_bots:
-                log.info("%s found: %s %s the table to %d players", made, plural(n_bots, "bot"),
-                         "fills" if n_bots == 1 else "fill", low)
+                log.info("%s", Words(req.lang).t("seating.fill", count=n_real, bots=n_bots, players=low))
         else:
             n_bots = rules.demo_players
         if not n_real:
-            log.info("no controllers found: a demo game, %s on simulated controllers", plural(n_bots, "bot"))
+            log.info("%s", Words(req.lang).t("seating.demo", count=n_bots))
     total = n_real + n_bots + n_kb
     if not low <= total <= high:
         raise TableError(f"{title} is for {low} to {high} players: {made} + {plural(n_bots, 'bot')} + "
@@ -167,13 +168,13 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None =
     return ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
 
 
-def waiting_line(url: str) -> str:
+def waiting_line(url: str, lang: str = "en") -> str:
     """The one line said about a ``--controller`` that has not answered (lobby and seating)."""
-    return f"waiting for controller {url}: it has not answered (check its cable and power; Ctrl-C stops)"
+    return Words(lang).t("seating.waiting", url=url)
 
 
 def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, ControllerInfo], pending: list[Any],
-                  out: TextIO, give_up: float | None = None) -> None:
+                  out: TextIO, give_up: float | None = None, lang: str = "en") -> None:
     """Wait for every controller given with ``--controller`` to answer, naming each one that
     has not (once, in ``out``): a controller asked for by name is never silently replaced by
     a bot. ``give_up``: seconds, then a :class:`TableError` (None: wait until Ctrl-C)."""
@@ -186,7 +187,7 @@ def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, Contr
         for url in missing():
             if url not in told:
                 told.add(url)
-                log.warning("%s", waiting_line(url))
+                log.warning("%s", waiting_line(url, lang))
         if give_up is not None and time.monotonic() - started > give_up:
             raise TableError(f"controller {missing()[0]} did not answer in {give_up:g} s")
         wait_for(hub, 0.5, connected, pending, lambda c: not missing())
@@ -212,7 +213,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     try:
         hub.scan()
     except Exception as exc:  # noqa: BLE001 - discovery problems must not stop a demo
-        log.warning("controller discovery failed: %s", exc)
+        log.warning("%s", Words(req.lang).t("seating.discovery_failed", error=exc))
     hub.start()
     connected: dict[int, ControllerInfo] = {}
     real_links = [link for link in hub.links() if link.kind != "sim"]
@@ -233,7 +234,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
         real_seats = sorted(chosen, key=lambda seat: chosen[seat])
     else:
         if req.urls and wanted is None:
-            wait_for_urls(hub, req.urls, connected, pending, out)
+            wait_for_urls(hub, req.urls, connected, pending, out, lang=req.lang)
         real_seats = sorted(connected)
     n_real = len(real_seats)
     wanted_kinds = _count(rules, req, n_real, out) if wanted is None else [s["kind"] for s in wanted]
@@ -291,7 +292,7 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     from .lobby import seat_line
     for s in seats:
         if s["kind"] == "controller":
-            log.info("%s", seat_line(s["player"], connected.get(s["seat"]) or _unknown(s)))
+            log.info("%s", seat_line(s["player"], connected.get(s["seat"]) or _unknown(s), lang=req.lang))
     return seats, sim_of, pending
 
 

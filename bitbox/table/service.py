@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from bitbox.colours import LIGHT_RGB, SEAT_COLOURS
 from bitbox.events import Connected
+from bitbox.i18n import counted
 
 from .lobby import short_id
 
@@ -37,10 +38,11 @@ def lights_step(hub: Any, step: int) -> None:
 
 
 def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = None, snapshot: str | None = None,
-                keys: Any = None, out: TextIO | None = None, on_event: Any = None) -> int:
+                keys: Any = None, out: TextIO | None = None, on_event: Any = None, lang: str = "en") -> int:
     """The controller test screen until Esc (or ``seconds``); returns the number of frames.
     ``keys``: a test's key presses (names "lights", "identify", "escape"), called each frame;
-    ``on_event``: called with every hub event polled (the lobby keeps up while it is open)."""
+    ``on_event``: called with every hub event polled (the lobby keeps up while it is open).
+    ``lang``: the language of the screen (bitbox.i18n)."""
     import pygame
 
     from bitbox.display.lobby import TestScreen
@@ -83,18 +85,18 @@ def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = Non
             if lights:
                 lights_step(hub, 1)
             if snapshot:
-                view.draw(surface, hub.seats(), hub.links(), lights)
+                view.draw(surface, hub.seats(), hub.links(), lights, lang=lang)
                 pygame.image.save(surface, snapshot)
             if out is not None:
                 for s in hub.seats():
                     print(f"{short_id(s.controller_id) if s.controller_id else '?'} {s.port}: wheels "
                           f"{s.wheels[0]} {s.wheels[1]} {s.wheels[2]}, {'locked' if s.locked else 'open'}, "
-                          f"{s.bad_frames} bad frame(s){'' if s.connected else ', lost'}", file=out)
+                          f"{counted(s.bad_frames, 'bad frame', 'bad frames')}{'' if s.connected else ', lost'}", file=out)
             return frames
         if screen is not None:
             surface = pygame.display.get_surface()
             assert surface is not None                  # the screen is set
-            view.draw(surface, hub.seats(), hub.links(), lights)
+            view.draw(surface, hub.seats(), hub.links(), lights, lang=lang)
             pygame.display.flip()
             clock.tick(30)
         frames += 1

@@ -16,6 +16,9 @@ PATHS: tuple[str, ...] = ("left", "center", "right")
 FACES: tuple[str, ...] = ("3-4", "5-6")
 EFFECTS: tuple[str, ...] = ("fuel", "move", "bonus")
 DICE: tuple[str, ...] = ("yellow", "blue")
+#: a path key as English says it (`outspeed tiles show`): the key ``center`` (tiles.yaml, the
+#: wire, the engine's own event text) is the centre path; the table's words are the catalogues'
+PATH_NAMES = {"left": "left", "center": "centre", "right": "right"}
 PATH_SYMBOL = {"left": "●", "center": "▲", "right": "●"}
 
 
@@ -58,7 +61,7 @@ class Amount:
         if self.kind == "die":
             return f"{self.die} die" if self.times == 1 else f"{self.die} die ×{self.times}"
         if self.kind == "count":
-            return f"players on {self.path}"
+            return f"players on {PATH_NAMES.get(self.path, self.path)}"
         return "X"
 
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from bitbox.i18n import counted
 
 LOA = [sys.executable, "-m", "lastonealive.cli"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +84,7 @@ def test_killed_mid_game_then_resumed_ends_like_the_uninterrupted_game_and_histo
     res = run(["play", "--headless", "--resume", "--journal", "j.sqlite", "--snapshots", "s2", "--speed", "0"],
               tmp_path)
     assert res.returncode == 0, res.stderr
-    assert f"{killed_at} inputs replayed" in res.stderr
+    assert f"{counted(killed_at, 'input', 'inputs')} replayed" in res.stderr
     assert res.stdout.strip().splitlines()[-1] == ref.stdout.strip().splitlines()[-1]
     db = sqlite3.connect(tmp_path / "j.sqlite")
     rows = db.execute("SELECT id, status, winners, final FROM games ORDER BY id").fetchall()

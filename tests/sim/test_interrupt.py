@@ -80,7 +80,7 @@ def test_more_workers_than_cores_are_capped_with_a_warning(tmp_path):
                        cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip().splitlines() == [
-        f"outspeed simulate: --workers {cores * 4 + 60} is more than the {cores} core(s) here: using {cores}"]
+        f"outspeed simulate: --workers {cores * 4 + 60} is more than the {cores} core{'s' if cores != 1 else ''} here: using {cores}"]
     assert f"on {cores} worker" in r.stdout
 
 

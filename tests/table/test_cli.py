@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from bitbox.i18n import counted
 
 OUTSPEED = [sys.executable, "-m", "outspeed.cli"]
 
@@ -113,7 +114,7 @@ def test_killed_mid_game_then_resumed_ends_like_an_uninterrupted_game(tmp_path):
     assert 9 <= killed_at < len(_inputs(tmp_path / "ref.sqlite"))
     res = run(["play", "--headless", "--resume", "--journal", "crash.sqlite", "--snapshots", "s2"], tmp_path)
     assert res.returncode == 0, res.stderr
-    assert f"{killed_at} inputs replayed" in res.stderr
+    assert f"{counted(killed_at, 'input', 'inputs')} replayed" in res.stderr
     assert res.stdout.strip().splitlines()[-1] == ref.stdout.strip().splitlines()[-1]
     assert _inputs(tmp_path / "crash.sqlite") == _inputs(tmp_path / "ref.sqlite")
     db = sqlite3.connect(tmp_path / "crash.sqlite")

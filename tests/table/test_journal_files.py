@@ -20,6 +20,7 @@ import pytest
 from bitbox.table import journal as J
 from bitbox.table.journal import Journal, JournalError, replay
 from outspeed.session.referee import apply_input
+from bitbox.i18n import counted
 
 OUTSPEED = [sys.executable, "-m", "outspeed.cli"]
 GAME = ["play", "--headless", "--players", "3", "--seed", "12", "--size", "320x180", "--speed", "0"]
@@ -273,7 +274,7 @@ def test_a_full_disk_during_commit_is_one_line_and_loses_nothing(tmp_path):
     res = run(["play", "--headless", "--resume", "--journal", str(full), "--snapshots", "s2", "--size", "320x180"],
               tmp_path)
     assert res.returncode == 0, res.stderr
-    assert f"{len(kept)} inputs replayed" in res.stderr
+    assert f"{counted(len(kept), 'input', 'inputs')} replayed" in res.stderr
     assert res.stdout.strip().splitlines()[-1] == ref.stdout.strip().splitlines()[-1]
 
 
@@ -332,5 +333,5 @@ def test_sigterm_stops_a_headless_game_cleanly_and_resume_continues(finished, tm
     res = run(["play", "--headless", "--resume", "--journal", str(path), "--snapshots", "s2", "--size", "320x180"],
               tmp_path)
     assert res.returncode == 0, res.stderr
-    assert f"{kept} inputs replayed" in res.stderr
+    assert f"{counted(kept, 'input', 'inputs')} replayed" in res.stderr
     assert res.stdout.strip().splitlines()[-1] == finished[1]

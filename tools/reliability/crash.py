@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bitbox.i18n import counted
+
 from .core import PY, Row, _check, _game_status, _journal_check, _journal_inputs, _play_env
 
 
@@ -185,7 +187,7 @@ def _kill_and_resume(workdir: Path, spec: str, play: list[str], reference: dict[
     resumed = subprocess.run([PY, "-m", "outspeed.cli", "play", "--resume", "--journal", str(journal), "--headless",
                               "--snapshots", str(workdir / "s2"), "--size", "320x180"],
                              cwd=workdir, env=env, capture_output=True, text=True, timeout=120)
-    ok_resume = resumed.returncode == 0 and f"{len(inputs)} inputs replayed" in resumed.stderr \
+    ok_resume = resumed.returncode == 0 and f"{counted(len(inputs), 'input', 'inputs')} replayed" in resumed.stderr \
         and "Traceback" not in resumed.stderr
     same = False
     if ok_resume:

@@ -65,7 +65,7 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
             problems.append(f"only {_chaos(run).done_resets} resets")
     ok = not problems
     g = tot["games"]
-    same = f"{tot['completed']}/{g} game(s) completed with the fault-free result ({len(ref.inputs)} inputs, " \
+    same = f"{tot['completed']}/{g} game{'' if g == 1 else 's'} completed with the fault-free result ({len(ref.inputs)} inputs, " \
            f"winner {', '.join(ref.winners) or 'none'}, identical final state); inputs lost: " \
            f"{sum(len(ref.inputs) - sum(1 for a, b in zip(ref.inputs, r.inputs) if a == b) for r in runs)}"
     reveal = f"wrong reveals: {tot['unverified']} ({tot['verified']} wheel states accepted, each one a State " \
