@@ -16,6 +16,7 @@ from typing import Any
 from ..bots import bot_names, make_bot, play
 from ..games import JSON, Cartridge, GameError, check_options, check_players, find
 from ..games.conformance import player_names
+from ..i18n import counted
 from . import seeds
 from .gamelog import Column, GameLog, common_columns, seat_numbers
 from .pool import run_indexed
@@ -138,7 +139,7 @@ class Summary:
 
     def report(self, title: str) -> str:
         run = self.run
-        out = [f"{title} simulation: {self.games} games, {run.players} players, bots {','.join(run.bots)} "
+        out = [f"{title} simulation: {counted(self.games, 'game', 'games')}, {run.players} players, bots {','.join(run.bots)} "
                f"({'rotated over the seats game by game' if run.rotate else 'fixed seats'}), seed {run.seed}",
                run_line(self.games, self.seconds, self.workers),
                f"{self.steps / max(self.games, 1):.1f} prompts answered per game on average", SMALL_NOTE,

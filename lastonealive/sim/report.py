@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bitbox.i18n import counted
 from bitbox.simulation.rates import rate_of
 from bitbox.simulation.report import CI_HEADER, NONE, SMALL_NOTE, ci, num, pct, rate, run_line, table
 
@@ -31,7 +32,7 @@ def describe(config: SimConfig) -> str:
 
 
 def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int) -> str:
-    out: list[str] = [f"Last One Alive simulation: {stats.games} games, {describe(config)}",
+    out: list[str] = [f"Last One Alive simulation: {counted(stats.games, 'game', 'games')}, {describe(config)}",
                       run_line(stats.games, seconds, workers), SMALL_NOTE]
     survivors = "survivors" in config.variants
 

@@ -16,6 +16,7 @@ from bitbox.simulation.charts import (FAIR_STYLE, counts_from_zero, pyplot, rate
 from bitbox.simulation.rates import Rate, rate_of
 
 from .runner import COLOURS, SimConfig
+from ..rules.tiles import PATH_NAMES
 from .stats import CAUSES, PATHS, Stats
 
 CAUSE_COLOURS = {"fuel": "#d62728", "overpaid": "#ff7f0e", "board": "#7f7f7f", "pushed": "#9467bd"}
@@ -130,7 +131,7 @@ def figures(stats: Stats, config: SimConfig,
         a.set_title(f"Pick rate of each lit path, by tile face (% of the programs on that face; "
                     f"{UNLIT}: path not lit)")
         a.set_ylabel("pick %")
-        a.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=PATH_COLOURS[p]) for p in PATHS], labels=list(PATHS),
+        a.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=PATH_COLOURS[p]) for p in PATHS], labels=[PATH_NAMES[p] for p in PATHS],
                  ncols=3, fontsize=8)
         b.set_title("Win rate of the players who took the path (black line: everyone on that face; "
                     "— n=0: nobody took it)")

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from bitbox.i18n import counted
 from bitbox.simulation.rates import rate_of
 from bitbox.simulation.report import CI_HEADER, NONE, SMALL_NOTE, ci, num, pct, rate, run_line, table
 
 from .runner import COLOURS, SimConfig
+from ..rules.tiles import PATH_NAMES
 from .stats import CAUSES, Stats
 
 
@@ -33,7 +35,7 @@ def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int,
            lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> str:
     out: list[str] = []
     seating = "rotated over the seats game by game" if config.rotate else "fixed seats"
-    out.append(f"Outspeed simulation: {stats.games} games, {config.players} players, bots "
+    out.append(f"Outspeed simulation: {counted(stats.games, 'game', 'games')}, {config.players} players, bots "
                f"{','.join(config.bots)} ({seating}), seed {config.seed}"
                + (", first game (tiles 1-13 in order)" if config.first_game else ""))
     out.append(run_line(stats.games, seconds, workers))
@@ -72,7 +74,7 @@ def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int,
                f"{NONE}: a lit path nobody took)")
     out.append(table(["tile", "face", "path", "picks", "pick %", CI_HEADER, "win % of pickers", CI_HEADER,
                       "contribution"],
-                     [[r["tile"], r["face"], r["path"], r["picks"], _rate(r, "pick_rate"), _ci(r, "pick_rate"),
+                     [[r["tile"], r["face"], PATH_NAMES.get(r["path"], r["path"]), r["picks"], _rate(r, "pick_rate"), _ci(r, "pick_rate"),
                        _rate(r, "win_rate"), _ci(r, "win_rate"), _signed_pp(r["contribution"])]
                       for r in stats.path_rows(lit)], right=(0, 3, 4, 5, 6, 7, 8)))
     return "\n".join(out)
