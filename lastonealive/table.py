@@ -367,29 +367,20 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         return replace(TableView.from_public(f.view), stage="replay", prompt=None, log=tuple(f.log))
 
     if headless:
+        from bitbox.table.history import replay_headless
         display = TableDisplay(size=size or (1920, 1080), lang=L)
-        if snapshot_dir is not None:
-            from bitbox.table.options import game_folder
-            try:
-                snapshot_dir = game_folder(snapshot_dir, f"replay-lastonealive-{game_id}")
-            except TableError as exc:
-                print(f"lastonealive replay: {exc}", file=sys.stderr)
-                return 2
-            log.info("%s", say.t("status.replay_snapshots", game=game_id, folder=f"{snapshot_dir}{os.sep}"))
-        for i, f in enumerate(frames):
-            for e in f.log:
-                print(("" if e.kind in ("turn", "game_over", "started") else "  ") + L.event(e.kind, e.data), file=out)
-            if snapshot_dir is not None:
-                display.render(table(i), full=True)
-                name = snapshot_dir / f"turn-{f.turn:02d}.png"
-                try:
-                    pygame.image.save(display.surface, str(name))
-                except (OSError, pygame.error) as exc:
-                    print(f"lastonealive replay: cannot write the snapshot {name} ({exc})", file=sys.stderr)
-                    return 2
+
+        def draw(i: int) -> Any:
+            display.render(table(i), full=True)
+            return display.surface
+
         winners = info.winners or []
-        print(L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner"), file=out)
-        return 0
+        return replay_headless(
+            frames, prog="lastonealive replay", folder=f"replay-lastonealive-{game_id}", draw=draw,
+            line=lambda e: ("" if e.kind in ("turn", "game_over", "started") else "  ") + L.event(e.kind, e.data),
+            snapshots=snapshot_dir, out=out,
+            status=lambda folder: say.t("status.replay_snapshots", game=game_id, folder=folder),
+            last_line=L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner"))
     screen = pygame.display.set_mode(size or (1280, 720), pygame.RESIZABLE)
     pygame.display.set_caption(f"Last One Alive — replay of game {game_id}")
     display = TableDisplay(size=screen.get_size(), lang=L, surface=screen)

@@ -9,7 +9,8 @@
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from .rates import SMALL_SAMPLE, Rate
@@ -74,6 +75,21 @@ def percent_axis(ax: Any, top: float = 100.0) -> None:
     ax.set_ylim(0, top * 1.08)
 
 
+def save_figures(figures: Mapping[str, Any], out: Path) -> list[Path]:
+    """Each figure (file name → matplotlib figure) as a PNG in ``out`` (made if need be),
+    laid out with room for the foot note, then closed; return the paths."""
+    plt = pyplot()
+    out.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    for name, fig in figures.items():
+        path = out / name
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        files.append(path)
+    return files
+
+
 def small_sample_note(fig: Any) -> None:
     """A line at the foot of a figure saying what the marks mean."""
     fig.text(0.005, 0.005, f"bars: 95 % Wilson intervals; hatched, n=…: fewer than {SMALL_SAMPLE} trials; "
@@ -81,4 +97,4 @@ def small_sample_note(fig: Any) -> None:
 
 
 __all__ = ["FAIR_STYLE", "SMALL_ALPHA", "SMALL_HATCH", "counts_from_zero", "percent_axis", "pyplot", "rate_bars",
-           "small_sample_note", "whole_turns"]
+           "save_figures", "small_sample_note", "whole_turns"]

@@ -11,8 +11,11 @@ the turn, the turn's log (in the same words as at the table: the game's
 from __future__ import annotations
 
 import json
+import sys
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence, TextIO
 
 from bitbox.display.model import DieShown, LogEntry
@@ -69,6 +72,42 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
         view = after
     check_result(journal, info, game)
     return frames
+
+
+def replay_headless(frames: Sequence[ReplayFrame], *, prog: str, folder: str, line: Callable[[LogEntry], str],
+                    draw: Callable[[int], Any], snapshots: Path | None, status: Callable[[str], str],
+                    last_line: str, out: TextIO) -> int:
+    """A replay without a window, for every game: each frame's events printed (``line``
+    gives an entry's text), and with ``snapshots`` one PNG per turn (``draw(i)``: frame ``i``
+    rendered, its surface) in a folder of its own under it (``folder``-TIME, announced with
+    ``status(path)`` as a status line); then ``last_line``. 0, or 2 after one line (``prog:
+    ...``) when the folder or a PNG cannot be written."""
+    import logging
+    import os
+
+    import pygame
+
+    from .options import game_folder
+    from .seating import TableError
+    if snapshots is not None:
+        try:
+            snapshots = game_folder(snapshots, folder)
+        except TableError as exc:
+            print(f"{prog}: {exc}", file=sys.stderr)
+            return 2
+        logging.getLogger("bitbox").info("%s", status(f"{snapshots}{os.sep}"))
+    for i, f in enumerate(frames):
+        for e in f.log:
+            print(line(e), file=out)
+        if snapshots is not None:
+            name = snapshots / f"turn-{f.turn:02d}.png"
+            try:
+                pygame.image.save(draw(i), str(name))
+            except (OSError, pygame.error) as exc:
+                print(f"{prog}: cannot write the snapshot {name} ({exc})", file=sys.stderr)
+                return 2
+    print(last_line, file=out)
+    return 0
 
 
 def _cell_width(text: str) -> int:

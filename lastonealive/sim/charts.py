@@ -11,8 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from bitbox.colours import LIGHT_RGB
-from bitbox.simulation.charts import (FAIR_STYLE, counts_from_zero, pyplot, rate_bars, small_sample_note,
-                                      whole_turns)
+from bitbox.simulation.charts import (
+    FAIR_STYLE,
+    counts_from_zero,
+    pyplot,
+    rate_bars,
+    save_figures,
+    small_sample_note,
+    whole_turns,
+)
 from bitbox.simulation.rates import SMALL_SAMPLE, Rate, rate_of
 
 from .report import describe
@@ -123,16 +130,7 @@ def figures(stats: Stats, config: SimConfig) -> dict[str, Any]:
 
 def write_charts(stats: Stats, config: SimConfig, out: Path) -> list[Path]:
     """Write the charts into ``out``; return their paths."""
-    plt = pyplot()
-    out.mkdir(parents=True, exist_ok=True)
-    files: list[Path] = []
-    for name, fig in figures(stats, config).items():
-        path = out / name
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        files.append(path)
-    return files
+    return save_figures(figures(stats, config), out)
 
 
 __all__ = ["figures", "write_charts"]

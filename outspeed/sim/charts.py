@@ -11,12 +11,19 @@ import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from bitbox.simulation.charts import (FAIR_STYLE, counts_from_zero, pyplot, rate_bars, small_sample_note,
-                                      whole_turns)
+from bitbox.simulation.charts import (
+    FAIR_STYLE,
+    counts_from_zero,
+    pyplot,
+    rate_bars,
+    save_figures,
+    small_sample_note,
+    whole_turns,
+)
 from bitbox.simulation.rates import Rate, rate_of
 
-from .runner import COLOURS, SimConfig
 from ..rules.tiles import PATH_NAMES
+from .runner import COLOURS, SimConfig
 from .stats import CAUSES, PATHS, Stats
 
 CAUSE_COLOURS = {"fuel": "#d62728", "overpaid": "#ff7f0e", "board": "#7f7f7f", "pushed": "#9467bd"}
@@ -158,13 +165,4 @@ def figures(stats: Stats, config: SimConfig,
 def write_charts(stats: Stats, config: SimConfig, out: Path,
                  lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> list[Path]:
     """Write the charts into ``out``; return their paths."""
-    plt = pyplot()
-    out.mkdir(parents=True, exist_ok=True)
-    files = []
-    for name, fig in figures(stats, config, lit).items():
-        path = out / name
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        files.append(path)
-    return files
+    return save_figures(figures(stats, config, lit), out)
