@@ -189,6 +189,19 @@ class _StderrHandler(logging.StreamHandler):
         super().emit(record)
 
 
+class _LogFileHandler(logging.FileHandler):
+    """``--log-file``: a file that stops being writable (a full disk, /dev/full) is said once,
+    in one line, and the file is given up; the game goes on (logging's default prints a
+    traceback for every record)."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        exc = sys.exc_info()[1]
+        log.removeHandler(self)
+        why = getattr(exc, "strerror", None) or exc
+        print(f"--log-file {self.baseFilename}: cannot write there any more ({why}); no longer logging to it",
+              file=sys.stderr)
+
+
 def setup_logging(verbose: int = 0, quiet: bool = False, log_file: str | None = None) -> None:
     """The logger ``bitbox`` for a command: status lines (INFO) on stderr, only warnings and
     errors with ``quiet`` (which wins over ``verbose``), the debug detail (and the hub's device
@@ -208,7 +221,7 @@ def setup_logging(verbose: int = 0, quiet: bool = False, log_file: str | None = 
                           not record.name.startswith(("bitbox.hub", "bitbox.transports")))
     handlers: list[logging.Handler] = [console]
     if log_file:
-        handler = logging.FileHandler(os.path.expanduser(log_file), encoding="utf-8")
+        handler = _LogFileHandler(os.path.expanduser(log_file), encoding="utf-8")
         handler.setLevel(logging.DEBUG)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         handlers.append(handler)

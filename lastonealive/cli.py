@@ -121,7 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_journal_commands(sub, "lastonealive", _cmd_history, _cmd_export, _cmd_import)
 
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
-    p.add_argument("game", type=int, nargs="?", help="its id (see `lastonealive history`; default: the last finished)")
+    from bitbox.table.gamefile import game_id_arg
+    p.add_argument("game", type=game_id_arg, nargs="?",
+                   help="its id (see `lastonealive history`; default: the last finished)")
     p.add_argument("--journal", metavar="PATH")
     p.add_argument("--lang", choices=LANGUAGES)
     p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")

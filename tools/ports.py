@@ -53,7 +53,7 @@ def _row(result: ProbeResult | None, cand: Candidate, config: ControllersConfig)
             pin = config.pin_for(i.controller_id)
             row.update(controller=f"{i.controller_id:#018x}", protocol=f"{i.protocol[0]}.{i.protocol[1]}",
                        firmware=i.firmware, positions=list(i.positions),
-                       seat=pin.seat if pin is not None else None)
+                       seat=pin.seat + 1 if pin is not None else None)   # counted from 1, as in controllers.yaml
         else:
             row["error"] = result.error
     return row

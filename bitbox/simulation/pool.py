@@ -74,7 +74,13 @@ def _worker(job: Callable[[int], object], conn: multiprocessing.connection.Conne
         except Exception as exc:            # a game's own bug: reported in the main process
             conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
             return
-        conn.send(("ok", results))
+        try:
+            conn.send(("ok", results))
+        except (EOFError, OSError):         # the main process is gone
+            return
+        except Exception as exc:            # a result that cannot be pickled: the job's bug, said as such
+            conn.send(("error", f"its results cannot be sent back: {type(exc).__name__}: {exc}"))
+            return
 
 
 def run_indexed(job: Callable[[int], R], count: int, workers: int = 1,

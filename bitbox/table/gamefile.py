@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import logging
 import os
 import stat
 import sys
@@ -43,6 +44,8 @@ from bitbox.safetext import printable
 
 from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record,
                       find_journal_rules, result_mismatch, verify)
+
+_log = logging.getLogger("bitbox")          # status lines (-q hides them, --log-file keeps them)
 
 FORMAT = "8bitbox-game"
 VERSION = 1
@@ -429,7 +432,7 @@ def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, 
     try:
         with Journal(journal_path, create=False, command=command) as j:
             for note in j.notices:
-                print(note, file=sys.stderr)
+                _log.warning("%s", note)
             doc = export_game(j, game_id, include_secrets=include_secrets)
         write_file(dumps(doc), target, private=doc["secrets"])
     except JournalError as exc:
@@ -437,7 +440,7 @@ def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, 
         return 2
     where = "standard output" if target == "-" else target
     note = " (with its secrets: keep it private)" if doc["secrets"] else ""
-    print(f"game {game_id} ({doc['game']}, {len(doc['inputs'])} inputs) exported to {where}{note}", file=sys.stderr)
+    _log.info("%s", f"game {game_id} ({doc['game']}, {len(doc['inputs'])} inputs) exported to {where}{note}")
     return 0
 
 
@@ -451,7 +454,7 @@ def import_command(prog: str, journal_path: Path, source: str, *, command: str) 
             raise GameFileError(f"{name}: refused, {exc}; nothing was imported") from None
         with Journal(journal_path, command=command) as j:
             for note in j.notices:
-                print(note, file=sys.stderr)
+                _log.warning("%s", note)
             game_id, added = import_game(j, checked)
     except JournalError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)

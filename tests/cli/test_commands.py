@@ -136,6 +136,16 @@ def test_the_old_bot_option_still_works_and_says_once_it_is_deprecated(tmp_path)
 
 # ---------------------------------------------------------------- logging
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a device that is always full)")
+def test_a_log_file_that_cannot_be_written_any_more_is_one_line_and_the_game_goes_on(tmp_path):
+    r = run(OUTSPEED + ["play", *FAST[1:], "--seed", "6", "--bots", "3:random", "--log-file", "/dev/full"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr and "Logging error" not in r.stderr
+    assert [line for line in r.stderr.splitlines() if "--log-file" in line] == [
+        "--log-file /dev/full: cannot write there any more (No space left on device); no longer logging to it"]
+    assert r.stdout.rstrip().splitlines()[-1].startswith("Winner: ")
+
+
 def test_status_lines_go_to_stderr_and_the_log_file_the_events_to_stdout(tmp_path):
     game = OUTSPEED + ["play", *FAST[1:], "--seed", "6", "--bots", "3:random"]     # no display: headless
     plain = run(game, tmp_path)

@@ -20,6 +20,28 @@ class Square:
         return index * index
 
 
+class Faulty:
+    """A picklable job whose game 7 raises, and whose game 9's result cannot be pickled."""
+
+    def __call__(self, index: int) -> object:
+        if index == 7:
+            raise ValueError("game seven")
+        return (lambda: index) if index == 9 else index
+
+
+class Unsendable:
+    def __call__(self, index: int) -> object:
+        return (lambda: index) if index == 9 else index
+
+
+def test_a_failing_job_is_one_error_from_the_worker_never_a_restart_or_a_hang() -> None:
+    from bitbox.simulation.pool import WorkerError
+    with pytest.raises(WorkerError, match="games 7–7 failed in a worker: ValueError: game seven"):
+        list(run_indexed(Faulty(), 40, workers=2))
+    with pytest.raises(WorkerError, match="games 9–9 failed in a worker: its results cannot be sent back"):
+        list(run_indexed(Unsendable(), 40, workers=2))
+
+
 def test_seeds_are_stable_and_namespaced() -> None:
     assert game_seed("x", 1, 2) == derive("x", 1, 2) == game_seed("x", 1, 2)
     assert game_seed("x", 1, 2) != game_seed("y", 1, 2)
