@@ -101,9 +101,19 @@ class GameLog:
         return path
 
 
+def common_row(index: int, seed: int, bots: Sequence[str], wins: Sequence[float], colours: Sequence[str],
+               turns: object = None) -> dict[str, object]:
+    """The values of :func:`common_columns` for one game: ``wins`` is each seat's share of the
+    win, ``colours`` the seats' colours (the winners' are named); ``turns`` the game's length."""
+    winners = seat_numbers(wins)
+    return {"game": index, "seed": seed, "players": len(wins),
+            **{f"seat{k + 1}_bot": bot for k, bot in enumerate(bots)},
+            "winners": winners, "winner_colours": [colours[k - 1] for k in winners], "turns": turns}
+
+
 def seat_numbers(wins: Sequence[float]) -> list[int]:
     """The winning seats (counted from 1) of a record's per-seat win shares."""
     return [k + 1 for k, w in enumerate(wins) if w > 0]
 
 
-__all__ = ["FILENAME", "Column", "GameLog", "cell", "common_columns", "seat_columns", "seat_numbers"]
+__all__ = ["FILENAME", "Column", "GameLog", "cell", "common_columns", "common_row", "seat_columns", "seat_numbers"]

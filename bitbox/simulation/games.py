@@ -18,7 +18,7 @@ from ..games import JSON, Cartridge, GameError, check_options, check_players, fi
 from ..games.conformance import player_names
 from ..i18n import counted
 from . import seeds
-from .gamelog import Column, GameLog, common_columns, seat_numbers
+from .gamelog import Column, GameLog, common_columns, common_row
 from .pool import run_indexed
 from .progress import Progress
 from .rates import Rate
@@ -114,6 +114,7 @@ class Summary:
     seat: list[list[float]] = field(default_factory=list)           # per seat: games, wins, wins²
     bot: dict[str, list[float]] = field(default_factory=dict)       # per bot: the same
     log: GameLog | None = None                                      # games.csv, a row per game
+    names: Sequence[str] = ()                                       # the players, named by seat
 
     def rates(self) -> tuple[list[Rate], dict[str, Rate]]:
         """The win rate of each seat (the first is seat 1) and of each bot."""
@@ -124,11 +125,10 @@ class Summary:
             self.seat = [[0, 0.0, 0.0] for _ in r.wins]
         if self.log is None:
             self.log = GameLog(csv_columns(len(r.wins)))
-        names = player_names(find(self.run.game), len(r.wins))
-        winners = seat_numbers(r.wins)
-        self.log.add({"game": r.index, "seed": r.seed, "players": len(r.wins),
-                      **{f"seat{k + 1}_bot": b for k, b in enumerate(r.bots)},
-                      "winners": winners, "winner_colours": [names[k - 1] for k in winners], "prompts": r.steps})
+            self.names = player_names(find(self.run.game), len(r.wins))     # found once, not per game
+        row = common_row(r.index, r.seed, r.bots, r.wins, self.names)
+        del row["turns"]                    # a game's turns are its own: any cartridge has prompts
+        self.log.add({**row, "prompts": r.steps})
         self.games += 1
         self.steps += r.steps
         for k, (name, w) in enumerate(zip(r.bots, r.wins)):

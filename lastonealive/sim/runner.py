@@ -34,7 +34,7 @@ from bitbox.bots import play
 from bitbox.colours import SEAT_COLOURS
 from bitbox.games.protocol import JSON, Prompt
 from bitbox.simulation import seeds
-from bitbox.simulation.gamelog import Column, common_columns, seat_columns, seat_numbers
+from bitbox.simulation.gamelog import Column, common_columns, common_row, seat_columns
 from bitbox.simulation.pool import run_indexed
 from bitbox.simulation.progress import Progress
 
@@ -213,11 +213,8 @@ def csv_columns(players: int) -> list[Column]:
 def csv_row(record: Mapping[str, Any]) -> dict[str, object]:
     """A game's record (:func:`play_one`) as its row of ``games.csv``."""
     players = len(record["wins"])
-    winners = seat_numbers(record["wins"])
-    row: dict[str, object] = {
-        "game": record["index"], "seed": record["seed"], "players": players, "winners": winners,
-        "winner_colours": [COLOURS[k - 1] for k in winners], "turns": record["turns"], "end": record["end"],
-        "final_level": record["levels"][-1] if record["levels"] else None}
+    row = common_row(record["index"], record["seed"], record["bots"], record["wins"], COLOURS, record["turns"])
+    row.update({"end": record["end"], "final_level": record["levels"][-1] if record["levels"] else None})
     tokens: list[list[str]] = [[] for _ in range(players)]
     for seat, token, *_ in record["uses"]:
         tokens[seat].append(token)
@@ -227,7 +224,7 @@ def csv_row(record: Mapping[str, Any]) -> dict[str, object]:
         saves[seat] += bool(saved)
     for k in range(players):
         seat = f"seat{k + 1}_"
-        row.update({seat + "bot": record["bots"][k], seat + "turns": record["own_turns"][k],
+        row.update({seat + "turns": record["own_turns"][k],
                     seat + "out_turn": record["out"][k], seat + "tokens": tokens[k],
                     seat + "medkit_rolls": rolls[k], seat + "medkit_saves": saves[k],
                     seat + "heroes": record["heroes"][k], seat + "lives_lost": record["lives_lost"][k]})

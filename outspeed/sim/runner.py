@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from bitbox.colours import SEAT_COLOURS
 from bitbox.simulation import seeds
-from bitbox.simulation.gamelog import Column, common_columns, seat_columns, seat_numbers
+from bitbox.simulation.gamelog import Column, common_columns, common_row, seat_columns
 from bitbox.simulation.pool import default_workers, run_indexed, usable_cores
 from bitbox.simulation.progress import Progress
 
@@ -133,11 +133,8 @@ def csv_columns(players: int) -> list[Column]:
 def csv_row(record: Mapping[str, Any]) -> dict[str, object]:
     """A game's record (:func:`play_one`) as its row of ``games.csv``."""
     players = len(record["wins"])
-    winners = seat_numbers(record["wins"])
-    row: dict[str, object] = {
-        "game": record["index"], "seed": record["seed"], "players": players,
-        "winners": winners, "winner_colours": [COLOURS[k - 1] for k in winners], "turns": record["turns"],
-        "end": record["end"], "tiles": [f"{tile}/{face}" for tile, face, _ in record["picks"]]}
+    row = common_row(record["index"], record["seed"], record["bots"], record["wins"], COLOURS, record["turns"])
+    row.update({"end": record["end"], "tiles": [f"{tile}/{face}" for tile, face, _ in record["picks"]]})
     out = {seat: (cause, turn) for seat, cause, turn in record["eliminated"]}
     paths: list[list[str]] = [[] for _ in range(players)]
     for _, _, picks in record["picks"]:
@@ -145,7 +142,7 @@ def csv_row(record: Mapping[str, Any]) -> dict[str, object]:
             paths[seat].append(path)
     for k in range(players):
         cause, turn = out.get(k, (None, None))
-        row.update({f"seat{k + 1}_bot": record["bots"][k], f"seat{k + 1}_place": record["place"][k],
+        row.update({f"seat{k + 1}_place": record["place"][k],
                     f"seat{k + 1}_zone": record["zone"][k], f"seat{k + 1}_out": cause,
                     f"seat{k + 1}_out_turn": turn, f"seat{k + 1}_paths": paths[k]})
     return row
