@@ -80,6 +80,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--lights", action="store_true", help="start with the lights test running")
     p.add_argument("--snapshot", metavar="FILE.png", help="save the last frame as a PNG")
     p.set_defaults(run=_test_controllers)
+    sub.add_parser("game", help="any installed game's table command: bitbox game NAME COMMAND [options]",
+                   description="The table command of any installed game: play, history, replay, export, import, "
+                               "simulate; see `bitbox game NAME --help`.")
     sub.add_parser("play", help="play a game at the table: bitbox play --game NAME [its options]",
                    description="Play a game at the table; see `bitbox play --game NAME --help`.")
     return parser
@@ -220,10 +223,27 @@ def play(argv: Sequence[str]) -> int:
         print(f"bitbox play: {exc}", file=sys.stderr)
         return 2
     play_main = getattr(cartridge, "play_main", None)
-    if play_main is None:
-        print(f"bitbox play: the game {name!r} has no table to play it at", file=sys.stderr)
-        return 2
+    if play_main is None:                    # the console's table: any game plays at it
+        from .table.command import run
+        return run(cartridge, ["play", *rest], f"bitbox game {name}")
     return int(play_main(list(rest)) or 0)
+
+
+def game(argv: Sequence[str]) -> int:
+    """``bitbox game NAME COMMAND ...``: the table command the console builds for any installed
+    cartridge (play, history, replay, export, import, simulate; bitbox.table.command)."""
+    from .games import GameError, find, names
+    if not argv or argv[0] in ("-h", "--help"):
+        print("usage: bitbox game NAME COMMAND [options]   (COMMAND: play, history, replay, export, import, "
+              f"simulate; NAME: {', '.join(names()) or 'none installed'})")
+        return 0 if argv else 2
+    try:
+        cartridge = find(argv[0])
+    except GameError as exc:
+        print(f"bitbox game: {exc}", file=sys.stderr)
+        return 2
+    from .table.command import run
+    return run(cartridge, argv[1:], f"bitbox game {cartridge.name}")
 
 
 def _check_game(name: str) -> int:
@@ -264,6 +284,8 @@ def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["play"]:                 # the game parses its own options
         return play(argv[1:])
+    if argv[:1] == ["game"]:
+        return game(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

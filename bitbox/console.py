@@ -47,6 +47,15 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with one-line usage errors: ``outspeed play: argument --seed: ... (see --help)``,
+    exit 2 (the rule for every command: one clear line, no wall of usage). Subcommands made
+    with ``add_subparsers`` are of this class too."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def add_version(parser: argparse.ArgumentParser) -> None:
     """``--version``: prints ``PROG VERSION`` and exits 0."""
     parser.add_argument("--version", action="version", version=f"{parser.prog} {version()}",
@@ -267,7 +276,7 @@ def run_main(main: Callable[[], int | None]) -> int:
         return BROKEN_PIPE_EXIT
 
 
-__all__ = ["BROKEN_PIPE_EXIT", "BotSpec", "BotsError", "add_logging_options", "add_version",
+__all__ = ["BROKEN_PIPE_EXIT", "BotSpec", "BotsError", "OneLineParser", "add_logging_options", "add_version",
            "bots_help", "command_bots", "log", "logging_from", "parse_bots", "run_main", "setup_logging",
            "simulated_seats",
            "version"]

@@ -23,6 +23,7 @@ from bitbox.table.app import display_available, init_pygame
 from bitbox.table.history import print_history_json, print_journal_history, replay_frames
 from bitbox.table.journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild, verify
 from bitbox.table.referee import Pace
+from bitbox.table.options import check_snapshots
 from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
 from bitbox.colours import SEAT_COLOURS
@@ -74,21 +75,6 @@ class _Printer:
         print(prefix + self.lang.event(entry.kind, entry.data), file=self.out, flush=True)
 
 
-def check_snapshots(folder: str | Path | None) -> Path | None:
-    """The PNG folder, made and tried before the game starts (one line if it cannot be)."""
-    if folder is None:
-        return None
-    path = Path(folder).expanduser()
-    if path.exists() and not path.is_dir():
-        raise TableError(f"--snapshots {path}: exists and is not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        import tempfile
-        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
-            pass
-    except OSError as exc:
-        raise TableError(f"--snapshots {path}: cannot write there ({exc.strerror or exc})") from None
-    return path
 
 
 class _Stop:

@@ -22,12 +22,7 @@ MAX_SEED = 2**63 - 1
 MAX_GAME_ID = 2**63 - 1
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line usage errors: ``outspeed play: argument --seed: ... (see --help)``,
-    exit 2 (the team's rule for every command: one clear line, no wall of usage)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+from bitbox.console import OneLineParser as _Parser  # noqa: E402 (the console's: one-line usage errors)
 
 
 def _bounded_int(lo: int, hi: int, what: str):

@@ -22,6 +22,7 @@ from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
 from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path, verify
+from bitbox.table.options import check_snapshots
 from bitbox.table.seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
 
@@ -188,23 +189,6 @@ def bot_kinds(bot: str) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def check_snapshots(folder: str | Path | None, what: str = "--snapshots") -> Path | None:
-    """The folder for PNG snapshots, made and tried before a game starts (a PNG that cannot be
-    written at the end of turn 1 would stop the game): a file there, or a folder that cannot
-    be written, is a :class:`TableError`."""
-    if folder is None:
-        return None
-    path = Path(folder).expanduser()
-    if path.exists() and not path.is_dir():
-        raise TableError(f"{what} {path}: exists and is not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        import tempfile
-        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
-            pass
-    except OSError as exc:
-        raise TableError(f"{what} {path}: cannot write there ({exc.strerror or exc})") from None
-    return path
 
 
 class Terminated(KeyboardInterrupt):

@@ -7,6 +7,11 @@ that makes one)::
     [project.entry-points."bitbox.games"]
     outspeed = "outspeed.cartridge:CARTRIDGE"
 
+A game being written, not yet installed, can be put on the shelf for one shell with the
+environment variable ``BITBOX_GAMES`` (``name=module:attribute``, several separated by
+commas; the module must be importable, e.g. through ``PYTHONPATH``); an installed game of
+the same name comes first. The console's own tests put the tutorial game there.
+
 :func:`names` lists them without importing them; :func:`find` imports and checks one.
 """
 from __future__ import annotations
@@ -33,7 +38,22 @@ def _entry_points() -> dict[str, "EntryPoint"]:
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=GROUP):
         found.setdefault(ep.name, ep)          # the first installed wins, as for console scripts
+    for ep in _from_environment():
+        found.setdefault(ep.name, ep)
     return dict(sorted(found.items()))
+
+
+def _from_environment() -> list["EntryPoint"]:
+    """The games ``BITBOX_GAMES`` names (``name=module:attribute,...``); a malformed entry is
+    skipped (:func:`find` of its name then says it is unknown)."""
+    import os
+    from importlib.metadata import EntryPoint
+    out = []
+    for item in os.environ.get("BITBOX_GAMES", "").split(","):
+        name, sep, value = item.strip().partition("=")
+        if sep and name.strip() and ":" in value:
+            out.append(EntryPoint(name.strip(), value.strip(), GROUP))
+    return out
 
 
 def names() -> list[str]:

@@ -173,11 +173,11 @@ def find_journal_rules(name: str) -> JournalRules:
         raise JournalError(f"the journal names an unknown game {str(name)[:40]!r}")
     from bitbox.games import GameError, find
     try:
-        rules = getattr(find(name), "journal", None)
+        cartridge = find(name)
     except GameError as exc:
         raise JournalError(f"the journal holds a game of {name!r}, which is not installed here ({exc})") from None
-    if rules is None:
-        raise JournalError(f"the game {name!r} keeps no journal")
+    from .protocol_rules import journal_rules_of
+    rules: JournalRules = journal_rules_of(cartridge)
     return rules
 
 

@@ -77,3 +77,22 @@ def game_folder(base: Path, name: str) -> Path:
         except OSError as exc:
             raise TableError(f"--snapshots {base}: cannot make a folder there ({exc.strerror or exc})") from None
     raise TableError(f"--snapshots {base}: too many folders named {name}-{stamp}")
+
+
+def check_snapshots(folder: "str | Path | None", what: str = "--snapshots") -> "Path | None":
+    """The folder for PNG snapshots, made and tried before a game starts (a PNG that cannot be
+    written at the end of turn 1 would stop the game): a file there, or a folder that cannot
+    be written, is a :class:`TableError`. None stays None. Every game's table uses it."""
+    if folder is None:
+        return None
+    path = Path(folder).expanduser()
+    if path.exists() and not path.is_dir():
+        raise TableError(f"{what} {path}: exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        import tempfile
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise TableError(f"{what} {path}: cannot write there ({exc.strerror or exc})") from None
+    return path

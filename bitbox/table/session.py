@@ -1,0 +1,353 @@
+"""The console's referee for any game: the table runs a cartridge through the game protocol.
+
+:class:`Session` is the console's :class:`~bitbox.table.referee.Referee` driven by
+``Game.prompts()``, ``Game.refusal()`` and ``Game.apply()``: it needs no code of the game's
+besides its cartridge (and, optionally, its controls and words).
+
+* **prompt**: every open prompt is asked at once (a simultaneous phase: each player sets their
+  wheels in secret and closes the lock; a turn-based step: one prompt). A lock closed after
+  the prompt began is read through the game's controls; an answer that the controls cannot
+  read or that the game refuses is told to that controller only (it blinks; the table shows
+  only that the player must choose again). An answer locked in is held, unseen, until every
+  open prompt has one; opening the lock takes it back.
+* **submit**: the answers are tried on a copy of the game, journaled (committed), then the
+  game moves on. Nothing of an answer is shown or printed before that.
+* **showing**: the events of the answers are logged together, with the table as it stands
+  after them (a frame never lags its events), and held for the pace of the table; then the
+  next prompts. The end of a turn (``Game.turn``, an optional member; without it each answer)
+  is a milestone, the snapshot the table saves.
+
+Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
+:class:`KeyboardDriver`), exactly as a person does with a real one.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from bitbox.colours import SCREEN_RGB
+from bitbox.display.model import LogEntry, PlayerStatus, ShellView
+from bitbox.games.protocol import Action, Cartridge, Game, Prompt
+
+from .controls import Controls, controls_of
+from .protocol_rules import INPUT_KIND, ProtocolJournalRules
+from .referee import Journaling, Pace, Referee
+from .seating import SeatPlan
+
+
+def decision_seed(*parts: Any) -> int:
+    """A bot's seed for one decision, from the game's seed, the player and the moment (one way:
+    SHA-256), so a resumed game decides as the original did."""
+    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
+
+
+def turn_of(game: Any) -> int | None:
+    t = getattr(game, "turn", None)
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+class Session(Referee):
+    """The referee of a table of any game; see the module docstring."""
+
+    input_errors = ProtocolJournalRules.input_errors
+
+    def __init__(self, cartridge: Cartridge, game: Game, seats: Sequence[SeatPlan], *, controls: Controls | None = None,
+                 journal: Journaling | None = None, pace: Pace = Pace(), clock: Callable[[], float] = time.monotonic,
+                 inputs_applied: int = 0, on_event: Callable[[LogEntry], None] | None = None) -> None:
+        names = [s.player for s in seats]
+        if sorted(names) != sorted(game.players) or len({s.seat for s in seats}) != len(seats):
+            raise ValueError(f"seats {names} do not match the game's players {list(game.players)}")
+        super().__init__(game, seats, journal=journal, pace=pace, clock=clock, inputs_applied=inputs_applied,
+                         on_event=on_event)
+        self.cartridge = cartridge
+        self.rules = ProtocolJournalRules(cartridge)
+        self.controls = controls if controls is not None else controls_of(cartridge)
+        self.open: dict[str, Prompt] = {}
+        self.answers: dict[str, Action] = {}
+        self.shown_view: Mapping[str, Any] = game.public_view()
+        self._hold_until = 0.0
+        self._steps: deque[LogEntry] = deque()
+        self._turn = turn_of(game)
+        self.moves = inputs_applied
+
+    # ------------------------------------------------------------------ the console's hooks
+    def colour_of(self, player: str) -> tuple[int, int, int]:
+        return SCREEN_RGB.get(player, (200, 200, 200))
+
+    def _is_active(self, player: str) -> bool:
+        return player in self.open
+
+    def _public_view(self) -> Any:
+        return self.game.public_view()
+
+    def _trial(self) -> Any:
+        copy = getattr(self.game, "copy", None)
+        return copy() if callable(copy) else self.cartridge.from_data(self.game.to_data())
+
+    def _apply_input(self, game: Any, kind: str, data: Mapping[str, Any]) -> list[Any]:
+        return self.rules.apply_input(game, kind, data)
+
+    def _state_hash(self, game: Any) -> str:
+        return self.rules.state_hash(game)
+
+    def _position(self) -> tuple[int, str]:
+        return (self._turn if self._turn is not None else self.moves + 1,
+                "+".join(sorted({p.kind for p in self.open.values()})))
+
+    def where(self) -> str:
+        kinds = ", ".join(sorted({p.kind for p in self.open.values()}))
+        return f"turn {self._position()[0]}, {self.stage} {kinds}".strip()
+
+    def _lights_for(self, player: str) -> tuple[bool, bool, bool]:
+        return (True, True, True) if self.awaiting(player) is not None else (False, False, False)
+
+    def _hint(self, player: str) -> tuple[int, int, int]:
+        prompt = self.awaiting(player)
+        return self.controls.hint(prompt) if prompt is not None else (0, 0, 0)
+
+    # ------------------------------------------------------------------ what drivers ask
+    def awaiting(self, player: str) -> Prompt | None:
+        """The prompt ``player`` must still answer now (None: nothing to do)."""
+        if self.stage != "prompt" or player in self.answers:
+            return None
+        return self.open.get(player)
+
+    def private_view(self, player: str) -> Mapping[str, Any]:
+        return self.game.private_view(player)
+
+    # ------------------------------------------------------------------ the loop
+    def _begin_phase(self) -> None:
+        if self.game.finished:
+            self._finish()
+            return
+        self.open = {p.player: p for p in self.game.prompts()}
+        self.answers = {}
+        self.stage = "prompt"
+        self._new_prompt()
+        for player in self.open:
+            self._evaluate(player)
+
+    def _evaluate(self, player: str) -> None:
+        if self.stage != "prompt" or player not in self.open:
+            return
+        c = self.ctl[player]
+        if not c.locked:
+            self.answers.pop(player, None)          # the lock opened: the answer is taken back
+            return
+        if c.stale or player in self.refused or player in self.answers:
+            return
+        prompt = self.open[player]
+        try:
+            action = self.controls.read(prompt, c.wheels)
+        except (LookupError, TypeError, ValueError):      # a game's controls must not stop the table
+            action = None
+        try:
+            code = "unreadable" if action is None else self.game.refusal(player, action)
+        except TypeError:                                 # e.g. an unhashable answer
+            code = "unreadable"
+        if code is not None:
+            self._refuse(player, code)
+            return
+        self.answers[player] = action
+
+    def _progress(self, now: float | None = None) -> None:
+        now = self.clock() if now is None else now
+        if self.stage == "prompt":
+            if self.open and len(self.answers) == len(self.open) and not self.paused:
+                answers = {p: self.answers[p] for p in self.open}
+                self._submit(INPUT_KIND, self.rules.input_data(self.cartridge, answers))
+                if self.stage == "showing":
+                    self._hold_until = now + self._hold()
+        if self.stage == "showing" and now >= self._hold_until:
+            self._end_showing()
+
+    def _hold(self) -> float:
+        """How long the table shows one answer's events: a step each, a reveal for a
+        simultaneous phase, at most a few seconds."""
+        n = len(self._steps)
+        base = self.pace.reveal if len(self.open) > 1 else self.pace.step
+        return min(base + self.pace.step * max(0, n - 1), 3 * self.pace.reveal)
+
+    def _show(self, before: Any, events: list[Any]) -> None:
+        self.moves += 1
+        self.stage = "showing"
+        self._steps = deque(LogEntry(str(e.kind), dict(e.data)) for e in events)
+        for entry in self._steps:
+            self._log(entry.kind, dict(entry.data))
+        self.shown_view = self.game.public_view()       # the table after the events it shows
+
+    def _end_showing(self) -> None:
+        turn = turn_of(self.game)
+        done = self._turn if self._turn is not None else self.moves
+        if self.game.finished:
+            self._finish()                  # the last turn's frame names the winners
+            return
+        self._steps.clear()
+        if turn is None or turn != self._turn:
+            self.milestones.append(("turn_end", done, self.table()))
+        self._turn = turn
+        self._begin_phase()
+
+    def _finish(self) -> None:
+        self.open, self.answers = {}, {}
+        self.stage = "finished"
+        self.shown_view = self.game.public_view()
+        winners = list(self.game.winners)
+        if not any(e.kind == "game_over" for e in self._steps):      # unless the game said it
+            self._log("game_over", {"winners": winners})
+        self._steps.clear()
+        if self.journal is not None:
+            self.journal.finish(winners, self._state_hash(self.game))
+        done = self._turn if self._turn is not None else self.moves
+        table = self.table()
+        self.milestones.append(("turn_end", done, table))
+        self.milestones.append(("finished", done, table))
+
+    # ------------------------------------------------------------------ what the screen shows
+    def statuses(self) -> tuple[PlayerStatus, ...]:
+        out = []
+        winners = set(self.game.winners) if self.stage == "finished" else set()
+        for s in self.seats:
+            p, c = s.player, self.ctl[s.player]
+            status = ""
+            if p in winners:
+                status = "winner"
+            elif self.stage == "prompt" and p in self.open:
+                if p in self.answers:
+                    status = "ready"
+                elif p in self.refused:
+                    status = "refused"
+                elif c.locked and c.stale:
+                    status = "unlock"
+                else:
+                    status = "to_act"
+            out.append(PlayerStatus(p, kind=s.kind, connected=c.connected, lost=c.lost, locked=c.locked,
+                                    status=status))
+        return tuple(out)
+
+    def table(self, now: float | None = None) -> ShellView:
+        view = {"players": [{"player": p, "active": True} for p in self.game.players],
+                "winners": list(self.game.winners) if self.stage == "finished" else [],
+                "game": self.shown_view, "turn": self._turn}
+        asking = [p for p in self.open if p not in self.answers] if self.stage == "prompt" else []
+        kinds = sorted({self.open[p].kind for p in asking})
+        prompt = ("ui.asking", {"players": asking, "kind": kinds[0]}) if asking else None
+        lost = [s.player for s in self.seats if self.ctl[s.player].lost and self._is_active(s.player)]
+        banner = ("banner.paused", {"players": lost}) if lost and self.stage != "finished" else None
+        return ShellView(view=view, players=self.statuses(), stage=self.stage, prompt=prompt, banner=banner,
+                         log=tuple(self.log[-40:]))
+
+
+@dataclass
+class _Plan:
+    key: tuple[Any, ...]
+    at: float
+    wheels: tuple[int, int, int]
+    unlocked_at: float = -1.0
+
+
+class BotDriver:
+    """Plays ``player`` with a bot (:class:`bitbox.bots.Bot`) on the simulated controller
+    ``sim``: after ``think`` seconds it sets the wheels the controls give for its answer and
+    closes the lock (opening it first when it is still closed from before). It waits for
+    nothing else: at ``--speed 0`` a bots-only game runs as fast as the game computes."""
+
+    RETRY = 0.25                                   # seconds before an unanswered unlock is sent again
+
+    def __init__(self, player: str, sim: Any, bot: Any, controls: Controls, *, seed: int = 0, think: float = 0.0) -> None:
+        self.player, self.sim, self.bot, self.controls = player, sim, bot, controls
+        self.seed, self.think = seed, think
+        self._plan: _Plan | None = None
+
+    def _decide(self, session: Session, prompt: Prompt) -> tuple[int, int, int]:
+        rng = getattr(self.bot, "rng", None)
+        if rng is not None and hasattr(rng, "seed"):
+            rng.seed(decision_seed(self.seed, self.player, session.inputs_applied, prompt.kind))
+        action = self.bot.choose(session.private_view(self.player), prompt)
+        return self.controls.wheels_for(prompt, action)
+
+    def update(self, session: Session, now: float) -> None:
+        prompt = session.awaiting(self.player)
+        if prompt is None:
+            self._plan = None
+            return
+        key = (session.inputs_applied, session.prompt_id)
+        if self._plan is None or self._plan.key != key:
+            self._plan = _Plan(key, now + self.think, self._decide(session, prompt))
+        plan = self._plan
+        if now < plan.at:
+            return
+        c = session.controller(self.player)
+        if c.locked:
+            if (c.stale or self.player in session.refused or c.wheels != plan.wheels) and \
+                    (plan.unlocked_at < 0 or now - plan.unlocked_at > self.RETRY):
+                plan.unlocked_at = now
+                self.sim.set(locked=False)
+            return
+        left, centre, right = plan.wheels
+        self.sim.set(left=left, centre=centre, right=right, locked=True)
+
+
+class KeyboardDriver:
+    """Hot-seat: the people share one keyboard. The player the table waits for (in seat order)
+    is at it: ←/→ choose among their prompt's options, Enter locks, Backspace opens the lock,
+    Tab shows or hides their choice on the screen (the others look away). The choice reaches
+    the session through their simulated controller."""
+
+    def __init__(self, sims: Mapping[str, Any], controls: Controls, words: Any) -> None:
+        self.sims = dict(sims)
+        self.controls = controls
+        self.words = words
+        self.shown = False
+        self._sel: dict[str, int] = {}
+        self._key: tuple[Any, ...] | None = None
+
+    def current(self, session: Session) -> str | None:
+        for p in self.sims:
+            if session.awaiting(p) is not None:
+                return p
+        return None
+
+    def update(self, session: Session, now: float) -> None:
+        key = (session.inputs_applied, session.prompt_id)
+        if key != self._key:
+            self._key, self._sel, self.shown = key, {}, False
+
+    def key(self, session: Session, name: str) -> None:
+        p = self.current(session)
+        if p is None:
+            return
+        prompt = session.awaiting(p)
+        assert prompt is not None
+        i = self._sel.get(p, 0)
+        n = len(prompt.options)
+        if name in ("left", "up"):
+            self._sel[p] = (i - 1) % n
+        elif name in ("right", "down"):
+            self._sel[p] = (i + 1) % n
+        elif name == "tab":
+            self.shown = not self.shown
+        elif name == "enter":
+            left, centre, right = self.controls.wheels_for(prompt, prompt.options[i])
+            self.sims[p].set(left=left, centre=centre, right=right, locked=True)
+            self.shown = False
+        elif name == "backspace":
+            self.sims[p].set(locked=False)
+
+    def pad(self, session: Session, lang: Any) -> Mapping[str, Any] | None:
+        p = self.current(session)
+        if p is None:
+            return None
+        prompt = session.awaiting(p)
+        assert prompt is not None
+        i = self._sel.get(p, 0)
+        words = self.words
+        shown = str(session.cartridge.action_to_data(prompt.options[i]))
+        lines = [words.prompt(prompt.kind, prompt.context), f"◀ {words.option(prompt.kind, shown)} ▶"]
+        return {"player": p, "shown": self.shown, "lines": lines}
+
+
+__all__ = ["BotDriver", "KeyboardDriver", "Session", "decision_seed", "turn_of"]

@@ -1,0 +1,106 @@
+"""A cartridge's words at the table: its own catalogue first, then the console's.
+
+A cartridge may ship gettext catalogues (``locale`` attribute: the folder holding
+``NAME.pot`` and ``LANG/LC_MESSAGES/NAME.mo``; docs/games.md). The console looks a key up
+in the game's catalogue, then in its own (the statuses, banners and pad every table
+shows), then says the key itself: a language the game does not ship falls back to English,
+a key nobody has to a neutral rendering, never an exception (a log line must not crash the
+table).
+
+Keys a game may give (all optional): ``event.KIND`` (an event's sentence, ``str.format``
+with the event's data), ``prompt.KIND`` (the question, with the prompt's context),
+``option.KIND`` (an answer, with ``{option}``), ``view.KEY`` (a label of the public view).
+"""
+from __future__ import annotations
+
+import gettext
+from pathlib import Path
+from typing import Any, Mapping
+
+from bitbox.i18n import LANGUAGES, Words, english, translation
+
+
+class GameWords(Words):
+    """The words of ``cartridge`` in language ``code`` (see the module docstring)."""
+
+    def __init__(self, cartridge: Any, code: str = "en") -> None:
+        if code not in LANGUAGES:
+            raise ValueError(f"unknown language {code!r} (known: {', '.join(LANGUAGES)})")
+        self.code = code
+        self.console = Words(code)
+        self.cartridge = cartridge
+        self.title = str(getattr(cartridge, "title", getattr(cartridge, "name", "game")))
+        locale = getattr(cartridge, "locale", None)
+        self._messages = {}
+        self._tr: gettext.NullTranslations = gettext.NullTranslations()
+        if locale is not None:
+            folder = Path(locale)
+            name = str(cartridge.name)
+            if (folder / f"{name}.pot").is_file():
+                self._messages = dict(english(folder, name))
+                try:
+                    self._tr = translation(folder, name, code)
+                except OSError:                 # no catalogue for this language: English
+                    self._tr = gettext.NullTranslations()
+
+    def has(self, key: str) -> bool:
+        return key in self._messages or self.console.has(key)
+
+    def t(self, key: str, **data: Any) -> str:
+        if key in self._messages:
+            return super().t(key, **data)
+        return self.console.t(key, **data)
+
+    def text(self, key: str, default: str | None = None) -> str | None:
+        return self.t(key) if self.has(key) else default
+
+    # ---- what the console says of a game's values
+    def event(self, kind: str, data: Mapping[str, Any] | None = None) -> str:
+        data = dict(data or {})
+        shown = {k: self.value(v) for k, v in data.items()}
+        key = f"event.{kind}"
+        if kind == "started" and "seed" in data:
+            key = "event.started_seed"
+        if self.has(key):
+            return self.t(key, **shown)
+        parts = ", ".join(f"{k} {v}" for k, v in shown.items())
+        return f"{kind.replace('_', ' ')}: {parts}" if parts else kind.replace("_", " ")
+
+    def value(self, v: Any) -> str:
+        """A value of an event or a view as words: players by their colour's name, lists joined."""
+        if isinstance(v, str):
+            return self.player(v) if self.console.has(f"colour.{v}") else v
+        if v is None or v == [] or v == ():
+            return "—"
+        if isinstance(v, bool):
+            return self.t("word.yes") if v else self.t("word.no")
+        if isinstance(v, (list, tuple)):
+            return ", ".join(self.value(x) for x in v)
+        if isinstance(v, Mapping):
+            return ", ".join(f"{self.value(k)} {self.value(x)}" for k, x in v.items())
+        return str(v)
+
+    def prompt(self, kind: str, context: Mapping[str, Any] | None = None) -> str:
+        key = f"prompt.{kind}"
+        if self.has(key):
+            return self.t(key, **{k: self.value(v) for k, v in (context or {}).items()})
+        return self.t("ui.prompt", kind=kind.replace("_", " "))
+
+    def option(self, kind: str, shown: Any) -> str:
+        key = f"option.{kind}"
+        return self.t(key, option=shown) if self.has(key) else str(shown)
+
+    def token(self, token: Any) -> str:
+        return str(token)
+
+
+def words_of(cartridge: Any, code: str = "en") -> GameWords:
+    """The words the table uses for ``cartridge``: its own ``words(code)`` when it gives one
+    (a :class:`bitbox.display.model.Words`), else :class:`GameWords`."""
+    make = getattr(cartridge, "words", None)
+    if callable(make):
+        return make(code)                       # a game that words its own table (same methods)
+    return GameWords(cartridge, code)
+
+
+__all__ = ["GameWords", "words_of"]
