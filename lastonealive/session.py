@@ -570,6 +570,7 @@ class BotDriver:
         self._answer: Any = None
         self._at = 0.0
         self._last_unlock = -1e9
+        self._unlock_for: tuple | None = None        # the moment the last unlock was sent for
         self._refused = 0
 
     def _decide(self, session: Session, kind: str) -> Any:
@@ -594,7 +595,12 @@ class BotDriver:
             return
         c = session.controller(self.player)
         if c.locked:
-            if (c.stale or self.player in session.refused) and now - self._last_unlock > 0.25:
+            moment = (session.inputs_applied, session.prompt_id, len(session.marks), self.player in session.refused)
+            # an unlock is sent at once for a new moment, and sent again only if unanswered for 0.25 s:
+            # a bots-only game at --speed 0 waits for nothing
+            if (c.stale or self.player in session.refused) and (moment != self._unlock_for
+                                                                 or now - self._last_unlock > 0.25):
+                self._unlock_for = moment
                 if self.player in session.refused:          # not expected: the bot picks legal answers
                     self._refused += 1
                     if self._refused >= 3:                   # never loop: fall back to the first option

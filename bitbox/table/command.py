@@ -290,7 +290,16 @@ def _play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO
             log.info("Resuming game %s at turn %s, %s replayed from %s", resumed.id,
                      ProtocolJournalRules(cartridge).turn(game), f"{n_inputs} input{'s' if n_inputs != 1 else ''}", path)
         else:
-            seats, sims, pending = connect(hub, rules_seats, request, None, out)
+            lobby = None
+            if args.lobby != "never" and not args.keyboard:
+                from .lobby import arrange
+                shown = ", ".join(f"{o.name} {v}" for o, v in zip(cartridge.options, options.values()))
+                lobby = arrange(hub, rules_seats.names, rules_seats.max_players, urls=args.controller,
+                                window=not headless, title=cartridge.title, options=shown, bots=n_bots,
+                                min_players=rules_seats.min_players, out=out, size=args.size or (1280, 720),
+                                fullscreen=bool(args.fullscreen), max_seconds=args.max_seconds,
+                                always=args.lobby == "always", lang=lang_code)
+            seats, sims, pending = connect(hub, rules_seats, request, None, out, arrange=lobby)
             names = [s["player"] for s in seats]
             seed = args.seed if args.seed is not None else secrets.randbits(SECRET_SEED_BITS)
             game = cartridge.new(names, seed, options)
