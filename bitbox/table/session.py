@@ -260,6 +260,9 @@ class BotDriver:
     def __init__(self, player: str, sim: Any, bot: Any, controls: Controls, *, seed: int = 0, think: float = 0.0) -> None:
         self.player, self.sim, self.bot, self.controls = player, sim, bot, controls
         self.seed, self.think = seed, think
+        # at --speed 0 the simulated controller reports a change at once (its firmware's
+        # debounce passes in virtual time) instead of 50 ms later: the table waits for nothing
+        self.instant = think <= 0
         self._plan: _Plan | None = None
 
     def _decide(self, session: Session, prompt: Prompt) -> tuple[int, int, int]:
@@ -285,10 +288,10 @@ class BotDriver:
             if (c.stale or self.player in session.refused or c.wheels != plan.wheels) and \
                     (plan.unlocked_at < 0 or now - plan.unlocked_at > self.RETRY):
                 plan.unlocked_at = now
-                self.sim.set(locked=False)
+                self.sim.set(locked=False, settle=self.instant)
             return
         left, centre, right = plan.wheels
-        self.sim.set(left=left, centre=centre, right=right, locked=True)
+        self.sim.set(left=left, centre=centre, right=right, locked=True, settle=self.instant)
 
 
 class KeyboardDriver:
