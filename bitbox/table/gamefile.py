@@ -42,7 +42,7 @@ from typing import Any, BinaryIO, Mapping
 
 from bitbox.safetext import printable
 
-from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record,
+from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record, check_storable,
                       find_journal_rules, result_mismatch, verify)
 
 _log = logging.getLogger("bitbox")          # status lines (-q hides them, --log-file keeps them)
@@ -96,6 +96,7 @@ def _program() -> str:
 def export_game(journal: Journal, game_id: int, *, include_secrets: bool = False) -> dict[str, Any]:
     """Game ``game_id`` of ``journal`` as a game file's document. The game is verified first
     (a tampered game is not exported); an unfinished one is refused unless ``include_secrets``."""
+    journal.own_game(game_id, "export {id} FILE")
     info = verify(journal, game_id)
     if info.status != "finished" and not include_secrets:
         raise GameFileError(
@@ -282,6 +283,9 @@ def check_document(doc: Mapping[str, Any]) -> CheckedGame:
         raise
     except Exception as exc:  # noqa: BLE001 -- a state its engine accepted but cannot play: still one line
         raise ValueError(f"it cannot be replayed ({type(exc).__name__}: {printable(exc, 120)})") from None
+    # What the journal's readers would refuse once it is written is refused now, by the same reader.
+    check_storable(rules, created=doc["created"], seed=int(seed_text), players=list(players), settings=settings,
+                   initial=initial, status=status, winners=winners, ended=doc["ended"], final=final, inputs=inputs)
     return CheckedGame(name, doc["created"], doc["ended"], status, list(players), winners, int(seed_text), settings,
                        initial, final, inputs, doc["secrets"])
 
@@ -352,9 +356,9 @@ def _input(index: int, r: Any) -> InputRecord:
 
 def import_game(journal: Journal, game: CheckedGame) -> tuple[int, bool]:
     """Add a checked game to ``journal``: (its id there, whether it was added). A game the
-    journal already holds (the same initial state, seed included, and as many inputs) is not
-    added again."""
-    same = journal.same_game(game.initial, len(game.inputs))
+    journal already holds (the same initial state, seed included, every input the same and
+    the same final fingerprint: :meth:`Journal.same_game`) is not added again."""
+    same = journal.same_game(game.initial, game.inputs, game.final)
     if same is not None:
         return same, False
     game_id = journal.add_game(created=game.created, seed=game.seed, players=game.players, settings=game.settings,
@@ -430,7 +434,8 @@ def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, 
         print(f"{prog}: {journal_path}: no journal here (no game has been played with it)", file=sys.stderr)
         return 2
     try:
-        with Journal(journal_path, create=False, command=command) as j:
+        # opened with the command's game: another game's record is refused naming its command
+        with Journal(journal_path, find_journal_rules(command), create=False, command=command) as j:
             for note in j.notices:
                 _log.warning("%s", note)
             doc = export_game(j, game_id, include_secrets=include_secrets)
