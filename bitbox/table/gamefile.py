@@ -42,6 +42,8 @@ from typing import Any, BinaryIO, Mapping
 
 from bitbox.safetext import printable
 
+from .options import journal_arg
+
 from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record, check_storable,
                       find_journal_rules, result_mismatch, verify)
 
@@ -374,11 +376,11 @@ IMPORT_HELP = "add a game file (from `export`) to the journal, checked by replay
 
 
 def game_id_arg(text: str) -> int:
-    """A game id on the command line: a whole number from 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a game id is a whole number, not {text[:20]!r}") from None
+    """A game id on the command line: a whole number from 1, in ASCII digits only (``int``
+    alone would take ``١``, ``+3``, ``1_0`` or spaces around it)."""
+    if not (0 < len(text) <= 40 and text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"a game id is a whole number in digits 0-9, not {printable(text, 20)!r}")
+    value = int(text)
     if not 1 <= value < 2**63:
         raise argparse.ArgumentTypeError(f"a game id is from 1 to {2**63 - 1}, not {text[:20]}")
     return value
@@ -394,7 +396,7 @@ def add_export_arguments(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("--include-secrets", action="store_true",
                    help="export an unfinished game too: its file then holds what no player may know yet "
                         "(the seed, choices not yet revealed); keep it private")
-    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
 
 
 def add_import_arguments(p: argparse.ArgumentParser) -> None:
@@ -403,7 +405,7 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
                      "edited or damaged file is refused with one line, and nothing is written) and add it to the "
                      "journal, where history and replay show it.")
     p.add_argument("file", metavar="FILE", help="the game file; - for standard input")
-    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -414,7 +416,7 @@ def add_journal_commands(sub: Any, command: str, history: Command, export: Comma
     on the subcommands ``sub`` of the game's parser; each runs its function (``func``)."""
     from bitbox.console import add_logging_options
     p = sub.add_parser("history", help="list the games in the journal (date, players, winner)")
-    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
     p.add_argument("--json", action="store_true", help="the same listing as one JSON document (docs/table.md)")
     add_logging_options(p)
     p.set_defaults(func=history)
