@@ -7,7 +7,7 @@ from typing import Sequence
 
 from bitbox.console import BotsError, add_logging_options, add_version, bots_help, command_bots, logging_from, \
     run_main
-from bitbox.table.options import size_arg, speed_arg
+from bitbox.table.options import journal_arg, size_arg, speed_arg
 
 from .content import ConfigError, load_dice
 from .rules import BANGS, SYMBOLS, TYPES
@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="no window: a PNG per turn and the events printed")
     p.add_argument("--snapshots", metavar="DIR", help="where to write the PNGs: a folder of its own per game under DIR "
                         "(headless default: ./snapshots)")
-    p.add_argument("--journal", metavar="PATH",
+    p.add_argument("--journal", metavar="PATH", type=journal_arg,
                    help="the journal file (default: journal.sqlite in the user's data folder: ~/.local/share/8bitbox/ "
                         "on Linux)")
     p.add_argument("--resume", action="store_true", help="continue the last unfinished Last One Alive game")
@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     from bitbox.table.gamefile import game_id_arg
     p.add_argument("game", type=game_id_arg, nargs="?",
                    help="its id (see `lastonealive history`; default: the last finished)")
-    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
     p.add_argument("--lang", choices=LANGUAGES)
     p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")
     p.add_argument("--snapshots", metavar="DIR", help="write a PNG per turn into a folder of its own under DIR")

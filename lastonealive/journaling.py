@@ -19,6 +19,7 @@ class LastOneAliveJournalRules(StateJournalRules):
     name = "lastonealive"
     game_type = Game
     input_errors: tuple[type[BaseException], ...] = (RulesError, Refused)
+    settings_keys: tuple[str, ...] | None = ("lang", "bot", "tokens", "variants")
 
     def apply_input(self, game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
         return apply_input(game, kind, data)

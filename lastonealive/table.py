@@ -20,8 +20,8 @@ from typing import Any, Sequence, TextIO
 from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available, init_pygame
-from bitbox.table.history import print_history_json, print_journal_history, replay_frames
-from bitbox.table.journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild, verify
+from bitbox.table.history import print_history_json, print_journal_history, replay_frames, verified_games
+from bitbox.table.journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild
 from bitbox.table.referee import Pace
 from bitbox.table.options import check_snapshots
 from bitbox.table.seating import SeatRequest, SeatRules, TableError, connect
@@ -172,8 +172,7 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
     try:
         resumed: GameInfo | None = None
         if opts.resume:
-            resumed = next((g for g in reversed(journal.games())
-                            if g.status != "finished" and g.game == "lastonealive"), None)
+            resumed = journal.last_unfinished()
             if resumed is None:
                 raise TableError(f"no unfinished Last One Alive game to resume in {journal_path} "
                                  f"(see `lastonealive history`)")
@@ -285,18 +284,19 @@ def history(journal_path: str | None, out: TextIO | None = None, *, as_json: boo
         with Journal(path, JOURNAL_RULES, create=False, command="lastonealive") as j:
             for line in j.notices:
                 print(line, file=sys.stderr if as_json else out)
-            games = [verify(j, g.id) for g in j.games()]
+            games, problems = verified_games(j)
     except JournalError as exc:
         print(f"lastonealive history: {exc}", file=sys.stderr)
         return 2
     if as_json:
         print_history_json(games, str(path.absolute()), out)
-        return 0
-    if not games:
+    elif games:
+        print_journal_history(games, out, "lastonealive")
+    elif not problems:
         print(f"no games yet in {path}", file=out)
-        return 0
-    print_journal_history(games, out, "lastonealive")
-    return 0
+    for problem in problems:                # one damaged game hides no other: each named, in one line
+        print(f"lastonealive history: {problem}", file=sys.stderr)
+    return 2 if problems else 0
 
 
 def export_game(game_id: int, target: str, journal_path: str | None, *, include_secrets: bool = False) -> int:
@@ -326,13 +326,11 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         snapshot_dir = check_snapshots(snapshots) if snapshots else None
         with Journal(path, JOURNAL_RULES, create=False, command="lastonealive") as j:
             if game_id is None:
-                games = [g for g in j.games() if g.status == "finished" and g.game == "lastonealive"]
+                games = [g for g in j.games() if g.status == "finished" and j.owns(g)]
                 if not games:
                     raise JournalError(f"{path}: no finished Last One Alive game to replay")
                 game_id = games[-1].id
-            info = j.game(game_id)
-            if info.game != "lastonealive":
-                raise JournalError(f"{path}: game {game_id} is a game of {info.game} (`{info.game} replay {game_id}`)")
+            info = j.own_game(game_id, "replay {id}")
             frames = replay_frames(j, game_id, JOURNAL_RULES)
     except (JournalError, TableError) as exc:
         print(f"lastonealive replay: {exc}", file=sys.stderr)

@@ -8,7 +8,7 @@ from typing import Sequence
 from bitbox.colours import SEAT_COLOURS
 from bitbox.console import BotsError, add_logging_options, add_version, bots_help, command_bots, logging_from, \
     run_main
-from bitbox.table.options import size_arg, speed_arg
+from bitbox.table.options import journal_arg, size_arg, speed_arg
 
 from .content import ConfigError, load_content, load_tiles
 from .rules import FACES, PATHS
@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a controller to open besides the discovered ones (a device path or pyserial URL); repeatable")
     p.add_argument("--headless", action="store_true", help="no window: PNG snapshots per turn and printed events")
     p.add_argument("--snapshots", metavar="DIR", help="where to write the PNGs: a folder of its own per game under DIR (headless default: ./snapshots)")
-    p.add_argument("--journal", metavar="PATH",
+    p.add_argument("--journal", metavar="PATH", type=journal_arg,
                    help="the journal file (default: journal.sqlite in the user's data folder: ~/.local/share/8bitbox/ "
                         "on Linux)")
     p.add_argument("--resume", action="store_true", help="continue the last unfinished game of the journal")
@@ -164,9 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_journal_commands(sub, "outspeed", _cmd_history, _cmd_export, _cmd_import)
 
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
-    p.add_argument("game", type=_bounded_int(1, MAX_GAME_ID, "a game id"), nargs="?",
+    from bitbox.table.gamefile import game_id_arg
+    p.add_argument("game", type=game_id_arg, nargs="?",
                    help="its id (see `outspeed history`; default: the last finished)")
-    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
     p.add_argument("--lang", choices=LANGUAGES)
     p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")
     p.add_argument("--snapshots", metavar="DIR", help="write a PNG per turn into a folder of its own under DIR")

@@ -20,6 +20,7 @@ class OutspeedJournalRules(StateJournalRules):
     name = "outspeed"
     game_type = Game
     input_errors: tuple[type[BaseException], ...] = (RulesError, Refused)
+    settings_keys: tuple[str, ...] | None = ("lang", "bot", "first_game", "tokens")
 
     def apply_input(self, game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
         return apply_input(game, kind, data)

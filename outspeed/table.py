@@ -21,7 +21,7 @@ from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.app import init_pygame as _init_pygame
-from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path, verify
+from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path
 from bitbox.table.options import check_snapshots
 from bitbox.table.seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
 from bitbox.table.seating import plans as seat_plans
@@ -460,7 +460,7 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
     result disagrees refuses the journal); a game's seed is shown once it has ended.
     ``as_json``: the same listing as one JSON document (`history --json`)."""
     out = out or sys.stdout
-    from bitbox.table.history import print_history_json, print_journal_history
+    from bitbox.table.history import print_history_json, print_journal_history, verified_games
     try:
         cfg = load_table_config(table_config)
         path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
@@ -472,17 +472,19 @@ def history(journal_path: str | None, out: TextIO | None = None, table_config: s
             return 0
         with Journal(path, JOURNAL_RULES, create=False, command="outspeed") as j:
             _tell(j, sys.stderr if as_json else out)
-            games = [verify(j, g.id) for g in j.games()]
+            games, problems = verified_games(j)
     except (ConfigError, JournalError) as exc:
         print(f"outspeed history: {exc}", file=sys.stderr)
         return 2
     if as_json:
         print_history_json(games, str(path.absolute()), out)
-    elif not games:
-        print(f"no games yet in {path}", file=out)
-    else:
+    elif games:
         print_journal_history(games, out, "outspeed")
-    return 0
+    elif not problems:
+        print(f"no games yet in {path}", file=out)
+    for problem in problems:                # one damaged game hides no other: each named, in one line
+        print(f"outspeed history: {problem}", file=sys.stderr)
+    return 2 if problems else 0
 
 
 def journal_path_of(journal_path: str | None, table_config: str | None = None) -> Path:
@@ -537,9 +539,9 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
         with Journal(path, JOURNAL_RULES, create=False, command="outspeed") as j:
             _tell(j, out)
             if game_id is None:
-                games = [g for g in j.games() if g.status == "finished"]
+                games = [g for g in j.games() if g.status == "finished" and j.owns(g)]
                 if not games:
-                    raise JournalError(f"{path}: no finished game to replay")
+                    raise JournalError(f"{path}: no finished Outspeed game to replay")
                 game_id = games[-1].id
             info = j.game(game_id)
             frames = replay_frames(j, game_id)

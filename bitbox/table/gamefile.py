@@ -42,7 +42,9 @@ from typing import Any, BinaryIO, Mapping
 
 from bitbox.safetext import printable
 
-from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record,
+from .options import journal_arg
+
+from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record, check_storable,
                       find_journal_rules, result_mismatch, verify)
 
 _log = logging.getLogger("bitbox")          # status lines (-q hides them, --log-file keeps them)
@@ -96,6 +98,7 @@ def _program() -> str:
 def export_game(journal: Journal, game_id: int, *, include_secrets: bool = False) -> dict[str, Any]:
     """Game ``game_id`` of ``journal`` as a game file's document. The game is verified first
     (a tampered game is not exported); an unfinished one is refused unless ``include_secrets``."""
+    journal.own_game(game_id, "export {id} FILE")
     info = verify(journal, game_id)
     if info.status != "finished" and not include_secrets:
         raise GameFileError(
@@ -282,6 +285,9 @@ def check_document(doc: Mapping[str, Any]) -> CheckedGame:
         raise
     except Exception as exc:  # noqa: BLE001 -- a state its engine accepted but cannot play: still one line
         raise ValueError(f"it cannot be replayed ({type(exc).__name__}: {printable(exc, 120)})") from None
+    # What the journal's readers would refuse once it is written is refused now, by the same reader.
+    check_storable(rules, created=doc["created"], seed=int(seed_text), players=list(players), settings=settings,
+                   initial=initial, status=status, winners=winners, ended=doc["ended"], final=final, inputs=inputs)
     return CheckedGame(name, doc["created"], doc["ended"], status, list(players), winners, int(seed_text), settings,
                        initial, final, inputs, doc["secrets"])
 
@@ -352,9 +358,9 @@ def _input(index: int, r: Any) -> InputRecord:
 
 def import_game(journal: Journal, game: CheckedGame) -> tuple[int, bool]:
     """Add a checked game to ``journal``: (its id there, whether it was added). A game the
-    journal already holds (the same initial state, seed included, and as many inputs) is not
-    added again."""
-    same = journal.same_game(game.initial, len(game.inputs))
+    journal already holds (the same initial state, seed included, every input the same and
+    the same final fingerprint: :meth:`Journal.same_game`) is not added again."""
+    same = journal.same_game(game.initial, game.inputs, game.final)
     if same is not None:
         return same, False
     game_id = journal.add_game(created=game.created, seed=game.seed, players=game.players, settings=game.settings,
@@ -370,11 +376,11 @@ IMPORT_HELP = "add a game file (from `export`) to the journal, checked by replay
 
 
 def game_id_arg(text: str) -> int:
-    """A game id on the command line: a whole number from 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a game id is a whole number, not {text[:20]!r}") from None
+    """A game id on the command line: a whole number from 1, in ASCII digits only (``int``
+    alone would take ``١``, ``+3``, ``1_0`` or spaces around it)."""
+    if not (0 < len(text) <= 40 and text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"a game id is a whole number in digits 0-9, not {printable(text, 20)!r}")
+    value = int(text)
     if not 1 <= value < 2**63:
         raise argparse.ArgumentTypeError(f"a game id is from 1 to {2**63 - 1}, not {text[:20]}")
     return value
@@ -390,7 +396,7 @@ def add_export_arguments(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("--include-secrets", action="store_true",
                    help="export an unfinished game too: its file then holds what no player may know yet "
                         "(the seed, choices not yet revealed); keep it private")
-    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
 
 
 def add_import_arguments(p: argparse.ArgumentParser) -> None:
@@ -399,7 +405,7 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
                      "edited or damaged file is refused with one line, and nothing is written) and add it to the "
                      "journal, where history and replay show it.")
     p.add_argument("file", metavar="FILE", help="the game file; - for standard input")
-    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -410,7 +416,7 @@ def add_journal_commands(sub: Any, command: str, history: Command, export: Comma
     on the subcommands ``sub`` of the game's parser; each runs its function (``func``)."""
     from bitbox.console import add_logging_options
     p = sub.add_parser("history", help="list the games in the journal (date, players, winner)")
-    p.add_argument("--journal", metavar="PATH")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
     p.add_argument("--json", action="store_true", help="the same listing as one JSON document (docs/table.md)")
     add_logging_options(p)
     p.set_defaults(func=history)
@@ -430,7 +436,8 @@ def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, 
         print(f"{prog}: {journal_path}: no journal here (no game has been played with it)", file=sys.stderr)
         return 2
     try:
-        with Journal(journal_path, create=False, command=command) as j:
+        # opened with the command's game: another game's record is refused naming its command
+        with Journal(journal_path, find_journal_rules(command), create=False, command=command) as j:
             for note in j.notices:
                 _log.warning("%s", note)
             doc = export_game(j, game_id, include_secrets=include_secrets)

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Protocol, Sequence, TextIO
 from bitbox.display.model import DieShown, LogEntry
 from bitbox.safetext import printable
 
-from .journal import GameInfo, Journal, check_result, replay
+from .journal import GameInfo, Journal, JournalError, check_result, game_title, replay, verify
 
 
 class ReplayRules(Protocol):
@@ -48,7 +48,7 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
     """One frame per turn: the public view at its end and the turn's public events. The game
     is rebuilt from its inputs and refused when its stored result disagrees; its seed is
     shown only once it has ended (or when it was chosen with --seed)."""
-    info = journal.game(game_id)
+    info = journal.own_game(game_id, "replay {id}")
     game0 = journal.initial(game_id)
     started = {"seed": rules.seed(game0)} if info.seed_public else {}
     view = rules.public_view(game0)
@@ -157,13 +157,18 @@ def print_history(games: Sequence[GameInfo], out: TextIO, resume_hint: str) -> N
     print("(* bot)", file=out)
 
 
-def _title(name: str) -> str:
-    """A game's title as people read it (the cartridge's), else its registry name."""
-    from bitbox.games import registry
-    try:
-        return registry.find(name).title
-    except Exception:                       # not installed (a journal from elsewhere): its name
-        return name
+def verified_games(journal: Journal) -> tuple[list[GameInfo], list[JournalError]]:
+    """Every game of ``journal`` that can be read and replays to its stored result (each with
+    its own game's rules, whatever the command), and what is wrong with each other one: one
+    damaged or altered game hides no other (``history`` lists the others and names it)."""
+    games, problems = journal.readable_games()
+    good: list[GameInfo] = []
+    for g in games:
+        try:
+            good.append(verify(journal, g.id))
+        except JournalError as exc:
+            problems.append(exc)
+    return good, problems
 
 
 def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> None:
@@ -176,7 +181,7 @@ def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> N
     order = sorted(by_game, key=lambda name: (name != own, name))
     for i, name in enumerate(order):
         if len(order) > 1:
-            print(("\n" if i else "") + f"{_title(name)}:", file=out)
+            print(("\n" if i else "") + f"{game_title(name)}:", file=out)
         print_history(by_game[name], out, f"{name} play --resume")
 
 

@@ -84,6 +84,7 @@ _GAMES = ("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.wi
           "(SELECT COALESCE(MAX(turn), 1) FROM inputs i WHERE i.game = g.id), {final} FROM games g")
 
 SEED_KINDS = ("secret", "given")      # settings["seed"]: drawn from the OS, or chosen with --seed
+CONSOLE_SETTINGS = ("seats", "game", "seed")   # the settings every game's record has (besides its own)
 
 
 class JournalError(Exception):
@@ -128,6 +129,9 @@ class StateJournalRules:
     name: str
     game_type: Any                                   # the game's class: game_type.from_data(data)
     input_errors: tuple[type[BaseException], ...] = ()
+    # The keys of the game's own settings in a record, besides the console's (CONSOLE_SETTINGS):
+    # any other key is refused by the readers (and so by `import`). None: not checked.
+    settings_keys: tuple[str, ...] | None = None
 
     def from_data(self, data: Mapping[str, Any]) -> Any:
         return self.game_type.from_data(data)
@@ -179,6 +183,27 @@ def find_journal_rules(name: str) -> JournalRules:
     from .protocol_rules import journal_rules_of
     rules: JournalRules = journal_rules_of(cartridge)
     return rules
+
+
+def game_title(name: str) -> str:
+    """A game's title as people read it (its cartridge's), else its registry name (a game
+    not installed here)."""
+    from bitbox.games import registry
+    try:
+        return str(registry.find(name).title)
+    except Exception:                       # not installed (a journal from elsewhere): its name
+        return name
+
+
+def a_game(name: str) -> str:
+    """``an Outspeed game``, ``a Last One Alive game``."""
+    title = game_title(name)
+    return f"{'an' if title[:1].lower() in 'aeiou' else 'a'} {title} game"
+
+
+class OtherGame(JournalError):
+    """A command of one game was given a record of another game; the message names the
+    command that reads it (one line)."""
 
 
 APP_FOLDER = "8bitbox"                # the folder of our data in the user's data folder
@@ -242,12 +267,26 @@ def _seed_from_sql(value: Any) -> int:
     raise ValueError(f"the seed {str(value)[:40]!r} is not a number")
 
 
+MAX_DEPTH = 32        # a record's JSON is at most 9 deep; deeper is damage, whatever the stack allows
+
+
 def _loads(text: Any) -> Any:
-    """JSON from the journal; absurd nesting is a damaged record, not a crash."""
+    """JSON from the journal; absurd nesting is a damaged record, not a crash. The bound is
+    :data:`MAX_DEPTH` (not what the interpreter's stack allows where it is read), so a record
+    that is read once is read everywhere: by ``import`` before it writes, and by ``history``,
+    ``replay`` and ``--resume`` afterwards."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+    level: list[tuple[Any, int]] = [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        if children and depth > MAX_DEPTH:
+            raise ValueError(f"nested too deeply (more than {MAX_DEPTH} levels)")
+        level.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return value
 
 
 def check_record(players: Any, settings: Any, status: Any, winners: Any,
@@ -276,6 +315,11 @@ def check_record(players: Any, settings: Any, status: Any, winners: Any,
     if not isinstance(game, str) or not _GAME_NAME.fullmatch(game):
         raise ValueError(f"unknown game {str(game)[:20]!r}")
     if rules is not None:
+        known = getattr(rules, "settings_keys", None)       # the game's own keys, besides the console's
+        if known is not None:
+            extra = sorted(str(k) for k in settings if k not in (*CONSOLE_SETTINGS, *known))
+            if extra:
+                raise ValueError(f"unknown setting {extra[0][:20]!r}")
         rules.check_settings(settings)
     if status not in ("playing", "finished"):
         raise ValueError(f"unknown status {str(status)[:20]!r}")
@@ -312,7 +356,9 @@ class GameInfo:
 
     @property
     def game(self) -> str:
-        """Which game this is (records written before the console name none: Outspeed)."""
+        """Which game this record belongs to: the one place that decides it (records written
+        before the console name none: Outspeed). Every command that reads a record asks it
+        through :meth:`Journal.owns` / :meth:`Journal.own_game`."""
         name = self.settings.get("game", LEGACY_GAME)
         return name if isinstance(name, str) else str(name)
 
@@ -471,7 +517,15 @@ class Journal:
                  initial: Mapping[str, Any], status: str, winners: list[str] | None, ended: str | None,
                  final: str | None, inputs: Sequence[InputRecord]) -> int:
         """Record a whole game at once (``import``: a game file already verified by replaying
-        it), in one transaction: all of it or nothing. Returns its id in this journal."""
+        it), in one transaction: all of it or nothing. Returns its id in this journal. A game
+        the journal's readers would refuse afterwards (:func:`check_storable`) is not written."""
+        rules = self._rules_named(str(settings.get("game", LEGACY_GAME)), "to import")
+        try:
+            check_storable(rules, created=created, seed=seed, players=players, settings=settings, initial=initial,
+                           status=status, winners=winners, ended=ended, final=final, inputs=inputs)
+        except (ValueError, TypeError) as exc:
+            raise JournalError(f"{self.path}: this game cannot be recorded, it could not be read back ({exc})") \
+                from None
         with self._tx():
             cur = self.db.execute(
                 "INSERT INTO games (created, seed, players, settings, initial, status, winners, ended) "
@@ -489,13 +543,23 @@ class Journal:
                  for r in inputs])
         return game_id
 
-    def same_game(self, initial: Mapping[str, Any], inputs: int) -> int | None:
-        """The id of a game of this journal that starts from ``initial`` (the same game, seed
-        and all) and has ``inputs`` inputs, if there is one (an import made twice)."""
-        rows = self._query("SELECT g.id FROM games g WHERE g.initial = ? AND "
-                           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id) = ? ORDER BY g.id LIMIT 1",
-                           (json.dumps(initial, sort_keys=True), inputs))
-        return int(rows[0][0]) if rows else None
+    def same_game(self, initial: Mapping[str, Any], inputs: Sequence[InputRecord], final: str | None) -> int | None:
+        """The id of the game of this journal that is this one (an import made twice), if there
+        is one: the same initial state (seed and all), every input the same (its kind, data and
+        the fingerprint of the state it was applied to, in order) and the same final
+        fingerprint. Two games dealt from one seed but played otherwise are two games."""
+        rows = self._query(f"SELECT g.id, {self._final} FROM games g WHERE g.initial = ? AND "
+                           "(SELECT COUNT(*) FROM inputs i WHERE i.game = g.id) = ? ORDER BY g.id",
+                           (json.dumps(initial, sort_keys=True), len(inputs)))
+        want = [(r.seq, r.turn, r.phase, r.kind, json.dumps(r.data, sort_keys=True), r.state) for r in inputs]
+        for game_id, stored_final in rows:
+            if stored_final != final:
+                continue
+            have = self._query("SELECT seq, turn, phase, kind, data, state FROM inputs WHERE game = ? ORDER BY seq",
+                               (game_id,))
+            if [tuple(h) for h in have] == want:
+                return int(game_id)
+        return None
 
     def _tx(self) -> "_Tx":
         return _Tx(self.db, self.path)
@@ -515,9 +579,53 @@ class Journal:
     def _games_sql(self) -> str:
         return _GAMES.format(final=self._final)
 
+    def readable_games(self) -> tuple[list[GameInfo], list[JournalError]]:
+        """Every game whose record can be read, and what is wrong with each of the others (one
+        damaged record hides no other game: ``history`` lists them and names the damaged)."""
+        games: list[GameInfo] = []
+        problems: list[JournalError] = []
+        for r in self._query(self._games_sql() + " ORDER BY g.id"):
+            try:
+                games.append(self._info(r))
+            except JournalError as exc:
+                problems.append(exc)
+        return games, problems
+
+    def owns(self, info: GameInfo) -> bool:
+        """Whether ``info`` is a game of this journal's rules (the command's game); a journal
+        opened without rules reads every game. What game a record is, is :attr:`GameInfo.game`."""
+        return self.rules is None or info.game == self.rules.name
+
+    def check_own(self, info: GameInfo, use: str) -> GameInfo:
+        """``info`` when it is a game of this journal's rules, else :class:`OtherGame` in one
+        line naming the command that reads it: ``game 3 is a Last One Alive game: use
+        `lastonealive replay 3```. ``use``: the command's words after the game's name
+        (``replay {id}``, ``play --resume``)."""
+        if not self.owns(info):
+            self._rules_named(info.game, info.id)          # a game not installed here: said so first
+            raise OtherGame(f"game {info.id} is {a_game(info.game)}: use `{info.game} {use.format(id=info.id)}`")
+        return info
+
+    def own_game(self, game_id: int, use: str) -> GameInfo:
+        """Game ``game_id``'s record, refused (:class:`OtherGame`) when it is another game's."""
+        return self.check_own(self.game(game_id), use)
+
     def last_unfinished(self) -> GameInfo | None:
-        rows = self._query(self._games_sql() + " WHERE g.status = 'playing' ORDER BY g.id DESC LIMIT 1")
-        return self._info(rows[0]) if rows else None
+        """The last unfinished game of this journal's rules (``play --resume``; of any game when
+        it has none), or None. When the only unfinished games are another game's:
+        :class:`OtherGame` naming the command that resumes the last of them."""
+        rows = self._query(self._games_sql() + " WHERE g.status = 'playing' ORDER BY g.id DESC")
+        other: GameInfo | None = None
+        for r in rows:
+            info = self._info(r)
+            if self.owns(info):
+                return info
+            other = other or info
+        if other is not None:
+            title = game_title(self.rules.name) if self.rules is not None else ""
+            raise OtherGame(f"{self.path}: no unfinished {title} game to resume; game {other.id} is an unfinished "
+                            f"{game_title(other.game)} game: use `{other.game} play --resume`")
+        return None
 
     def rules_of(self, game_id: int) -> JournalRules:
         """The rules of game ``game_id`` (the cartridge its record names)."""
@@ -538,16 +646,24 @@ class Journal:
         return found
 
     def initial(self, game_id: int) -> Any:
-        rows = self._query("SELECT initial FROM games WHERE id = ?", (game_id,))
+        """Game ``game_id``'s initial state, rebuilt by its rules; refused when it cannot be, or
+        when its players are not the record's (each reader relies on one list of players)."""
+        rows = self._query("SELECT initial, players FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise JournalError(f"{self.path}: no game {game_id}")
         rules = self.rules_of(game_id)
         errors: tuple[type[BaseException], ...] = (ValueError, KeyError, TypeError, AttributeError, IndexError,
                                                     OverflowError, *rules.input_errors)
         try:
-            return rules.from_data(_loads(rows[0][0]))
+            game = rules.from_data(_loads(rows[0][0]))
+            players = list(rules.players(game))
+            recorded = _loads(rows[0][1])
         except errors as exc:
             raise JournalError(f"{self.path}: game {game_id}: its initial state cannot be read ({exc})") from None
+        if players != recorded:
+            raise JournalError(f"{self.path}: game {game_id}: its initial state's players are not its record's "
+                               f"(the journal was edited)")
+        return game
 
     def inputs(self, game_id: int) -> list[InputRecord]:
         rows = self._query("SELECT seq, turn, phase, kind, data, state, at FROM inputs WHERE game = ? ORDER BY seq",
@@ -568,20 +684,60 @@ class Journal:
 
     def _info(self, r: tuple) -> GameInfo:
         try:
-            info = GameInfo(int(r[0]), str(r[1]), _seed_from_sql(r[2]), _loads(r[3]), _loads(r[4]), str(r[5]),
-                            _loads(r[6]) if r[6] else None, r[7], int(r[8]), int(r[9]),
-                            str(r[10]) if r[10] is not None else None)
-            # The readers (history, replay, resume) rely on these values: a damaged record is refused here.
-            check_record(info.players, info.settings, info.status, info.winners)
-            try:
-                rules = self._rules_named(info.game, info.id)
-            except JournalError:
-                rules = None                       # a game not installed here: listed, not playable
-            if rules is not None:
-                rules.check_settings(info.settings)
-            return info
+            return read_record(r, self._rules_or_none)
         except (ValueError, TypeError) as exc:
             raise JournalError(f"{self.path}: game {r[0]}: its record cannot be read ({exc})") from None
+
+    def _rules_or_none(self, name: str, game_id: Any) -> JournalRules | None:
+        try:
+            return self._rules_named(name, game_id)
+        except JournalError:
+            return None                            # a game not installed here: listed, not playable
+
+
+def read_record(r: Sequence[Any], rules_of: Any) -> GameInfo:
+    """A game's record as the journal stores it (a row of ``games``: id, created, seed,
+    players, settings, status, winners, ended, the number of inputs, the last turn, final)
+    read and checked: ValueError naming what the readers (history, replay, resume) could not
+    use. ``rules_of(name, id)``: the rules of the game it names, or None when not installed.
+    The journal reads every record with it, and ``import`` reads a game file's record with it
+    before writing anything (:func:`check_storable`)."""
+    info = GameInfo(int(r[0]), str(r[1]), _seed_from_sql(r[2]), _loads(r[3]), _loads(r[4]), str(r[5]),
+                    _loads(r[6]) if r[6] else None, r[7], int(r[8]), int(r[9]),
+                    str(r[10]) if r[10] is not None else None)
+    check_record(info.players, info.settings, info.status, info.winners)
+    rules = rules_of(info.game, info.id)
+    if rules is not None:
+        check_record(info.players, info.settings, info.status, info.winners, rules)
+    return info
+
+
+def stored_row(game_id: int, *, created: str, seed: int, players: list[str], settings: Mapping[str, Any],
+               status: str, winners: list[str] | None, ended: str | None, final: str | None,
+               inputs: Sequence[InputRecord]) -> tuple:
+    """The row :func:`read_record` reads for a game written by :meth:`Journal.add_game`, as it
+    will be stored (the same JSON text)."""
+    return (game_id, created, _seed_to_sql(seed), json.dumps(list(players)), json.dumps(settings, sort_keys=True),
+            status, json.dumps(winners) if winners is not None else None, ended, len(inputs),
+            max((r.turn for r in inputs), default=1), final)
+
+
+def check_storable(rules: JournalRules, *, created: str, seed: int, players: list[str], settings: Mapping[str, Any],
+                   initial: Mapping[str, Any], status: str, winners: list[str] | None, ended: str | None,
+                   final: str | None, inputs: Sequence[InputRecord]) -> None:
+    """ValueError naming what the journal's readers would refuse in this game once written:
+    its record (:func:`read_record`), its initial state and each input's data read back from
+    the JSON text they would be stored as. What passes here is read by ``history``,
+    ``replay`` and ``--resume`` afterwards."""
+    read_record(stored_row(0, created=created, seed=seed, players=players, settings=settings, status=status,
+                           winners=winners, ended=ended, final=final, inputs=inputs),
+                lambda name, _id: rules if name == rules.name else None)
+    _loads(json.dumps(initial, sort_keys=True))
+    for r in inputs:
+        try:
+            _loads(json.dumps(r.data, sort_keys=True))
+        except ValueError as exc:
+            raise ValueError(f"input {r.seq}: {exc}") from None
 
 
 class _Tx:
@@ -666,7 +822,9 @@ def replay(journal: Journal, game_id: int, *, upto: int | None = None,
 
 
 def rebuild(journal: Journal, game_id: int) -> tuple[Any, int]:
-    """The game as it stood after its last journaled input, and the number of inputs."""
+    """The game as it stood after its last journaled input, and the number of inputs (what
+    ``play --resume`` continues: refused, :class:`OtherGame`, when it is another game's)."""
+    journal.own_game(game_id, "play --resume")
     game, n = journal.initial(game_id), 0
     for rec, g, _ in replay(journal, game_id):
         game, n = g, rec.seq + 1

@@ -96,3 +96,14 @@ def check_snapshots(folder: "str | Path | None", what: str = "--snapshots") -> "
     except OSError as exc:
         raise TableError(f"{what} {path}: cannot write there ({exc.strerror or exc})") from None
     return path
+
+
+def journal_arg(text: str) -> str:
+    """``--journal PATH``: a path, never empty (an empty one, from an unset variable in a
+    script, would otherwise fall back to the user's own journal and write into it)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path is not a journal file (leave --journal out for the "
+                                         "default one)")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError("a path cannot hold a NUL character")
+    return text
