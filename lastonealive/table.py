@@ -15,12 +15,11 @@ import signal
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
-from bitbox.table.app import display_available, init_pygame
-from bitbox.table.history import print_history_json, print_journal_history, replay_frames, verified_games
+from bitbox.table.app import display_available
 from bitbox.table.journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild
 from bitbox.table.referee import Pace
 from bitbox.table.options import check_snapshots
@@ -40,6 +39,9 @@ SEATING = SeatRules("Last One Alive", SEAT_COLOURS[:MAX_PLAYERS], min_players=MI
 SECRET_SEED_BITS = 128
 
 #: Status lines (not the game's events): stderr and --log-file (see bitbox.console).
+if TYPE_CHECKING:
+    from bitbox.table.journal_commands import TableKit
+
 log = logging.getLogger("bitbox.lastonealive")
 
 
@@ -268,122 +270,45 @@ def _play(opts: PlayOptions, out: TextIO) -> int:
 
 # ---------------------------------------------------------------------------- history and replay
 
+def table_kit() -> "TableKit":
+    """Last One Alive for the console's journal commands (:mod:`bitbox.table.journal_commands`):
+    its journal rules, words, display and replay frames."""
+    from bitbox.table.journal_commands import TableKit
+
+    def display(size: tuple[int, int], words: Any, surface: Any = None) -> Any:
+        from .display import TableDisplay
+        return TableDisplay(size=size, lang=words, surface=surface)
+
+    def replay_view(frame: Any, info: GameInfo, done: bool) -> Any:
+        from .session import TableView
+        return replace(TableView.from_public(frame.view), stage="replay", prompt=None, log=tuple(frame.log))
+
+    return TableKit("lastonealive", "Last One Alive", "lastonealive", JOURNAL_RULES, Lang, display, replay_view,
+                    headlines=frozenset({"turn", "game_over", "started"}))
+
+
 def history(journal_path: str | None, out: TextIO | None = None, *, as_json: bool = False) -> int:
-    """`lastonealive history`: every game of the journal, each game's own (Last One Alive's
-    and the others'), replayed from its inputs; a seed is shown once its game has ended.
-    ``as_json``: the same listing as one JSON document (`history --json`), every game in it."""
-    out = out or sys.stdout
-    try:
-        path = Path(journal_path or default_journal_path()).expanduser()
-        if not path.exists() and not path.is_symlink():
-            if as_json:
-                print_history_json([], str(path.absolute()), out)
-            else:
-                print(f"no games yet ({path} does not exist)", file=out)
-            return 0
-        with Journal(path, JOURNAL_RULES, create=False, command="lastonealive") as j:
-            for line in j.notices:
-                print(line, file=sys.stderr if as_json else out)
-            games, problems = verified_games(j)
-    except JournalError as exc:
-        print(f"lastonealive history: {exc}", file=sys.stderr)
-        return 2
-    if as_json:
-        print_history_json(games, str(path.absolute()), out)
-    elif games:
-        print_journal_history(games, out, "lastonealive")
-    elif not problems:
-        print(f"no games yet in {path}", file=out)
-    for problem in problems:                # one damaged game hides no other: each named, in one line
-        print(f"lastonealive history: {problem}", file=sys.stderr)
-    return 2 if problems else 0
+    """`lastonealive history`: every game of the journal, replayed from its inputs."""
+    from bitbox.table import journal_commands
+    return journal_commands.history(table_kit(), journal_path, as_json=as_json, out=out)
 
 
 def export_game(game_id: int, target: str, journal_path: str | None, *, include_secrets: bool = False) -> int:
     """`lastonealive export ID FILE`: one game in one portable file (:mod:`bitbox.table.gamefile`)."""
-    from bitbox.table.gamefile import export_command
-    path = Path(journal_path or default_journal_path()).expanduser()
-    return export_command("lastonealive export", path, game_id, target, include_secrets=include_secrets,
-                          command="lastonealive")
+    from bitbox.table import journal_commands
+    return journal_commands.export(table_kit(), game_id, target, journal_path, include_secrets=include_secrets)
 
 
 def import_game(source: str, journal_path: str | None) -> int:
     """`lastonealive import FILE`: a game file verified by replaying it, then added to the journal."""
-    from bitbox.table.gamefile import import_command
-    path = Path(journal_path or default_journal_path()).expanduser()
-    return import_command("lastonealive import", path, source, command="lastonealive")
+    from bitbox.table import journal_commands
+    return journal_commands.import_(table_kit(), source, journal_path)
 
 
 def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | None = None, headless: bool = False,
                 snapshots: str | None = None, out: TextIO | None = None, size: tuple[int, int] | None = None) -> int:
     """`lastonealive replay [ID]`: a game turn by turn (← → in the window; headless: printed,
     and one PNG per turn with ``snapshots``)."""
-    out = out or sys.stdout
-    try:
-        path = Path(journal_path or default_journal_path()).expanduser()
-        if not path.exists() and not path.is_symlink():
-            raise JournalError(f"{path}: no journal here (no game has been played with it)")
-        snapshot_dir = check_snapshots(snapshots) if snapshots else None
-        with Journal(path, JOURNAL_RULES, create=False, command="lastonealive") as j:
-            if game_id is None:
-                games = [g for g in j.games() if g.status == "finished" and j.owns(g)]
-                if not games:
-                    raise JournalError(f"{path}: no finished Last One Alive game to replay")
-                game_id = games[-1].id
-            info = j.own_game(game_id, "replay {id}")
-            frames = replay_frames(j, game_id, JOURNAL_RULES)
-    except (JournalError, TableError) as exc:
-        print(f"lastonealive replay: {exc}", file=sys.stderr)
-        return 2
-    L = Lang(lang or info.settings.get("lang") or "en")
-    say = Words(L.code)
-    if info.status != "finished":
-        log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
-    if not headless and not display_available():
-        log.info("%s", say.t("status.headless"))
-        headless = True
-    pygame = init_pygame(headless)
-    from .display import TableDisplay
-    from .session import TableView
-
-    def table(i: int) -> TableView:
-        f = frames[i]
-        return replace(TableView.from_public(f.view), stage="replay", prompt=None, log=tuple(f.log))
-
-    if headless:
-        from bitbox.table.history import replay_headless
-        display = TableDisplay(size=size or (1920, 1080), lang=L)
-
-        def draw(i: int) -> Any:
-            display.render(table(i), full=True)
-            return display.surface
-
-        winners = info.winners or []
-        return replay_headless(
-            frames, prog="lastonealive replay", folder=f"replay-lastonealive-{game_id}", draw=draw,
-            line=lambda e: ("" if e.kind in ("turn", "game_over", "started") else "  ") + L.event(e.kind, e.data),
-            snapshots=snapshot_dir, out=out,
-            status=lambda folder: say.t("status.replay_snapshots", game=game_id, folder=folder),
-            last_line=L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner"))
-    screen = pygame.display.set_mode(size or (1280, 720), pygame.RESIZABLE)
-    pygame.display.set_caption(f"Last One Alive — replay of game {game_id}")
-    display = TableDisplay(size=screen.get_size(), lang=L, surface=screen)
-    clock = pygame.time.Clock()
-    i = len(frames) - 1 if len(frames) == 1 else 1
-    while True:
-        for ev in pygame.event.get():
-            if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key in (pygame.K_ESCAPE, pygame.K_q)):
-                return 0
-            if ev.type == pygame.KEYDOWN:
-                if ev.key in (pygame.K_RIGHT, pygame.K_SPACE):
-                    i = min(len(frames) - 1, i + 1)
-                elif ev.key in (pygame.K_LEFT, pygame.K_BACKSPACE):
-                    i = max(0, i - 1)
-                elif ev.key == pygame.K_HOME:
-                    i = 0
-                elif ev.key == pygame.K_END:
-                    i = len(frames) - 1
-        dirty = display.render(table(i), surface=pygame.display.get_surface())
-        if dirty:
-            pygame.display.update(dirty)
-        clock.tick(30)
+    from bitbox.table import journal_commands
+    return journal_commands.replay(table_kit(), game_id, journal_path, lang=lang, headless=headless,
+                                   snapshots=snapshots, size=size, out=out)

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, Mapping, TextIO
 from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
-from bitbox.table.app import init_pygame as _init_pygame
 from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path
 from bitbox.table.options import check_snapshots
 from bitbox.table.seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
@@ -38,6 +37,7 @@ log = logging.getLogger("bitbox.outspeed")
 
 if TYPE_CHECKING:
     from bitbox.table.history import ReplayFrame
+    from bitbox.table.journal_commands import TableKit
 
 TOKEN_MODES = ("physical", "virtual")
 
@@ -454,37 +454,33 @@ class TableLoop(ConsoleLoop):
 
 # ---------------------------------------------------------------------------- history and replay
 
+def table_kit(table_config: str | None = None) -> "TableKit":
+    """Outspeed for the console's journal commands (:mod:`bitbox.table.journal_commands`):
+    its journal rules, words, display and replay frames; its journal defaults to
+    config/table.yaml's ``journal:``."""
+    from bitbox.table.journal_commands import TableKit
+
+    def display(size: tuple[int, int], words: Any, surface: Any = None) -> Any:
+        from .display.render import TableDisplay
+        return TableDisplay(size=size, lang=words, surface=surface)
+
+    def replay_view(frame: "ReplayFrame", info: GameInfo, done: bool) -> TableView:
+        from dataclasses import replace
+        return replace(TableView.from_public(frame.view), stage="replay", prompt=("prompt.replay", {"game": info.id}),
+                       log=tuple(frame.log), dice=tuple(frame.dice))
+
+    return TableKit("outspeed", "Outspeed", "outspeed", JOURNAL_RULES, Lang, display, replay_view,
+                    headlines=frozenset({EventKind.TURN}),
+                    journal_path=lambda given: journal_path_of(given, table_config),
+                    default_lang=lambda: load_table_config(table_config).language, path_errors=(ConfigError,))
+
+
 def history(journal_path: str | None, out: TextIO | None = None, table_config: str | None = None, *,
             as_json: bool = False) -> int:
-    """`outspeed history`: every game, replayed from its inputs (a finished game whose stored
-    result disagrees refuses the journal); a game's seed is shown once it has ended.
-    ``as_json``: the same listing as one JSON document (`history --json`)."""
-    out = out or sys.stdout
-    from bitbox.table.history import print_history_json, print_journal_history, verified_games
-    try:
-        cfg = load_table_config(table_config)
-        path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
-        if not path.exists() and not path.is_symlink():
-            if as_json:
-                print_history_json([], str(path.absolute()), out)
-            else:
-                print(f"no games yet ({path} does not exist)", file=out)
-            return 0
-        with Journal(path, JOURNAL_RULES, create=False, command="outspeed") as j:
-            _tell(j, sys.stderr if as_json else out)
-            games, problems = verified_games(j)
-    except (ConfigError, JournalError) as exc:
-        print(f"outspeed history: {exc}", file=sys.stderr)
-        return 2
-    if as_json:
-        print_history_json(games, str(path.absolute()), out)
-    elif games:
-        print_journal_history(games, out, "outspeed")
-    elif not problems:
-        print(f"no games yet in {path}", file=out)
-    for problem in problems:                # one damaged game hides no other: each named, in one line
-        print(f"outspeed history: {problem}", file=sys.stderr)
-    return 2 if problems else 0
+    """`outspeed history`: every game, replayed from its inputs; a game's seed is shown once
+    it has ended. ``as_json``: the same listing as one JSON document (`history --json`)."""
+    from bitbox.table import journal_commands
+    return journal_commands.history(table_kit(table_config), journal_path, as_json=as_json, out=out)
 
 
 def journal_path_of(journal_path: str | None, table_config: str | None = None) -> Path:
@@ -497,25 +493,15 @@ def journal_path_of(journal_path: str | None, table_config: str | None = None) -
 def export_game(game_id: int, target: str, journal_path: str | None, *, include_secrets: bool = False,
                 table_config: str | None = None) -> int:
     """`outspeed export ID FILE`: one game in one portable file (:mod:`bitbox.table.gamefile`)."""
-    from bitbox.table.gamefile import export_command
-    try:
-        path = journal_path_of(journal_path, table_config)
-    except ConfigError as exc:
-        print(f"outspeed export: {exc}", file=sys.stderr)
-        return 2
-    return export_command("outspeed export", path, game_id, target, include_secrets=include_secrets,
-                          command="outspeed")
+    from bitbox.table import journal_commands
+    return journal_commands.export(table_kit(table_config), game_id, target, journal_path,
+                                   include_secrets=include_secrets)
 
 
 def import_game(source: str, journal_path: str | None, *, table_config: str | None = None) -> int:
     """`outspeed import FILE`: a game file verified by replaying it, then added to the journal."""
-    from bitbox.table.gamefile import import_command
-    try:
-        path = journal_path_of(journal_path, table_config)
-    except ConfigError as exc:
-        print(f"outspeed import: {exc}", file=sys.stderr)
-        return 2
-    return import_command("outspeed import", path, source, command="outspeed")
+    from bitbox.table import journal_commands
+    return journal_commands.import_(table_kit(table_config), source, journal_path)
 
 
 def replay_frames(journal: Journal, game_id: int) -> list["ReplayFrame"]:
@@ -529,89 +515,6 @@ def replay_game(game_id: int | None, journal_path: str | None, *, lang: str | No
                 table_config: str | None = None, size: tuple[int, int] | None = None) -> int:
     """`outspeed replay ID`: the game turn by turn (← → in the window; headless: printed,
     with one PNG per turn when ``snapshots`` is given)."""
-    out = out or sys.stdout
-    try:
-        cfg = load_table_config(table_config)
-        path = Path(journal_path or cfg.journal or default_journal_path()).expanduser()
-        if not path.exists() and not path.is_symlink():
-            raise JournalError(f"{path}: no journal here (no game has been played with it)")
-        snapshot_dir = check_snapshots(snapshots) if snapshots else None
-        with Journal(path, JOURNAL_RULES, create=False, command="outspeed") as j:
-            _tell(j, out)
-            if game_id is None:
-                games = [g for g in j.games() if g.status == "finished" and j.owns(g)]
-                if not games:
-                    raise JournalError(f"{path}: no finished Outspeed game to replay")
-                game_id = games[-1].id
-            info = j.game(game_id)
-            frames = replay_frames(j, game_id)
-    except (ConfigError, JournalError, TableError) as exc:
-        print(f"outspeed replay: {exc}", file=sys.stderr)
-        return 2
-    L = Lang(lang or info.settings.get("lang") or cfg.language)
-    say = Words(L.code)
-    if info.status != "finished":
-        log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
-    if not headless and not display_available():
-        log.info("%s", say.t("status.headless"))
-        headless = True
-    pygame = _init_pygame(headless)
-    from .display.render import TableDisplay
-
-    def table(i: int) -> TableView:
-        f = frames[i]
-        base = TableView.from_public(f.view)
-        from dataclasses import replace
-        return replace(base, stage="replay", prompt=("prompt.replay", {"game": game_id}), log=tuple(f.log),
-                       dice=tuple(f.dice))
-
-    if headless:
-        from bitbox.table.history import replay_headless
-        display = TableDisplay(size=size or (1920, 1080), lang=L)
-
-        def draw(i: int) -> Any:
-            display.render(table(i), full=True)
-            return display.surface
-
-        winners = info.winners or []
-        return replay_headless(
-            frames, prog="outspeed replay", folder=f"replay-outspeed-{game_id}", draw=draw,
-            line=lambda e: ("" if e.kind == EventKind.TURN else "  ") + L.event(e.kind, e.data),
-            snapshots=snapshot_dir, out=out,
-            status=lambda folder: say.t("status.replay_snapshots", game=game_id, folder=folder),
-            last_line=L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner"))
-    screen = pygame.display.set_mode(size or cfg.window, pygame.RESIZABLE)
-    pygame.display.set_caption(f"Outspeed — replay of game {game_id}")
-    display = TableDisplay(size=screen.get_size(), lang=L, surface=screen)
-    clock = pygame.time.Clock()
-    i = len(frames) - 1 if len(frames) == 1 else 1
-    window_events = {getattr(pygame, n) for n in ("VIDEORESIZE", "WINDOWSIZECHANGED", "WINDOWEXPOSED",
-                                                   "WINDOWRESTORED") if hasattr(pygame, n)}
-    while True:
-        redraw = False
-        for ev in pygame.event.get():
-            if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key in (pygame.K_ESCAPE, pygame.K_q)):
-                return 0
-            if ev.type in window_events:
-                redraw = True
-            if ev.type == pygame.KEYDOWN:
-                if ev.key in (pygame.K_RIGHT, pygame.K_SPACE, pygame.K_PAGEDOWN):
-                    i = min(len(frames) - 1, i + 1)
-                elif ev.key in (pygame.K_LEFT, pygame.K_BACKSPACE, pygame.K_PAGEUP):
-                    i = max(0, i - 1)
-                elif ev.key == pygame.K_HOME:
-                    i = 0
-                elif ev.key == pygame.K_END:
-                    i = len(frames) - 1
-                elif ev.key == pygame.K_F11:
-                    try:
-                        pygame.display.toggle_fullscreen()
-                    except pygame.error:
-                        pass
-                    redraw = True                   # every panel drawn again (as at the table)
-        dirty = display.render(table(i), surface=pygame.display.get_surface(), full=redraw)
-        if redraw:
-            pygame.display.flip()
-        elif dirty:
-            pygame.display.update(dirty)
-        clock.tick(30)
+    from bitbox.table import journal_commands
+    return journal_commands.replay(table_kit(table_config), game_id, journal_path, lang=lang, headless=headless,
+                                   snapshots=snapshots, size=size, out=out)

@@ -30,7 +30,7 @@ from typing import Any, Sequence, TextIO
 from bitbox.colours import SEAT_COLOURS
 from bitbox.games.protocol import Cartridge, GameError, OptionError, OptionSpec, check_options
 
-from .journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild, verify
+from .journal import GameInfo, GameRecord, Journal, JournalError, rebuild
 from .seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
 from .seating import plans as seat_plans
 
@@ -168,20 +168,8 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
 
 
 def journal_path(given: str | None) -> Path:
-    if given is not None and not given.strip():
-        raise TableError("--journal: an empty path (give a file, or leave the option out)")
-    return Path(given or default_journal_path()).expanduser()
-
-
-def _name_of(cartridge: Cartridge, game: str) -> str:
-    return f"`{game} ...`" if game == cartridge.name else f"`bitbox game {game} ...`"
-
-
-def check_game_of(info: GameInfo, cartridge: Cartridge, prog: str, sub: str) -> None:
-    """A record of another cartridge: one line naming the command that handles it."""
-    game = info.game
-    if game != cartridge.name:
-        raise TableError(f"game {info.id} is a game of {game!r}, not {cartridge.name!r}: use `bitbox game {game} {sub}`")
+    from .journal_commands import _default_path
+    return _default_path(given)
 
 
 # ---------------------------------------------------------------------------- play
@@ -272,8 +260,7 @@ def _play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO
         request = SeatRequest(players=args.players, bots=n_bots, keyboard=args.keyboard, urls=tuple(args.controller),
                               wait=3.0, lang=lang_code)
         if args.resume:
-            resumed = next((g for g in reversed(journal.games()) if g.status != "finished"
-                            and g.game == cartridge.name), None)
+            resumed = journal.last_unfinished()         # another game's only: one line naming its command
             if resumed is None:
                 raise TableError(f"no unfinished {cartridge.title} game to resume in {path}")
             game, n_inputs = rebuild(journal, resumed.id)
@@ -410,156 +397,40 @@ def GameLoop(*args: Any, **kwargs: Any) -> Any:                    # noqa: N802 
 
 def make_display(cartridge: Cartridge, words: Any, size: tuple[int, int], surface: Any = None) -> Any:
     """The cartridge's own display (``display(size, words, surface)``) or the console's."""
-    own = getattr(cartridge, "display", None)
-    if callable(own):
-        return own(size, words, surface)
-    from bitbox.display.generic import GenericDisplay
-    return GenericDisplay(size, words, surface, title=cartridge.title, words=words)
+    from .journal_commands import kit_of
+    return kit_of(cartridge).display(size, words, surface)
 
 
 # ---------------------------------------------------------------------------- journal commands
-def _journal_for(cartridge: Cartridge, given: str | None, prog: str) -> Path:
-    path = journal_path(given)
-    if not path.exists() and not path.is_symlink():
-        raise JournalError(f"{path}: no journal here (no game has been played with it)")
-    return path
-
-
-def history(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO | None = None) -> int:
+def history(cartridge: Cartridge, args: argparse.Namespace, prog: str) -> int:
     from bitbox.console import logging_from
 
-    from .history import print_history_json, print_journal_history
+    from . import journal_commands
     code = logging_from(args, prog)
-    if code is not None:
-        return code
-    out = out or sys.stdout
-    try:
-        path = journal_path(args.journal)
-        if not path.exists() and not path.is_symlink():
-            if args.json:
-                print_history_json([], str(path.absolute()), out)
-            else:
-                print(f"no games yet ({path} does not exist)", file=out)
-            return 0
-        with Journal(path, create=False, command=prog) as j:
-            games = [verify(j, g.id) for g in j.games()]
-    except (JournalError, TableError) as exc:
-        print(f"{prog} history: {exc}", file=sys.stderr)
-        return 2
-    if args.json:
-        print_history_json(games, str(path.absolute()), out)
-    elif not games:
-        print(f"no games yet in {path}", file=out)
-    else:
-        print_journal_history(games, out, cartridge.name)
-    return 0
+    return code if code is not None else journal_commands.history(journal_commands.kit_of(cartridge, prog),
+                                                                  args.journal, as_json=args.json)
 
 
 def export(cartridge: Cartridge, args: argparse.Namespace, prog: str) -> int:
-    from .gamefile import export_command
-    try:
-        path = journal_path(args.journal)
-    except TableError as exc:
-        print(f"{prog} export: {exc}", file=sys.stderr)
-        return 2
-    return export_command(f"{prog} export", path, args.game, args.file, include_secrets=args.include_secrets,
-                          command=prog)
+    from . import journal_commands
+    return journal_commands.export(journal_commands.kit_of(cartridge, prog), args.game, args.file, args.journal,
+                                   include_secrets=args.include_secrets)
 
 
 def import_(cartridge: Cartridge, args: argparse.Namespace, prog: str) -> int:
-    from .gamefile import import_command
-    try:
-        path = journal_path(args.journal)
-    except TableError as exc:
-        print(f"{prog} import: {exc}", file=sys.stderr)
-        return 2
-    return import_command(f"{prog} import", path, args.file, command=prog)
+    from . import journal_commands
+    return journal_commands.import_(journal_commands.kit_of(cartridge, prog), args.file, args.journal)
 
 
-def replay(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO | None = None) -> int:
-    """``replay ID``: the game turn by turn (← → in the window; headless: its events printed,
-    with one PNG per turn under ``--snapshots``). Each frame is the table after its turn."""
-    from dataclasses import replace
-
+def replay(cartridge: Cartridge, args: argparse.Namespace, prog: str) -> int:
+    """``replay ID``: the game turn by turn, each frame the table after its turn."""
     from bitbox.console import logging_from
-    from bitbox.display.model import ShellView
 
-    from .app import display_available, init_pygame
-    from .history import replay_frames, replay_headless
-    from .options import check_snapshots
-    from .protocol_rules import ProtocolJournalRules
-    from .words import words_of
+    from . import journal_commands
     code = logging_from(args, prog)
-    if code is not None:
-        return code
-    out = out or sys.stdout
-    rules = ProtocolJournalRules(cartridge)
-    try:
-        path = _journal_for(cartridge, args.journal, prog)
-        snapshot_dir = check_snapshots(args.snapshots) if args.snapshots else None
-        with Journal(path, create=False, command=prog) as j:
-            game_id = args.game
-            if game_id is None:
-                games = [g for g in j.games() if g.status == "finished" and g.game == cartridge.name]
-                if not games:
-                    raise JournalError(f"{path}: no finished {cartridge.title} game to replay")
-                game_id = games[-1].id
-            info = j.game(game_id)
-            check_game_of(info, cartridge, prog, f"replay {game_id}")
-            frames = replay_frames(j, game_id, rules)
-    except (JournalError, TableError) as exc:
-        print(f"{prog} replay: {exc}", file=sys.stderr)
-        return 2
-    words: Any = words_of(cartridge, args.lang or info.settings.get("lang") or "en")
-    players = list(info.players)
-    winners = list(info.winners or [])
-
-    def table(i: int) -> ShellView:
-        f = frames[i]
-        done = i == len(frames) - 1 and info.status == "finished"
-        view = {"players": [{"player": p, "active": True} for p in players], "winners": winners if done else [],
-                "game": f.view, "turn": f.turn or None}
-        base = ShellView(view=view)
-        return replace(base, stage="finished" if done else "replay", log=tuple(f.log))
-
-    headless = args.headless
-    if not headless and not display_available():
-        headless = True
-    pygame = init_pygame(headless)
-    if headless:
-        display = make_display(cartridge, words, args.size or (1920, 1080))
-
-        def draw(i: int) -> Any:
-            display.render(table(i), full=True)
-            return display.surface
-
-        return int(replay_headless(
-            frames, prog=f"{prog} replay", folder=f"replay-{cartridge.name}-{game_id}", draw=draw,
-            line=lambda e: ("" if e.kind == "game_over" else "  ") + words.event(e.kind, e.data),
-            snapshots=snapshot_dir, out=out, status=lambda folder: f"snapshots of the replay of game {game_id}: {folder}",
-            last_line=words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner")))
-    screen = pygame.display.set_mode(args.size or (1280, 720), pygame.RESIZABLE)
-    pygame.display.set_caption(f"{cartridge.title} — replay of game {game_id}")
-    display = make_display(cartridge, words, screen.get_size(), screen)
-    clock = pygame.time.Clock()
-    i = len(frames) - 1 if len(frames) == 1 else 1
-    while True:
-        for ev in pygame.event.get():
-            if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key in (pygame.K_ESCAPE, pygame.K_q)):
-                return 0
-            if ev.type == pygame.KEYDOWN:
-                if ev.key in (pygame.K_RIGHT, pygame.K_SPACE):
-                    i = min(len(frames) - 1, i + 1)
-                elif ev.key in (pygame.K_LEFT, pygame.K_BACKSPACE):
-                    i = max(0, i - 1)
-                elif ev.key == pygame.K_HOME:
-                    i = 0
-                elif ev.key == pygame.K_END:
-                    i = len(frames) - 1
-        dirty = display.render(table(i), surface=pygame.display.get_surface())
-        if dirty:
-            pygame.display.update(dirty)
-        clock.tick(30)
+    return code if code is not None else journal_commands.replay(
+        journal_commands.kit_of(cartridge, prog), args.game, args.journal, lang=args.lang, headless=args.headless,
+        snapshots=args.snapshots, size=args.size)
 
 
 # ---------------------------------------------------------------------------- entry points

@@ -430,14 +430,16 @@ def add_journal_commands(sub: Any, command: str, history: Command, export: Comma
     p.set_defaults(func=import_)
 
 def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, include_secrets: bool,
-                   command: str) -> int:
-    """``PROG export ID FILE``: 0 written (a line on stderr says where), 2 refused (one line)."""
+                   command: str, rules: JournalRules | None = None) -> int:
+    """``PROG export ID FILE``: 0 written (a line on stderr says where), 2 refused (one line).
+    ``rules``: the command's game (default: the game called ``command``)."""
     if not journal_path.exists() and not journal_path.is_symlink():
         print(f"{prog}: {journal_path}: no journal here (no game has been played with it)", file=sys.stderr)
         return 2
     try:
         # opened with the command's game: another game's record is refused naming its command
-        with Journal(journal_path, find_journal_rules(command), create=False, command=command) as j:
+        rules = rules if rules is not None else find_journal_rules(command)
+        with Journal(journal_path, rules, create=False, command=command) as j:
             for note in j.notices:
                 _log.warning("%s", note)
             doc = export_game(j, game_id, include_secrets=include_secrets)

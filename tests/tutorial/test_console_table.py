@@ -231,8 +231,8 @@ def test_a_game_of_another_cartridge_is_named_in_one_line(tmp_path):
     assert r.returncode == 0, r.stderr
     rep = run(["replay", "1", "--journal", "j.sqlite", "--headless"], tmp_path)
     assert rep.returncode == 2
-    assert rep.stderr.strip() == ("bitbox game goofspiel replay: game 1 is a game of 'outspeed', not 'goofspiel': "
-                                  "use `bitbox game outspeed replay 1`")
+    assert rep.stderr.strip() == ("bitbox game goofspiel replay: game 1 is an Outspeed game: "
+                                  "use `outspeed replay 1`")
 
 
 def test_bad_options_are_one_line(tmp_path):
