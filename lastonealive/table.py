@@ -11,13 +11,13 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-import signal
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 from bitbox.i18n import Words
+from bitbox.table.app import StopRequest, Terminated
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.journal import GameInfo, GameRecord, Journal, JournalError, default_journal_path, rebuild
@@ -79,30 +79,14 @@ class _Printer:
 
 
 
-class _Stop:
-    """Ctrl-C and SIGTERM while the table runs: a request the loop reads at its next frame
-    (never an exception in the middle of the hub's or the journal's work). Every accepted
-    answer is already in the journal: `--resume` continues."""
-
-    signum: int | None = None
-
-    def __call__(self, signum: int, frame: Any) -> None:
-        if self.signum is not None:
-            raise KeyboardInterrupt()
-        self.signum = signum
-
-
-_STOP = _Stop()
+_STOP = StopRequest()
 
 
 class TableLoop(ConsoleLoop):
     caption = "Last One Alive — 8Bitbox"
     command = "lastonealive play"
 
-    def stop_requested(self) -> int | None:
-        if _STOP.signum is None:
-            return None
-        return 143 if _STOP.signum == signal.SIGTERM else 130
+    stop = _STOP                                # Ctrl-C or SIGTERM: the journal has every answer
 
     def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
         from .display import TableDisplay
@@ -113,25 +97,20 @@ def play(opts: PlayOptions) -> int:
     """`lastonealive play`; returns the exit code (every expected problem: one line, exit 2)."""
     out = opts.out or sys.stdout
     from bitbox.config import ConfigError as DeviceConfigError
-    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"          # SDL would turn SIGTERM into a quit event
-    _STOP.signum = None
-    previous = {}
-    try:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            previous[sig] = signal.signal(sig, _STOP)
-    except ValueError:                                  # not the main thread
-        pass
+    previous = _STOP.catch()
     try:
         return _play(opts, out)
     except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
         print(f"lastonealive play: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        print(Words(opts.lang).t("status.terminated", command="lastonealive play"), file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print(Words(opts.lang).t("status.interrupted", command="lastonealive play"), file=sys.stderr)
         return 130
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        StopRequest.restore(previous)
 
 
 def _play(opts: PlayOptions, out: TextIO) -> int:

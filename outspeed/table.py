@@ -11,13 +11,13 @@ from __future__ import annotations
 import logging
 import math
 import os
-import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, TextIO
 
 from bitbox.i18n import Words
+from bitbox.table.app import StopRequest, Terminated
 from bitbox.table.app import TableLoop as ConsoleLoop
 from bitbox.table.app import display_available
 from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path
@@ -191,55 +191,14 @@ def bot_kinds(bot: str) -> tuple[str, ...]:
 
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM: stop as on Ctrl-C (SDL would otherwise turn it into a quit event that a
-    headless table never reads)."""
-
-
-class _StopRequest:
-    """Ctrl-C (SIGINT) and SIGTERM during `outspeed play`. While the table loop runs, a signal
-    is a request the loop reads at its next frame: never an exception in the middle of the
-    hub's or the journal's work (a lock held, a thread half-joined); a second one, or one
-    outside the loop (setting up), raises as Ctrl-C always does."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self.in_loop = False
-
-    def __call__(self, signum: int, frame: Any) -> None:
-        if self.in_loop and self.signum is None:
-            self.signum = signum
-            return
-        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
-
-    def exit_code(self) -> int | None:
-        if self.signum is None:
-            return None
-        return 143 if self.signum == signal.SIGTERM else 130
-
-
-_STOP = _StopRequest()
-
-
-def _catch_signals() -> dict[int, Any]:
-    """Route SIGINT and SIGTERM to :data:`_STOP` (main thread only) and keep SDL's own signal
-    handlers off; returns the previous handlers (to restore)."""
-    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
-    _STOP.signum, _STOP.in_loop = None, False
-    previous: dict[int, Any] = {}
-    try:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            previous[sig] = signal.signal(sig, _STOP)
-    except ValueError:                                  # not the main thread
-        pass
-    return previous
+_STOP = StopRequest()
 
 
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
     out = opts.out or sys.stdout
     from bitbox.config import ConfigError as DeviceConfigError
-    previous = _catch_signals()
+    previous = _STOP.catch()
     said: list[Words] = [Words(opts.lang or "en")]      # the table's language, once _play knows it
     try:
         return _play(opts, out, said)
@@ -256,8 +215,7 @@ def play(opts: PlayOptions) -> int:
         print(said[0].t("status.interrupted", command="outspeed play"), file=sys.stderr)
         return 130
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        StopRequest.restore(previous)
 
 
 def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> int:
@@ -441,15 +399,7 @@ class TableLoop(ConsoleLoop):
         from .display.render import TableDisplay
         return TableDisplay(size=size, lang=self.lang, surface=surface)
 
-    def run(self) -> int:
-        _STOP.in_loop = True
-        try:
-            return super().run()
-        finally:
-            _STOP.in_loop = False
-
-    def stop_requested(self) -> int | None:
-        return _STOP.exit_code()               # Ctrl-C or SIGTERM: the journal has every input
+    stop = _STOP                                # Ctrl-C or SIGTERM: the journal has every input
 
 
 # ---------------------------------------------------------------------------- history and replay

@@ -119,6 +119,56 @@ KEYS = {"K_LEFT": "left", "K_RIGHT": "right", "K_UP": "up", "K_DOWN": "down", "K
 from .options import MAX_FRAME, MIN_FRAME, MIN_WINDOW, check_size, check_speed, size_arg, speed_arg  # noqa: E402, F401 (re-exported, below the names it follows)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a table: stop as on Ctrl-C (SDL would otherwise turn it into a quit event
+    that a headless table never reads)."""
+
+
+class StopRequest:
+    """Ctrl-C (SIGINT) and SIGTERM during a game at the table. While the table loop runs, a
+    signal is a request the loop reads at its next frame: never an exception in the middle of
+    the hub's or the journal's work (a lock held, a thread half-joined); a second one, or one
+    outside the loop (setting up), raises as Ctrl-C always does (:class:`Terminated` for
+    SIGTERM). Every accepted input is already in the journal: ``--resume`` continues."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.in_loop = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        import signal
+        if self.in_loop and self.signum is None:
+            self.signum = signum
+            return
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def exit_code(self) -> int | None:
+        import signal
+        if self.signum is None:
+            return None
+        return 143 if self.signum == signal.SIGTERM else 130
+
+    def catch(self) -> dict[int, Any]:
+        """Route SIGINT and SIGTERM here (main thread only) and keep SDL's own signal handlers
+        off; returns the previous handlers (:meth:`restore` puts them back)."""
+        import signal
+        os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+        self.signum, self.in_loop = None, False
+        previous: dict[int, Any] = {}
+        try:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                previous[sig] = signal.signal(sig, self)
+        except ValueError:                              # not the main thread
+            pass
+        return previous
+
+    @staticmethod
+    def restore(previous: Mapping[int, Any]) -> None:
+        import signal
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 class TableLoop:
     """events → referee → drivers → controllers → draw → tick, until the game ends (headless)
     or the window is closed. A game's table subclasses it for :meth:`make_display`.
@@ -133,6 +183,7 @@ class TableLoop:
 
     caption = "8Bitbox"
     command = "bitbox play"                 # names the program in the one-line messages
+    stop: StopRequest | None = None         # Ctrl-C and SIGTERM, read at the top of every frame
     SOUNDS: Mapping[str, str] = {}          # a log entry's kind -> a sound name (bitbox.sound.NAMES)
 
     def __init__(self, session: TableReferee, hub: CommandHub, drivers: Sequence[Driver], keyboard: Keyboard | None,
@@ -153,9 +204,9 @@ class TableLoop:
         raise NotImplementedError("a game's table loop gives its display")
 
     def stop_requested(self) -> int | None:
-        """The exit code to stop with now (e.g. a signal was received), or None to go on;
-        read at the top of every frame."""
-        return None
+        """The exit code to stop with now (a signal was received: :attr:`stop`), or None to go
+        on; read at the top of every frame."""
+        return self.stop.exit_code() if self.stop is not None else None
 
     def _apply_commands(self) -> None:
         for c in self.session.take_commands():
@@ -222,6 +273,15 @@ class TableLoop:
             pass
 
     def run(self) -> int:
+        if self.stop is None:
+            return self._run()
+        self.stop.in_loop = True
+        try:
+            return self._run()
+        finally:
+            self.stop.in_loop = False
+
+    def _run(self) -> int:
         pygame = init_pygame(self.headless)
         s = self.session
         started = time.monotonic()

@@ -22,7 +22,6 @@ import argparse
 import logging
 import os
 import secrets
-import signal
 import sys
 from pathlib import Path
 from typing import Any, Sequence, TextIO
@@ -37,43 +36,6 @@ from .seating import plans as seat_plans
 log = logging.getLogger("bitbox.table")
 
 SECRET_SEED_BITS = 128
-
-
-# ---------------------------------------------------------------------------- signals
-class Terminated(KeyboardInterrupt):
-    """SIGTERM: stop as on Ctrl-C."""
-
-
-class StopRequest:
-    """Ctrl-C and SIGTERM while the table loop runs: a request the loop reads at its next
-    frame (never an exception in the middle of the hub's or the journal's work); outside the
-    loop, or a second one, raises as Ctrl-C does."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self.in_loop = False
-
-    def __call__(self, signum: int, frame: Any) -> None:
-        if self.in_loop and self.signum is None:
-            self.signum = signum
-            return
-        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
-
-    def exit_code(self) -> int | None:
-        if self.signum is None:
-            return None
-        return 143 if self.signum == signal.SIGTERM else 130
-
-    def catch(self) -> dict[int, Any]:
-        os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
-        self.signum, self.in_loop = None, False
-        previous: dict[int, Any] = {}
-        try:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                previous[sig] = signal.signal(sig, self)
-        except ValueError:                       # not the main thread
-            pass
-        return previous
 
 
 # ---------------------------------------------------------------------------- options
@@ -179,6 +141,7 @@ def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO 
     code = logging_from(args, prog)
     if code is not None:
         return code
+    from .app import StopRequest, Terminated
     out = out or sys.stdout
     stop = StopRequest()
     previous = stop.catch()
@@ -197,8 +160,7 @@ def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO 
         print(f"{prog} play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
         return 130
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        StopRequest.restore(previous)
 
 
 def _bot_cycle(cartridge: Cartridge, bots: str | None) -> tuple[int | None, tuple[str, ...]]:
@@ -215,14 +177,14 @@ def _bot_cycle(cartridge: Cartridge, bots: str | None) -> tuple[int | None, tupl
     return spec.count, spec.kinds(mixed)
 
 
-def _play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO, stop: StopRequest) -> int:
+def _play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO, stop: Any) -> int:
     from bitbox.bots import make_bot
     from bitbox.controllers import load_controllers_config
     from bitbox.hub import Hub
     from bitbox.i18n import Words
     from bitbox.sound import Sounds
 
-    from .app import display_available
+    from .app import Terminated, display_available
     from .controls import controls_of
     from .options import game_folder
     from .protocol_rules import ProtocolJournalRules
@@ -365,26 +327,13 @@ def _loop_class() -> Any:
     from .app import TableLoop
 
     class GameLoop(TableLoop):
-        """The console's table loop with the generic display of any game."""
+        """The console's table loop with the game's display."""
 
         cartridge: Any = None
-        stop: StopRequest | None = None
         SOUNDS = {"game_over": "winner"}
 
         def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
             return make_display(self.cartridge, self.lang, size, surface)
-
-        def run(self) -> int:
-            if self.stop is not None:
-                self.stop.in_loop = True
-            try:
-                return int(super().run())
-            finally:
-                if self.stop is not None:
-                    self.stop.in_loop = False
-
-        def stop_requested(self) -> int | None:
-            return self.stop.exit_code() if self.stop is not None else None
 
     return GameLoop
 
