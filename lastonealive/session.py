@@ -237,10 +237,7 @@ class Session(Referee):
         self.kind, self.marks, self.mark_kind = None, [], None
         self.pending, self.drawn, self.drawer = None, [], None
         if g.finished:
-            self.stage = "finished"
-            self.milestones.append(("finished", g.state.turn, self.table()))
-            if self.journal is not None:
-                self.journal.finish(list(g.state.winners), state=state_hash(g))
+            self._game_over(g.state.turn, g.state.winners, state_hash(g))
             return
         if not started(g):
             if not self._humans():

@@ -10,23 +10,18 @@ from __future__ import annotations
 
 import logging
 import math
-import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, TextIO
 
 from bitbox.i18n import Words
-from bitbox.table.app import StopRequest, Terminated
 from bitbox.table.app import TableLoop as ConsoleLoop
-from bitbox.table.app import display_available
-from bitbox.table.journal import GameInfo, Journal, JournalError, default_journal_path
-from bitbox.table.options import check_snapshots
-from bitbox.table.seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
-from bitbox.table.seating import plans as seat_plans
+from bitbox.table.play import EngineTable
+from bitbox.table.journal import GameInfo, Journal, default_journal_path
+from bitbox.table.seating import SeatRules, TableError
 
 from .content import ConfigError, load_yaml
-from .display.model import PLAYER_ORDER, LogEntry, TableView
+from .display.model import PLAYER_ORDER, TableView
 from .journaling import RULES as JOURNAL_RULES
 from .rules import EventKind, Game, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
@@ -145,38 +140,10 @@ class PlayOptions:
 SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, demo_players=4)
 
 
-def _seat_request(opts: PlayOptions, cfg: TableConfig, lang: str = "en") -> SeatRequest:
-    return SeatRequest(players=opts.players, bots=opts.bots, keyboard=opts.keyboard, urls=tuple(opts.controllers),
-                       wait=cfg.wait_for_controllers, lang=lang)
-
-
 # ---------------------------------------------------------------------------- play
 
-class _Printer:
-    def __init__(self, lang: Lang, out: TextIO) -> None:
-        self.lang, self.out = lang, out
-
-    def __call__(self, entry: LogEntry) -> None:
-        line = self.lang.event(entry.kind, entry.data)
-        prefix = "" if entry.kind in (EventKind.TURN, EventKind.GAME_OVER) else "  "
-        print(prefix + line, file=self.out, flush=True)
-
-
-SECRET_SEED_BITS = 128
-
-
-def _new_seed() -> int:
-    """A game's secret seed, from the operating system: it gives the hidden tile order, the
-    finish tile, the bonus pile and the dice, so it must not be guessable (a small range can
-    be searched from the first revealed tiles). Never shown before the game ends."""
-    import secrets              # here, not at the top: with --seed (or a resumed game) it is not needed
-    return secrets.randbits(SECRET_SEED_BITS)
-
-
-def _tell(journal: Journal, out: TextIO | None = None, say: Words | None = None) -> None:
-    """The journal's notices (e.g. a mode made private), one status line each."""
-    for line in journal.notices:
-        log.info("%s", (say or Words()).t("status.note", line=line))
+from bitbox.table.play import SECRET_SEED_BITS  # noqa: E402, F401 (the console's; re-exported for the tests)
+from bitbox.table.play import new_seed as _new_seed  # noqa: E402, F401
 
 
 def bot_kinds(bot: str) -> tuple[str, ...]:
@@ -191,199 +158,98 @@ def bot_kinds(bot: str) -> tuple[str, ...]:
 
 
 
-_STOP = StopRequest()
-
-
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
-    out = opts.out or sys.stdout
-    from bitbox.config import ConfigError as DeviceConfigError
-    previous = _STOP.catch()
-    said: list[Words] = [Words(opts.lang or "en")]      # the table's language, once _play knows it
-    try:
-        return _play(opts, out, said)
-    except LeftLobby:
-        log.info("%s", said[0].t("status.left_lobby", command="outspeed play"))
-        return 0
-    except (ConfigError, DeviceConfigError, JournalError, TableError, RulesError) as exc:
-        print(f"outspeed play: {exc}", file=sys.stderr)
-        return 2
-    except Terminated:
-        print(said[0].t("status.terminated", command="outspeed play"), file=sys.stderr)
-        return 143
-    except KeyboardInterrupt:
-        print(said[0].t("status.interrupted", command="outspeed play"), file=sys.stderr)
-        return 130
-    finally:
-        StopRequest.restore(previous)
+    from bitbox.table.play import PlayRequest
+    from bitbox.table.play import play as console_play
+    req = PlayRequest(players=opts.players, bots=opts.bots, bot=opts.bot, keyboard=opts.keyboard, seed=opts.seed,
+                      lang=opts.lang, headless=opts.headless, snapshots=opts.snapshots, journal=opts.journal,
+                      resume=opts.resume, speed=opts.speed, fullscreen=opts.fullscreen, size=opts.size,
+                      controllers=tuple(opts.controllers), max_seconds=opts.max_seconds, mute=opts.mute,
+                      lobby=opts.lobby, out=opts.out,
+                      options={"first_game": opts.first_game, "tokens": opts.tokens})
+    return console_play(OutspeedTable(opts.table_config), req, errors=(ConfigError, RulesError))
 
 
-def _play(opts: PlayOptions, out: TextIO, said: list[Words] | None = None) -> int:
-    """``said``: its one item is set to the console's words in the table's language."""
-    from bitbox.hub import Hub
+class OutspeedTable(EngineTable):
+    """Outspeed at the console's table (:mod:`bitbox.table.play`): its table.yaml, content and
+    wheel map, how a game is dealt and recorded, its referee session, drivers and loop."""
 
-    from .bots import make_bot
-    from .content import load_content
-    from .session import BotDriver, KeyboardDriver, Pace, Session
+    seating = SEATING
+    headlines = frozenset({EventKind.TURN, EventKind.GAME_OVER})
+    none_to_resume = "no unfinished game"
 
-    cfg = load_table_config(opts.table_config)
-    lang = Lang(opts.lang or cfg.language)
-    said = said if said is not None else [Words()]
-    said[0] = say = Words(lang.code)            # the console's status lines, in the table's language
-    bot_name = opts.bot or cfg.bot
-    from .bots import BOTS
-    if not all(b in BOTS for b in bot_kinds(bot_name)):
-        raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
-    headless = opts.headless
-    if not headless and not display_available():
-        if not opts.resume:                     # resumed: said once the saved game's language is known
-            log.info("%s", say.t("status.headless"))
-        headless = True
-        no_display = True
-    else:
-        no_display = False
-    if headless and opts.keyboard:
-        raise TableError("--keyboard needs a screen and a keyboard (no display found)")
-    speed = opts.speed if opts.speed is not None else (0.0 if headless else cfg.speed)
-    pace = Pace().scaled(speed)
-    content = load_content()
-    from .wheelmap import load_outspeed_wheel_map
-    wheel_map = load_outspeed_wheel_map(tiles=content.tiles)     # checked: a mistake is one line, exit 2
-    from bitbox.controllers import load_controllers_config
-    controllers = load_controllers_config()     # a mistake in it: one clear line, exit 2
-    snapshots = check_snapshots(opts.snapshots or cfg.snapshots if headless or opts.snapshots else None)
-    journal_path = Path(opts.journal or cfg.journal or default_journal_path()).expanduser()
-    journal = Journal(journal_path, JOURNAL_RULES, command="outspeed")
-    _tell(journal, out, say)
-    try:
-        hub = Hub(config=controllers)
-    except BaseException:
-        journal.close()
-        raise
-    try:
-        resumed: GameInfo | None = None
-        if opts.resume:
-            resumed = journal.last_unfinished()
-            if resumed is None:
-                raise TableError(f"no unfinished game to resume in {journal_path} (see `outspeed history`)")
-            from bitbox.table.journal import rebuild
-            game, n_inputs = rebuild(journal, resumed.id)
-            settings = resumed.settings
-            bot_name = settings.get("bot", bot_name)
-            if not opts.lang and settings.get("lang") in LANGUAGES:
-                lang = Lang(settings["lang"])
-                said[0] = say = Words(lang.code)
-            if no_display:
-                log.info("%s", say.t("status.headless"))
-            wanted = [dict(s) for s in settings.get("seats", [])]
-            if opts.players is not None or opts.bots is not None:
-                log.info("%s", say.t("status.note", line=say.t("status.resume_seats")))
-            if any(s.get("kind") == "keyboard" for s in wanted) and headless:
-                raise TableError("this game has keyboard players: it needs a screen to resume")
-            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg, lang.code), wanted, out)
-            record_id = resumed.id
-            from bitbox.table.journal import GameRecord
-            record = GameRecord(journal, record_id, n_inputs)
-            log.info("%s", say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
-                                 game=record_id, seed=resumed.seed, turn=game.state.turn, inputs=n_inputs,
-                                 journal=journal_path))
-        else:
-            seats, sims, pending = connect(hub, SEATING, _seat_request(opts, cfg, lang.code), None, out,
-                                           arrange=_lobby(opts, cfg, hub, headless, lang, bot_name, out))
-            names = [s["player"] for s in seats]
-            kinds = {s["kind"] for s in seats}
-            mode = opts.tokens or cfg.tokens
-            if mode == "physical" and kinds != {"controller"}:
-                mode = "virtual"
-            seed = opts.seed if opts.seed is not None else _new_seed()
-            seed_kind = "given" if opts.seed is not None else "secret"
-            game = Game.new(names, content.tiles, seed=seed, first_game=opts.first_game, dice=content.dice,
-                            token_counts=content.token_counts, markers=content.markers, token_mode=mode)
-            settings = {"seats": [{k: s[k] for k in ("player", "kind", "controller_id")} for s in seats],
-                        "lang": lang.code, "bot": bot_name, "first_game": opts.first_game, "tokens": mode,
-                        "seed": seed_kind}
-            record = journal.new_game(game, settings)
-            n_inputs = 0
-            who = ", ".join(say.t("status.seat", player=lang.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
-                            for s in seats)
-            seed_note = say.t("status.seed", seed=seed) if seed_kind == "given" else say.t("status.secret_seed")
-            log.info("%s", say.t("status.new_game", title="Outspeed", game=record.id, seats=who,
-                                 options=say.t("word.semicolon").join([seed_note, lang.t(f"status.tokens.{mode}")]),
-                                 journal=journal_path))
-        if snapshots is not None:
-            from bitbox.table.options import game_folder
-            snapshots = game_folder(snapshots, f"outspeed-{record.id}")
-            log.info("%s", say.t("status.snapshots", game=record.id, folder=f"{snapshots}{os.sep}"))
-        plans = seat_plans(seats)
-        printer = _Printer(lang, out)
-        session = Session(game, plans, wheel_map=wheel_map, journal=record, pace=pace,
-                          inputs_applied=n_inputs, on_event=printer)
-        if resumed:
-            session.log_message("resumed", {"turn": game.state.turn})
-        else:                                   # a secret seed is never shown before the end
-            session.log_message("started", {"seed": game.state.seed} if seed_kind == "given" else {})
-        drivers: list[Any] = []
-        kb_sims = {}
-        n_bot = 0
-        bot_cycle = bot_kinds(bot_name)
-        for s in seats:
-            if s["kind"] == "bot":
-                name = bot_cycle[n_bot % len(bot_cycle)]
-                n_bot += 1
-                drivers.append(BotDriver(s["player"], sims[s["player"]], make_bot(name, 0, dice=content.dice),
-                                         wheel_map, seed=game.state.seed, think=pace.think))
-            elif s["kind"] == "keyboard":
-                kb_sims[s["player"]] = sims[s["player"]]
-        keyboard = KeyboardDriver(kb_sims, wheel_map) if kb_sims else None
-        if keyboard is not None:
-            drivers.append(keyboard)
-        for e in pending:                      # what the hub said while the seats were set up
-            session.handle(e)
-        from bitbox.sound import Sounds
-        sound = Sounds.open(muted=opts.mute or not cfg.sound or headless)   # headless runs are silent
-        loop = TableLoop(session, hub, drivers, keyboard, lang, headless=headless, out=out,
-                         snapshots=snapshots,
-                         size=opts.size or ((1920, 1080) if headless else cfg.window),
-                         fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
-                         max_seconds=opts.max_seconds, sound=sound)
-        try:
-            code = loop.run()
-        except KeyboardInterrupt as stop:          # Ctrl-C, or SIGTERM (Terminated)
-            code = 143 if isinstance(stop, Terminated) else 130
-        if session.finished:
-            winners = session.game.state.winners
-            print(lang.t("ui.winner", players=lang.players(winners)) if winners else lang.t("ui.no_winner"),
-                  file=out, flush=True)
-        else:
-            log.warning("%s", say.t("status.saved", game=record.id,
-                                    command=f"outspeed play --resume --journal {journal_path}"))
-        return code
-    finally:
-        hub.close()
-        journal.close()
+    def __init__(self, table_config: str | None = None) -> None:
+        self.kit = table_kit(table_config)
+        self.table_config = table_config
+        self.cfg = TableConfig()                    # read by defaults(), inside play (a bad file: one line)
+        self.content: Any = None
+        self.wheel_map: Any = None
 
+    def defaults(self) -> Any:
+        from bitbox.table.play import TableDefaults
+        c = self.cfg = load_table_config(self.table_config)
+        return TableDefaults(language=c.language, speed=c.speed, window=c.window, fullscreen=c.fullscreen,
+                             wait_for_controllers=c.wait_for_controllers, snapshots=c.snapshots, journal=c.journal,
+                             sound=c.sound, bot=c.bot)
 
-def _lobby(opts: PlayOptions, cfg: TableConfig, hub: Any, headless: bool, lang: Lang, bot_name: str,
-           out: TextIO) -> Any:
-    """The console's lobby (:mod:`bitbox.table.lobby`) for a new game, or None (``--lobby
-    never``, keyboard hot-seat). It shows its screen only with a window and someone to seat
-    (``auto``) — headless, bot-only and demo runs never wait in it."""
-    if opts.lobby == "never" or opts.keyboard:
-        return None
-    from bitbox.table.lobby import arrange
-    say = Words(lang.code)
-    options = [LANGUAGE_NAMES[lang.code], say.t("lobby.opt.bots", bots=bot_name),
-               lang.t(f"status.tokens.{opts.tokens or cfg.tokens}")]
-    if opts.players:
-        options.insert(0, say.t("lobby.opt.players", count=opts.players))
-    if opts.first_game:
-        options.append(lang.t("status.first_game"))
-    return arrange(hub, SEATING.names, SEATING.max_players, urls=opts.controllers, window=not headless,
-                   title="Outspeed", options=" · ".join(options), bots=opts.bots, min_players=SEATING.min_players,
-                   out=out,
-                   size=opts.size or cfg.window,
-                   fullscreen=cfg.fullscreen if opts.fullscreen is None else opts.fullscreen,
-                   max_seconds=opts.max_seconds, always=opts.lobby == "always", lang=lang.code)
+    def words(self, code: str) -> Lang:
+        return Lang(code)
+
+    def prepare(self, req: Any, headless: bool) -> str:
+        from .bots import BOTS
+        from .content import load_content
+        from .wheelmap import load_outspeed_wheel_map
+        bot_name = req.bot or self.cfg.bot
+        if not all(b in BOTS for b in bot_kinds(bot_name)):
+            raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
+        self.content = load_content()
+        self.wheel_map = load_outspeed_wheel_map(tiles=self.content.tiles)   # checked: a mistake is one line, exit 2
+        return str(bot_name)
+
+    def deal(self, seats: list[dict], seed: int, req: Any, words: Lang) -> Any:
+        from bitbox.table.play import NewGame
+        names = [s["player"] for s in seats]
+        mode = req.options.get("tokens") or self.cfg.tokens
+        if mode == "physical" and {s["kind"] for s in seats} != {"controller"}:
+            mode = "virtual"
+        first_game = bool(req.options.get("first_game"))
+        c = self.content
+        game = Game.new(names, c.tiles, seed=seed, first_game=first_game, dice=c.dice, token_counts=c.token_counts,
+                        markers=c.markers, token_mode=mode)
+        return NewGame(game, {"first_game": first_game, "tokens": mode}, after=[words.t(f"status.tokens.{mode}")])
+
+    def session(self, game: Any, plans: list[Any], record: Any, pace: Any, inputs: int, printer: Any) -> Any:
+        from .session import Session
+        return Session(game, plans, wheel_map=self.wheel_map, journal=record, pace=pace, inputs_applied=inputs,
+                       on_event=printer)
+
+    def bot_driver(self, player: str, sim: Any, bot: str, game: Any, pace: Any) -> Any:
+        from .bots import make_bot
+        from .session import BotDriver
+        return BotDriver(player, sim, make_bot(bot, 0, dice=self.content.dice), self.wheel_map, seed=game.state.seed,
+                         think=pace.think)
+
+    def bot_cycle(self, bot: str) -> tuple[str, ...]:
+        return bot_kinds(bot)
+
+    def keyboard(self, sims: Mapping[str, Any], words: Any) -> Any:
+        from .session import KeyboardDriver
+        return KeyboardDriver(sims, self.wheel_map)
+
+    def loop(self) -> type:
+        return TableLoop
+
+    def started(self, game: Any, given: bool) -> dict[str, Any]:
+        return {"seed": game.state.seed} if given else {}
+
+    def lobby_options(self, req: Any, words: Lang, bot: str) -> list[str]:
+        say = Words(words.code)
+        options = [LANGUAGE_NAMES[words.code], say.t("lobby.opt.bots", bots=bot),
+                   words.t(f"status.tokens.{req.options.get('tokens') or self.cfg.tokens}")]
+        if req.options.get("first_game"):
+            options.append(words.t("status.first_game"))
+        return options
 
 
 class TableLoop(ConsoleLoop):
@@ -399,7 +265,6 @@ class TableLoop(ConsoleLoop):
         from .display.render import TableDisplay
         return TableDisplay(size=size, lang=self.lang, surface=surface)
 
-    stop = _STOP                                # Ctrl-C or SIGTERM: the journal has every input
 
 
 # ---------------------------------------------------------------------------- history and replay

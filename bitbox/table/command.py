@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
-import secrets
 import sys
 from pathlib import Path
 from typing import Any, Sequence, TextIO
@@ -29,24 +27,86 @@ from typing import Any, Sequence, TextIO
 from bitbox.colours import SEAT_COLOURS
 from bitbox.games.protocol import Cartridge, GameError, OptionError, OptionSpec, check_options
 
-from .journal import GameInfo, GameRecord, Journal, JournalError, rebuild
-from .seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
-from .seating import plans as seat_plans
+from .seating import SeatRules, TableError
 
 log = logging.getLogger("bitbox.table")
 
-SECRET_SEED_BITS = 128
 
 
 # ---------------------------------------------------------------------------- options
+MAX_SEED = 2**63 - 1                  # a seed on the command line (a journal's SQLite integer)
+
+
 def seed_arg(text: str) -> int:
-    """A seed on the command line: a whole number from 0 to 2^128 - 1 (ASCII digits)."""
-    if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {text[:20]!r}")
+    """``--seed``: a whole number from 0 to 2^63 - 1, in ASCII digits."""
+    if not (text.isascii() and text.strip().lstrip("+").isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a seed, a whole number, not {text!r}")
     value = int(text)
-    if value >= 2 ** SECRET_SEED_BITS:
-        raise argparse.ArgumentTypeError(f"a seed is below 2^{SECRET_SEED_BITS}")
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to {MAX_SEED}, not {text}")
     return value
+
+
+def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: int, max_players: int,
+                       bots: str, lang_help: str = "the table's language (default en)") -> None:
+    """The options of every game's ``play`` (docs/table.md): seats, bots, keyboard, seed,
+    language, controllers, headless and snapshots, journal and resume, pace, window, sound,
+    lobby, and the status lines' -v/-q/--log-file. A game adds its own after them."""
+    from bitbox.console import add_logging_options
+
+    from .options import journal_arg, size_arg, speed_arg
+    p.add_argument("--players", type=int, choices=range(min_players, max_players + 1),
+                   metavar=f"{min_players}..{max_players}",
+                   help="number of players (default: the controllers found, or 4 for a demo)")
+    p.add_argument("--bots", metavar="N|NAMES|N:NAMES", help=bots)
+    p.add_argument("--bot", help=argparse.SUPPRESS)             # deprecated: --bots NAME
+    p.add_argument("--keyboard", action="store_true", help="keyboard hot-seat players instead of controllers")
+    p.add_argument("--seed", type=seed_arg,
+                   help="the game's seed, for a reproducible game (default: a secret 128-bit one from the OS, "
+                        "shown by history once the game is over)")
+    p.add_argument("--lang", choices=("en", "es", "fr", "de"), help=lang_help)
+    p.add_argument("--controller", action="append", metavar="URL", default=[],
+                   help="a controller to open besides the discovered ones (a device path or pyserial URL); repeatable")
+    p.add_argument("--headless", action="store_true", help="no window: PNG snapshots per turn and printed events")
+    p.add_argument("--snapshots", metavar="DIR",
+                   help="where to write the PNGs: a folder of its own per game under DIR (headless default: ./snapshots)")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg,
+                   help="the journal file (default: journal.sqlite in the user's data folder: ~/.local/share/8bitbox/ "
+                        "on Linux)")
+    p.add_argument("--resume", action="store_true", help=f"continue the last unfinished {title} game of the journal")
+    p.add_argument("--speed", type=speed_arg, help="speed of the show (1 = table speed; 0 = no waiting)")
+    p.add_argument("--fullscreen", action="store_true", default=None, help="start full screen (F11 toggles)")
+    p.add_argument("--size", metavar="WxH", type=size_arg,
+                   help="window (or headless frame) size, e.g. 1920x1080 (a window is at least 1024x576)")
+    p.add_argument("--mute", action="store_true", help="no sound")
+    p.add_argument("--lobby", choices=("auto", "always", "never"), default="auto",
+                   help="the lobby screen before the game: auto (when there are controllers to seat and a "
+                        "window), always, never")
+    p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
+    add_logging_options(p)
+
+
+def add_table_commands(sub: Any, command: str, kit: Any) -> None:
+    """``history``, ``export``, ``import`` and ``replay`` of a game's command, the same for
+    every game: ``kit(args)`` gives the game's :class:`~bitbox.table.journal_commands.TableKit`."""
+    from bitbox.console import add_logging_options
+
+    from . import journal_commands as jc
+    from .gamefile import add_journal_commands, game_id_arg
+    from .options import journal_arg, size_arg
+    add_journal_commands(sub, command, lambda a: jc.history(kit(a), a.journal, as_json=a.json),
+                         lambda a: jc.export(kit(a), a.game, a.file, a.journal, include_secrets=a.include_secrets),
+                         lambda a: jc.import_(kit(a), a.file, a.journal))
+    p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
+    p.add_argument("game", type=game_id_arg, nargs="?", help=f"its id (see `{command} history`; default: the last finished)")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg)
+    p.add_argument("--lang", choices=("en", "es", "fr", "de"))
+    p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")
+    p.add_argument("--snapshots", metavar="DIR", help="write a PNG per turn into a folder of its own under DIR")
+    p.add_argument("--size", metavar="WxH", type=size_arg, help=argparse.SUPPRESS)
+    add_logging_options(p)
+    p.set_defaults(func=lambda a: jc.replay(kit(a), a.game, a.journal, lang=a.lang, headless=a.headless,
+                                            snapshots=a.snapshots, size=a.size))
 
 
 def option_flag(spec: OptionSpec) -> str:
@@ -83,303 +143,138 @@ def seat_rules(cartridge: Cartridge) -> SeatRules:
 
 
 def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
-    from bitbox.console import OneLineParser, add_logging_options, add_version
+    """``PROG play|history|replay|export|import|simulate`` of any cartridge."""
+    from bitbox.bots import bot_names
+    from bitbox.console import OneLineParser, add_version, bots_help
 
-    from .gamefile import add_journal_commands, game_id_arg
-    from .options import size_arg, speed_arg
+    from .journal_commands import kit_of
     parser = OneLineParser(prog=prog, description=f"{cartridge.title} at the 8Bitbox table.")
     add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    p = sub.add_parser("play", help="play a game at the table (controllers, bots, keyboard)")
-    p.add_argument("--players", type=int, metavar="N",
-                   help=f"players ({cartridge.min_players}-{cartridge.max_players}; default: the controllers found, or a demo)")
-    p.add_argument("--bots", metavar="N|NAMES|N:NAMES", help="bots: a count, names cycled over their seats, or both")
-    p.add_argument("--keyboard", action="store_true", help="hot-seat: the players share this keyboard")
-    p.add_argument("--seed", type=seed_arg, help="the game's seed, 0 to 2^128-1 (default: a secret one)")
-    p.add_argument("--lang", choices=("en", "es", "fr", "de"), help="the table's language (default en)")
-    p.add_argument("--headless", action="store_true", help="no window: print the events, save a PNG per turn")
-    p.add_argument("--snapshots", metavar="DIR", help="where headless games save their PNGs (default ./snapshots)")
-    p.add_argument("--journal", metavar="PATH", help="the journal (default: the user's data folder)")
-    p.add_argument("--resume", action="store_true", help="continue the last unfinished game of this game")
-    p.add_argument("--speed", type=speed_arg, help="pace of the table (0: instant; default 1, headless 0)")
-    p.add_argument("--size", type=size_arg, metavar="WxH", help="window or snapshot size (default 1280x720)")
-    p.add_argument("--fullscreen", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--mute", action="store_true", help="no sounds")
-    p.add_argument("--lobby", choices=("auto", "always", "never"), default="auto",
-                   help="the lobby before a new game (auto: with a window and controllers)")
-    p.add_argument("--controller", action="append", metavar="URL", default=[],
-                   help="a controller to open besides the discovered ones; repeatable")
-    p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
+    p = sub.add_parser("play", help="play a game at the table (a bot demo when no controller is found)")
+    add_play_arguments(p, title=cartridge.title, min_players=cartridge.min_players, max_players=cartridge.max_players,
+                       bots=bots_help(tuple(bot_names(cartridge)), "every bot in turn; as many as the seats without "
+                                                                   "controllers, or a demo"))
     add_game_options(p, cartridge)
-    add_logging_options(p)
     p.set_defaults(func=lambda a: play(cartridge, a, prog))
-    p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
-    p.add_argument("game", nargs="?", type=game_id_arg, metavar="ID", help="the game (default: the last finished)")
-    p.add_argument("--journal", metavar="PATH")
-    p.add_argument("--lang", choices=("en", "es", "fr", "de"))
-    p.add_argument("--headless", action="store_true")
-    p.add_argument("--snapshots", metavar="DIR", help="headless: save one PNG per turn under DIR")
-    p.add_argument("--size", type=size_arg, metavar="WxH")
-    add_logging_options(p)
-    p.set_defaults(func=lambda a: replay(cartridge, a, prog))
-    add_journal_commands(sub, prog, lambda a: history(cartridge, a, prog),
-                         lambda a: export(cartridge, a, prog), lambda a: import_(cartridge, a, prog))
-    p = sub.add_parser("simulate", help="play many games with bots (the console's harness)", add_help=False)
+    add_table_commands(sub, prog, lambda a: kit_of(cartridge, prog))
+    p = sub.add_parser("simulate", help="play many games with bots (the console's harness: bitbox simulate)",
+                       add_help=False)
     p.set_defaults(func=None)
     return parser
 
 
-def journal_path(given: str | None) -> Path:
-    from .journal_commands import _default_path
-    return _default_path(given)
-
-
 # ---------------------------------------------------------------------------- play
 def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO | None = None) -> int:
-    from bitbox.config import ConfigError as DeviceConfigError
-    from bitbox.console import logging_from
-    code = logging_from(args, prog)
-    if code is not None:
-        return code
-    from .app import StopRequest, Terminated
-    out = out or sys.stdout
-    stop = StopRequest()
-    previous = stop.catch()
+    """``PROG play``: the console's table flow (:mod:`bitbox.table.play`) with the game's rules."""
+    from bitbox.bots import bot_names
+    from bitbox.console import BotsError, command_bots
+
+    from .play import PlayRequest
+    from .play import play as console_play
     try:
-        return _play(cartridge, args, f"{prog} play", out, stop)
-    except LeftLobby:
-        log.info("%s: left the lobby: no game started", prog)
-        return 0
-    except (DeviceConfigError, JournalError, TableError, GameError, OptionError) as exc:
+        spec = command_bots(args.bots, args.bot, tuple(bot_names(cartridge)), getattr(cartridge, "mixed_bots", None),
+                            most=cartridge.max_players)
+        if args.resume and given_options(args, cartridge):
+            raise TableError("--resume keeps the game's options: leave the game's options out")
+        options = check_options(cartridge, given_options(args, cartridge))
+    except (BotsError, TableError, OptionError) as exc:
         print(f"{prog} play: {exc}", file=sys.stderr)
         return 2
-    except Terminated:
-        print(f"{prog} play: terminated (an unfinished game continues with --resume)", file=sys.stderr)
-        return 143
-    except KeyboardInterrupt:
-        print(f"{prog} play: interrupted (an unfinished game continues with --resume)", file=sys.stderr)
-        return 130
-    finally:
-        StopRequest.restore(previous)
+    req = PlayRequest(players=args.players, bots=spec.count if spec is not None else None,
+                      bot=",".join(spec.names) if spec is not None and spec.names else None, keyboard=args.keyboard,
+                      seed=args.seed, lang=args.lang, headless=args.headless, snapshots=args.snapshots,
+                      journal=args.journal, resume=args.resume, speed=args.speed, fullscreen=args.fullscreen,
+                      size=args.size, controllers=tuple(args.controller), max_seconds=args.max_seconds, mute=args.mute,
+                      lobby=args.lobby, options=options, out=out)
+    return console_play(CartridgeTable(cartridge, prog), req, errors=(GameError, OptionError))
 
 
-def _bot_cycle(cartridge: Cartridge, bots: str | None) -> tuple[int | None, tuple[str, ...]]:
-    from bitbox.bots import bot_names
-    from bitbox.console import BotsError, parse_bots
-    known = tuple(bot_names(cartridge))
-    mixed = tuple(getattr(cartridge, "mixed_bots", None) or known)     # a lively demo: every bot in turn
-    if bots is None:
-        return None, mixed
-    try:
-        spec = parse_bots(bots, known, getattr(cartridge, "mixed_bots", None))
-    except BotsError as exc:
-        raise TableError(f"--bots: {exc}") from None
-    return spec.count, spec.kinds(mixed)
+class CartridgeTable:
+    """Any cartridge at the console's table (:class:`bitbox.table.play.GameTable`): the
+    console's own session (:class:`bitbox.table.session.Session`), drivers and generic display."""
 
+    headlines = frozenset({"game_over"})
 
-def _play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO, stop: Any) -> int:
-    from bitbox.bots import make_bot
-    from bitbox.controllers import load_controllers_config
-    from bitbox.hub import Hub
-    from bitbox.i18n import Words
-    from bitbox.sound import Sounds
+    def __init__(self, cartridge: Cartridge, prog: str) -> None:
+        from .controls import controls_of
+        from .journal_commands import kit_of
+        self.cartridge = cartridge
+        self.kit = kit_of(cartridge, prog)
+        self.seating = seat_rules(cartridge)
+        self.controls = controls_of(cartridge)
 
-    from .app import Terminated, display_available
-    from .controls import controls_of
-    from .options import game_folder
-    from .protocol_rules import ProtocolJournalRules
-    from .referee import Pace
-    from .session import BotDriver, KeyboardDriver, Session
-    from .words import words_of
+    def defaults(self) -> Any:
+        from .play import TableDefaults
+        return TableDefaults()
 
-    rules_seats = seat_rules(cartridge)
-    headless = args.headless
-    if not headless and not display_available():
-        log.info("%s", Words(args.lang or "en").t("status.headless"))
-        headless = True
-    if headless and args.keyboard:
-        raise TableError("--keyboard needs a screen and a keyboard (no display found)")
-    if args.resume and given_options(args, cartridge):
-        raise TableError("--resume keeps the game's options: leave the game's options out")
-    options = check_options(cartridge, given_options(args, cartridge))
-    n_bots, cycle = _bot_cycle(cartridge, args.bots)
-    speed = args.speed if args.speed is not None else (0.0 if headless else 1.0)
-    pace = Pace().scaled(speed)
-    controllers = load_controllers_config()
-    path = journal_path(args.journal)
-    snapshots = None
-    journal = Journal(path, ProtocolJournalRules(cartridge), command=prog.split()[0])
-    for line in journal.notices:
-        log.info("note: %s", line)
-    try:
-        hub = Hub(config=controllers)
-    except BaseException:
-        journal.close()
-        raise
-    try:
-        lang_code = args.lang or "en"
-        resumed: GameInfo | None = None
-        request = SeatRequest(players=args.players, bots=n_bots, keyboard=args.keyboard, urls=tuple(args.controller),
-                              wait=3.0, lang=lang_code)
-        if args.resume:
-            resumed = journal.last_unfinished()         # another game's only: one line naming its command
-            if resumed is None:
-                raise TableError(f"no unfinished {cartridge.title} game to resume in {path}")
-            game, n_inputs = rebuild(journal, resumed.id)
-            settings = resumed.settings
-            lang_code = args.lang or settings.get("lang", "en")
-            bots_setting = settings.get("bot")
-            if isinstance(bots_setting, str) and bots_setting:
-                cycle = tuple(bots_setting.split(","))
-            wanted = [dict(s) for s in settings.get("seats", [])]
-            if any(s.get("kind") == "keyboard" for s in wanted) and headless:
-                raise TableError("this game has keyboard players: it needs a screen to resume")
-            seats, sims, pending = connect(hub, rules_seats, request, wanted, out)
-            record = GameRecord(journal, resumed.id, n_inputs)
-            log.info("Resuming game %s at turn %s, %s replayed from %s", resumed.id,
-                     ProtocolJournalRules(cartridge).turn(game), f"{n_inputs} input{'s' if n_inputs != 1 else ''}", path)
-        else:
-            lobby = None
-            if args.lobby != "never" and not args.keyboard:
-                from .lobby import arrange
-                shown = ", ".join(f"{o.name} {v}" for o, v in zip(cartridge.options, options.values()))
-                lobby = arrange(hub, rules_seats.names, rules_seats.max_players, urls=args.controller,
-                                window=not headless, title=cartridge.title, options=shown, bots=n_bots,
-                                min_players=rules_seats.min_players, out=out, size=args.size or (1280, 720),
-                                fullscreen=bool(args.fullscreen), max_seconds=args.max_seconds,
-                                always=args.lobby == "always", lang=lang_code)
-            seats, sims, pending = connect(hub, rules_seats, request, None, out, arrange=lobby)
-            names = [s["player"] for s in seats]
-            seed = args.seed if args.seed is not None else secrets.randbits(SECRET_SEED_BITS)
-            game = cartridge.new(names, seed, options)
-            settings = {"seats": [{k: s[k] for k in ("player", "kind", "controller_id")} for s in seats],
-                        "lang": lang_code, "bot": ",".join(cycle), "options": dict(options),
-                        "seed": "given" if args.seed is not None else "secret"}
-            record = journal.new_game(game, settings)
-            n_inputs = 0
-            who = ", ".join(f"{s['player']} ({s['kind']})" for s in seats)
-            log.info("%s game %s: %s; %s; journal %s", cartridge.title, record.id, who,
-                     f"seed {seed}" if args.seed is not None else "secret seed (shown by history once it ends)", path)
-        words = words_of(cartridge, lang_code)
-        if headless or args.snapshots:
-            from .options import check_snapshots
-            base = check_snapshots(args.snapshots or "snapshots")
-            assert base is not None
-            snapshots = game_folder(base, f"{cartridge.name}-{record.id}")
-            log.info("snapshots of game %s: %s%s", record.id, snapshots, os.sep)
+    def words(self, code: str) -> Any:
+        return self.kit.words(code)
 
-        def printer(entry: Any) -> None:
-            print(("" if entry.kind in ("game_over",) else "  ") + words.event(entry.kind, entry.data), file=out, flush=True)
+    def prepare(self, req: Any, headless: bool) -> str:
+        from bitbox.bots import bot_names
+        known = list(bot_names(self.cartridge))
+        return str(req.bot or ",".join(getattr(self.cartridge, "mixed_bots", None) or known))
 
-        controls = controls_of(cartridge)
-        session = Session(cartridge, game, seat_plans(seats), controls=controls, journal=record, pace=pace,
-                          inputs_applied=n_inputs, on_event=printer)
-        if resumed:
-            session.log_message("resumed", {"turn": ProtocolJournalRules(cartridge).turn(game)})
-        else:
-            session.log_message("started", {"seed": game_seed_of(game)} if args.seed is not None else {})
-        drivers: list[Any] = []
-        kb_sims = {}
-        seed = game_seed_of(game)
-        n_bot = 0
-        for s in seats:
-            if s["kind"] == "bot":
-                name = cycle[n_bot % len(cycle)]
-                n_bot += 1
-                bot = make_bot(cartridge, name, None)
-                drivers.append(BotDriver(s["player"], sims[s["player"]], bot, controls, seed=seed, think=pace.think))
-            elif s["kind"] == "keyboard":
-                kb_sims[s["player"]] = sims[s["player"]]
-        keyboard = KeyboardDriver(kb_sims, controls, words) if kb_sims else None
-        if keyboard is not None:
-            drivers.append(keyboard)
-        for e in pending:
-            session.handle(e)
-        sound = Sounds.open(muted=args.mute or headless)
-        loop = GameLoop(session, hub, drivers, keyboard, words, headless=headless, out=out, snapshots=snapshots,
-                        size=args.size or ((1920, 1080) if headless else (1280, 720)),
-                        fullscreen=bool(args.fullscreen), max_seconds=args.max_seconds, sound=sound)
-        loop.cartridge, loop.stop = cartridge, stop
-        loop.caption = f"{cartridge.title} — 8Bitbox"
-        loop.command = prog
-        try:
-            code = loop.run()
-        except KeyboardInterrupt as exc:
-            code = 143 if isinstance(exc, Terminated) else 130
-        if session.finished:
-            winners = list(session.game.winners)
-            print(words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner"),
-                  file=out, flush=True)
-        else:
-            log.warning("game %s saved: `%s --resume --journal %s` continues it", record.id, prog, path)
-        return code
-    finally:
-        hub.close()
-        journal.close()
+    def bot_cycle(self, bot: str) -> list[str]:
+        return [b.strip() for b in bot.split(",") if b.strip()]
 
+    def deal(self, seats: list[dict], seed: int, req: Any, words: Any) -> Any:
+        from .play import NewGame
+        game = self.cartridge.new([s["player"] for s in seats], seed, dict(req.options))
+        notes = [f"{o.name} {words.value(req.options[o.name])}" for o in self.cartridge.options if o.name in req.options]
+        return NewGame(game, {"options": dict(req.options)}, after=notes)
 
-def game_seed_of(game: Any) -> int:
-    from .protocol_rules import game_seed
-    return game_seed(game)
+    def resume(self, game: Any, settings: Any) -> None:
+        pass
 
+    def session(self, game: Any, plans: list[Any], record: Any, pace: Any, inputs: int, printer: Any) -> Any:
+        from .session import Session
+        return Session(self.cartridge, game, plans, controls=self.controls, journal=record, pace=pace,
+                       inputs_applied=inputs, on_event=printer)
 
-def _loop_class() -> Any:
-    from .app import TableLoop
+    def bot_driver(self, player: str, sim: Any, bot: str, game: Any, pace: Any) -> Any:
+        from bitbox.bots import make_bot
 
-    class GameLoop(TableLoop):
-        """The console's table loop with the game's display."""
+        from .protocol_rules import game_seed
+        from .session import BotDriver
+        return BotDriver(player, sim, make_bot(self.cartridge, bot, None), self.controls, seed=game_seed(game),
+                         think=pace.think)
 
-        cartridge: Any = None
-        SOUNDS = {"game_over": "winner"}
+    def keyboard(self, sims: Any, words: Any) -> Any:
+        from .session import KeyboardDriver
+        return KeyboardDriver(sims, self.controls, words)
 
-        def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
-            return make_display(self.cartridge, self.lang, size, surface)
+    def loop(self) -> type:
+        from .app import TableLoop
+        cartridge, kit = self.cartridge, self.kit
 
-    return GameLoop
+        class GameLoop(TableLoop):
+            caption = f"{cartridge.title} — 8Bitbox"
+            command = f"{kit.command} play"
+            SOUNDS = {"game_over": "winner"}
 
+            def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
+                return kit.display(size, self.lang, surface)
 
-def GameLoop(*args: Any, **kwargs: Any) -> Any:                    # noqa: N802 - a class made on first use
-    """The table loop (:class:`bitbox.table.app.TableLoop`) with the game's display; pygame
-    is imported only when a game is played."""
-    return _loop_class()(*args, **kwargs)
+        return GameLoop
 
+    def turn(self, game: Any) -> int:
+        return self.kit.rules.turn(game) if hasattr(self.kit.rules, "turn") else 0
 
-def make_display(cartridge: Cartridge, words: Any, size: tuple[int, int], surface: Any = None) -> Any:
-    """The cartridge's own display (``display(size, words, surface)``) or the console's."""
-    from .journal_commands import kit_of
-    return kit_of(cartridge).display(size, words, surface)
+    def seed(self, game: Any) -> int:
+        return int(self.kit.rules.seed(game))
 
+    def winners(self, game: Any) -> list[str]:
+        return list(game.winners)
 
-# ---------------------------------------------------------------------------- journal commands
-def history(cartridge: Cartridge, args: argparse.Namespace, prog: str) -> int:
-    from bitbox.console import logging_from
+    def started(self, game: Any, given: bool) -> dict[str, Any]:
+        return {"seed": self.seed(game)} if given else {}
 
-    from . import journal_commands
-    code = logging_from(args, prog)
-    return code if code is not None else journal_commands.history(journal_commands.kit_of(cartridge, prog),
-                                                                  args.journal, as_json=args.json)
-
-
-def export(cartridge: Cartridge, args: argparse.Namespace, prog: str) -> int:
-    from . import journal_commands
-    return journal_commands.export(journal_commands.kit_of(cartridge, prog), args.game, args.file, args.journal,
-                                   include_secrets=args.include_secrets)
-
-
-def import_(cartridge: Cartridge, args: argparse.Namespace, prog: str) -> int:
-    from . import journal_commands
-    return journal_commands.import_(journal_commands.kit_of(cartridge, prog), args.file, args.journal)
-
-
-def replay(cartridge: Cartridge, args: argparse.Namespace, prog: str) -> int:
-    """``replay ID``: the game turn by turn, each frame the table after its turn."""
-    from bitbox.console import logging_from
-
-    from . import journal_commands
-    code = logging_from(args, prog)
-    return code if code is not None else journal_commands.replay(
-        journal_commands.kit_of(cartridge, prog), args.game, args.journal, lang=args.lang, headless=args.headless,
-        snapshots=args.snapshots, size=args.size)
+    def lobby_options(self, req: Any, words: Any, bot: str) -> list[str]:
+        from bitbox.i18n import LANGUAGE_NAMES, Words
+        return [LANGUAGE_NAMES[words.code], Words(words.code).t("lobby.opt.bots", bots=bot),
+                *(f"{k} {v}" for k, v in req.options.items())]
 
 
 # ---------------------------------------------------------------------------- entry points
@@ -396,6 +291,10 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2
+    from bitbox.console import logging_from
+    problem = logging_from(args, f"{prog} {args.command}")
+    if problem is not None:
+        return problem
     return int(args.func(args) or 0)
 
 
@@ -413,4 +312,4 @@ def main(argv: Sequence[str] | None = None, name: str | None = None) -> int:
     return run_main(lambda: run(cartridge, sys.argv[1:] if argv is None else argv, name))
 
 
-__all__ = ["build_parser", "main", "play", "replay", "run"]
+__all__ = ["CartridgeTable", "add_play_arguments", "add_table_commands", "build_parser", "main", "play", "run", "seed_arg"]

@@ -19,8 +19,6 @@ from .history import ReplayFrame
 from .journal import GameInfo, Journal, JournalError, default_journal_path
 from .seating import TableError
 
-log = logging.getLogger("bitbox.table")
-
 
 def _default_path(given: str | None) -> Path:
     if given is not None and not given.strip():
@@ -94,7 +92,7 @@ def history(kit: TableKit, journal: str | None, *, as_json: bool = False, out: T
             return 0
         with Journal(path, kit.rules, create=False, command=kit.command) as j:
             for line in j.notices:                 # status lines (stderr, --log-file), never in the listing
-                log.info("%s", f"note: {line}")
+                logging.getLogger(f"bitbox.{kit.name}").info("%s", f"note: {line}")
             games, problems = verified_games(j)
     except (JournalError, TableError) + kit.path_errors as exc:
         return _fail(prog, exc)
@@ -160,6 +158,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     code = lang or info.settings.get("lang") or kit.default_lang()
     words = kit.words(code if code in ("en", "es", "fr", "de") else "en")
     say = Words(words.code)
+    log = logging.getLogger(f"bitbox.{kit.name}")          # status lines under the game's name
     if info.status != "finished":
         log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
     if not headless and not display_available():

@@ -205,6 +205,14 @@ class Referee:
     def _before_apply(self) -> None:
         """Called after an input is journaled, just before the game moves on."""
 
+    def _game_over(self, turn: int, winners: Sequence[str], state: str) -> None:
+        """The game has ended: the table says so (a milestone with its last frame) and the
+        journal records the winners and the final fingerprint ``state``."""
+        self.stage = "finished"
+        self.milestones.append(("finished", turn, self.table()))      # type: ignore[attr-defined]
+        if self.journal is not None:
+            self.journal.finish(list(winners), state=state)
+
     # ------------------------------------------------------------------ inputs from the hub
     def handle(self, event: Any) -> None:
         """One hub event. Unknown seats and event types are ignored (logged when useful)."""

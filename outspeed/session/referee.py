@@ -235,10 +235,7 @@ class Session(Referee):
         self.shown_view = g.public_view()
         self.moving = ()
         if g.finished:
-            self.stage = "finished"
-            self.milestones.append(("finished", g.state.turn, self.table()))
-            if self.journal is not None:
-                self.journal.finish(list(g.state.winners), state=state_hash(g))
+            self._game_over(g.state.turn, g.state.winners, state_hash(g))
             return
         phase = g.phase
         if phase == "bonus":

@@ -207,7 +207,7 @@ def test_resume_export_import_replay_and_simulate(tmp_path):
     j.close()
     r = run(["play", "--resume", "--headless", "--journal", "j.sqlite"], tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "Resuming game 1 at turn 3, 2 inputs replayed" in r.stderr
+    assert "Resuming game 1 (seed 3) at turn 3, 2 inputs replayed" in r.stderr
     assert r.stdout.strip().splitlines()[-1].startswith(("Winner", "No winner"))
     again = run(["play", "--resume", "--headless", "--journal", "j.sqlite"], tmp_path)
     assert again.returncode == 2 and again.stderr.count("\n") == 1 and "no unfinished Goofspiel game" in again.stderr
