@@ -394,7 +394,7 @@ class Emulator:
             out.append({"index": i, "controller": vc.controller_id, "port": self.ports[i], "mode": fw.mode,
                         "wheels": list(vc.wheels), "locked": vc.locked, "seat": vc.seat,
                         "lights": list(vc.lights[:3]), "colour": vc.lights[3],
-                        "stop_lights": list(vc.stop_lights), "refusing": vc.refusing,
+                        "stop_lights": list(vc.stop_lights), "shown": list(vc.shown), "refusing": vc.refusing,
                         "frames_sent": fw.frames_sent, "bad_frames_from_host": fw.bad_frames,
                         "frames_dropped": vc.faults.frames_dropped, "bits_flipped": vc.faults.bits_flipped,
                         "frames_duplicated": getattr(vc.faults, "frames_duplicated", 0),

@@ -221,10 +221,11 @@ def test_handshake_vectors_under_micropython(tmp_path: Path) -> None:
     from firmware_protocol import testvectors as tv
 
     cases = [c for c in tv.load("handshake.json")["cases"] if c["side"] == "controller"]
-    welcome = fp.encode(fp.Welcome(*fp.PROTOCOL_VERSION, True, "")).hex()
+    welcome = {"running": fp.encode(fp.Welcome(*fp.PROTOCOL_VERSION, True, "")).hex(),
+               "running-host-1.0": fp.encode(fp.Welcome(1, 0, True, "")).hex(), "booted": ""}
     path = tmp_path / "cases.json"
     path.write_text(json.dumps([{"name": c["name"], "receives": c["receives_serial"],
-                                 "setup": welcome if c["given"] == "running" else ""}
+                                 "setup": welcome[c["given"]]}
                                 for c in cases]))
     script = Path(__file__).with_name("mpy_handshake.py")
     outputs = {}
@@ -240,6 +241,8 @@ def test_handshake_vectors_under_micropython(tmp_path: Path) -> None:
         assert got["bad"] == 0
         if "hint" in then:
             assert got["hint"] == then["hint"]
+        if "shown" in then:
+            assert got["shown"] == then["shown"]
         assert (got["states"] > 0) == then["sends_state"], case["name"]
         hellos, every = got["hellos"], then["hello_every_ms"]
         if every is None:

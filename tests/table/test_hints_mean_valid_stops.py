@@ -1,0 +1,207 @@
+"""A Hint means valid stops, only (firmware_protocol/SPEC.md 6.13): over random games of both
+games, whenever the acting controller holds a hint, each hinted stop is part of an answer the
+referee accepts now, and a lock with a hinted wheel outside its mask is refused, whatever the
+other wheels. Each lock is tried on a copy of the real referee session (unlock, then lock), so
+the game itself goes on untouched; what is checked is the hint the controller received.
+
+What a controller must show that is not a choice (Last One Alive's setup token) travels as a
+Show, never as a Hint."""
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any, Callable
+
+from bitbox.events import WheelsChanged
+from bitbox.table.app import apply_command
+from bitbox.table.referee import Pace
+from bitbox.table.seating import SeatPlan
+from bitbox.testing import FakeHub
+from lastonealive.content import load_content
+from lastonealive.controls import WHEELS, Controls
+from lastonealive.session import BotDriver, new_game
+from lastonealive.session import Session as LoaSession
+
+from .helpers import Table as OutspeedTable
+
+STOPS = range(16)
+LOA_CONTENT = load_content()
+
+
+def accepted(session: Any, player: str, wheels: tuple[int, int, int]) -> bool:
+    """Whether the referee accepts ``wheels`` locked by ``player`` now (tried on a copy)."""
+    s = copy.deepcopy(session, {id(session.game): session._trial(), id(session.log): [],
+                                id(session.milestones): []})
+    plan = s.by_player[player]
+    cid = plan.controller_id or 0
+    s.handle(WheelsChanged(plan.seat, cid, *wheels, False, 0.0))
+    before = (s.inputs_applied, len(getattr(s, "marks", ())), s.prompt_id)
+    s.handle(WheelsChanged(plan.seat, cid, *wheels, True, 0.0))
+    if player in s.refused:
+        return False
+    moved = (s.inputs_applied, len(getattr(s, "marks", ())), s.prompt_id) != before
+    return moved or s.ctl[player].locked and not s.ctl[player].stale
+
+
+def check_hint(session: Any, player: str, hint: tuple[int, int, int],
+               candidates: list[tuple[int, int, int]], rng: random.Random) -> int:
+    """Check one hint against the referee; returns the number of locks tried."""
+    tried = 0
+    bases = candidates + [(rng.randrange(16), rng.randrange(16), rng.randrange(16)) for _ in range(2)]
+    for i, mask in enumerate(hint):
+        if not mask:
+            continue
+        for stop in STOPS:
+            settings = {tuple(stop if j == i else b[j] for j in range(3)) for b in bases}
+            within = [w for w in settings if all(not hint[j] or hint[j] >> w[j] & 1 for j in range(3))]
+            tried += len(settings)
+            if mask >> stop & 1:
+                assert any(accepted(session, player, w) for w in within), \
+                    f"{player}: hinted stop {stop} of wheel {i} (hint {hint}) is refused with {sorted(within)}"
+            else:
+                for w in settings:
+                    assert not accepted(session, player, w), \
+                        f"{player}: stop {stop} of wheel {i}, outside the hint {hint}, is accepted ({w})"
+    return tried
+
+
+def drive(step: Callable[[], None], finished: Callable[[], bool], probe: Callable[[], None], limit: int) -> None:
+    for _ in range(limit):
+        if finished():
+            return
+        step()
+        probe()
+    raise AssertionError("the game did not finish")
+
+
+def _outspeed_game(seed: int, seen: dict[str, int]) -> int:
+    rng = random.Random(seed)
+    t = OutspeedTable(players=4, seed=seed, bots=("red", "blue", "green", "yellow"), first_game=seed == 3)
+    names = list(t.game.state.players)
+    done: set = set()
+    tried = 0
+
+    def probe() -> None:
+        nonlocal tried
+        for p in names:
+            hint = t.sims[p].hint
+            kind = t.s.awaiting(p)
+            key = (t.s.prompt_id, p, hint)
+            if not any(hint) or key in done or kind is None:
+                continue
+            done.add(key)
+            seen[kind] = seen.get(kind, 0) + 1
+            if seen[kind] <= 40:                         # enough of each kind per run
+                tried += check_hint(t.s, p, hint, [(0, 0, 0)], rng)
+
+    drive(lambda: t.pump(rounds=1), lambda: t.s.finished, probe, 20000)
+    return tried
+
+
+def test_every_outspeed_hint_is_what_the_referee_accepts():
+    seen: dict[str, int] = {}
+    tried = sum(_outspeed_game(seed, seen) for seed in (3, 11))
+    assert set(seen) == {"bonus", "keep"}, seen              # every prompt kind Outspeed hints
+    assert tried > 300
+
+
+def _loa_candidates(s: LoaSession, controls: Controls, player: str, rng: random.Random) -> list[tuple[int, int, int]]:
+    """Wheel settings of answers the prompt may take: each legal option's first lock."""
+    kind = s.awaiting(player) or ""
+    prompt = s.protocol_prompt()
+    out = [(0, 0, 0)]
+    options = list(prompt.options) if prompt is not None else []
+    rng.shuffle(options)
+    for action in options[:40]:
+        try:
+            steps = controls.steps(kind, action, marked=s.marks)
+        except (KeyError, ValueError, TypeError):
+            continue
+        if steps:
+            w = steps[0]
+            out.append((w["left"], w["centre"], w["right"]))
+    return out
+
+
+class LoaTable:
+    """A Last One Alive session over a fake hub, every seat a bot driving its simulated controller."""
+
+    def __init__(self, seed: int, tokens: str) -> None:
+        names = ["red", "blue", "green", "yellow"]
+        self.hub = FakeHub()
+        self.sims = self.hub.add_sim(len(names))
+        game = new_game(names, seed=seed, **LOA_CONTENT.game_options())
+        plans = [SeatPlan(p, i, "bot", self.sims[i].controller_id) for i, p in enumerate(names)]
+        self.s = LoaSession(game, plans, tokens=tokens, pace=Pace.instant())
+        self.bots = [BotDriver(p, self.sims[i], "random", LOA_CONTENT.faces, seed=seed) for i, p in enumerate(names)]
+        self.now = 0.0
+
+    def step(self, n: int = 1) -> None:
+        for _ in range(n):
+            self.now += 0.3
+            for e in self.hub.poll():
+                self.s.handle(e)
+            self.s.update(self.now)
+            for b in self.bots:
+                b.update(self.s, self.now)
+            for c in self.s.take_commands():
+                apply_command(self.hub, c)
+
+    def answer(self, player: str, left: int) -> None:
+        sim = self.sims[list(self.s.game.state.players).index(player)]
+        sim.set(left, 0, 0, locked=True)
+        self.step(3)
+        sim.set(locked=False)
+        self.step(3)
+
+
+def _loa_game(seed: int, tokens: str, seen: dict[str, int], shows: list, controls: Controls) -> int:
+    rng = random.Random(seed)
+    t = LoaTable(seed, tokens)
+    names = list(t.s.game.state.players)
+    done: set = set()
+    tried = 0
+
+    def probe() -> None:
+        nonlocal tried
+        for i, p in enumerate(names):
+            sim = t.sims[i]
+            kind = t.s.awaiting(p)
+            if kind == "setup":
+                shows.append((p, sim.shown[0]))
+                token = t.s.game.state.setup_token
+                assert sim.shown == (1 << controls.position[token], 0, 0)
+                assert all(o.shown == (0, 0, 0) for o in t.sims if o is not sim)
+            hint = sim.hint
+            key = (t.s.prompt_id, p, hint, tuple(t.s.marks))
+            if not any(hint) or key in done or kind is None:
+                continue
+            done.add(key)
+            seen[kind] = seen.get(kind, 0) + 1
+            if seen[kind] > 40:                          # enough of each kind per run
+                continue
+            assert WHEELS[kind][0] is not None
+            tried += check_hint(t.s, p, hint, _loa_candidates(t.s, controls, p, rng), rng)
+
+    def step() -> None:
+        if t.s.stage == "bag":                         # a real bag: enter what comes out of it
+            drawer = t.s.drawer
+            assert drawer is not None
+            t.answer(drawer, controls.position[t.s.game.state.bag[len(t.s.drawn)]])
+        t.step(1)
+
+    drive(step, lambda: t.s.finished, probe, 6000)
+    return tried
+
+
+def test_every_last_one_alive_hint_is_what_the_referee_accepts_and_the_setup_token_is_a_show():
+    seen: dict[str, int] = {}
+    shows: list[tuple[str, int]] = []
+    tried = 0
+    controls = Controls()
+    for seed, tokens in ((5, "virtual"), (9, "physical"), (21, "virtual"), (2, "virtual"), (7, "physical"),
+                         (13, "virtual")):
+        tried += _loa_game(seed, tokens, seen, shows, controls)
+    assert {"setup", "before", "after"} <= set(seen), seen
+    assert shows and all(code for _, code in shows)
+    assert tried > 1000
