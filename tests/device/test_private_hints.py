@@ -168,3 +168,17 @@ def test_an_older_minor_controller_ignores_a_newer_message_as_unknown():
         v10.firmware._obey(fp.encode_raw(fp.Hint(4, 0, 0))[:-4], 0)
         assert v11.shown == (0, 0, 0) and v11.firmware.unknown_messages == 1
         assert v10.hint == (0, 0, 0) and v10.firmware.unknown_messages == 1
+
+
+def test_seat_numbers_one_rule_wire_and_log_count_from_one(caplog):
+    """SPEC.md 6.9: the hub's index 0 is "seat 1" on the wire (AssignSeat) and in the log."""
+    import logging
+    with caplog.at_level(logging.INFO, logger="bitbox.hub"), Hub(config=CFG) as hub:
+        sim = hub.add_sim(1)[0]
+        seen = []
+        assert wait_for(lambda: seen.extend(hub.poll()) or any(type(e).__name__ == "Connected" for e in seen))
+        (event,) = [e for e in seen if type(e).__name__ == "Connected"]
+        assert event.seat == 0
+        assert wait_for(lambda: sim.firmware.seat == 1)                 # the wire value
+        assert sim.seat == 0                                            # the sim's API index
+    assert any(f"seat 1: controller {sim.controller_id:#018x} connected" in r.getMessage() for r in caplog.records)

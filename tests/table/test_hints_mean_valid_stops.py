@@ -126,14 +126,15 @@ def _loa_candidates(s: LoaSession, controls: Controls, player: str, rng: random.
 class LoaTable:
     """A Last One Alive session over a fake hub, every seat a bot driving its simulated controller."""
 
-    def __init__(self, seed: int, tokens: str) -> None:
+    def __init__(self, seed: int, tokens: str, kind: str = "bot") -> None:
         names = ["red", "blue", "green", "yellow"]
         self.hub = FakeHub()
         self.sims = self.hub.add_sim(len(names))
         game = new_game(names, seed=seed, **LOA_CONTENT.game_options())
-        plans = [SeatPlan(p, i, "bot", self.sims[i].controller_id) for i, p in enumerate(names)]
+        plans = [SeatPlan(p, i, kind, self.sims[i].controller_id) for i, p in enumerate(names)]
         self.s = LoaSession(game, plans, tokens=tokens, pace=Pace.instant())
-        self.bots = [BotDriver(p, self.sims[i], "random", LOA_CONTENT.faces, seed=seed) for i, p in enumerate(names)]
+        self.bots = [BotDriver(p, self.sims[i], "random", LOA_CONTENT.faces, seed=seed)
+                     for i, p in enumerate(names) if kind == "bot"]
         self.now = 0.0
 
     def step(self, n: int = 1) -> None:
@@ -205,3 +206,61 @@ def test_every_last_one_alive_hint_is_what_the_referee_accepts_and_the_setup_tok
     assert {"setup", "before", "after"} <= set(seen), seen
     assert shows and all(code for _, code in shows)
     assert tried > 1000
+
+
+def test_the_refusal_cycle_in_order():
+    """SPEC.md 8.6 through a real referee (Outspeed's bonus prompt): a refused lock gets a
+    ChoiceRefused and leaves the hint as it was; the lock opens, the next lock counts; an
+    accepted answer clears the hint."""
+    from outspeed.rules import TOKENS
+
+    from .helpers import WM
+    from .helpers import new_game as outspeed_game
+    game = outspeed_game(seed=5, first_game=True)
+    game.state.held.update(red=["nitro", "fuel_tank"])
+    t = OutspeedTable(game)
+    t.pump()
+    sim, seat = t.sims["red"], t.s.by_player["red"].seat
+    hint = t.hub.sims[seat].hint
+    assert t.s.awaiting("red") == "bonus" and any(hint)
+    wrong = next(tok for tok in TOKENS if tok not in ("nitro", "fuel_tank"))
+    assert not hint[0] >> WM.position_for("left", wrong) & 1
+    mark = len(t.hub.calls)
+    sim.set(left=WM.position_for("left", wrong), locked=True)           # 2. the lock: refused
+    t.pump()
+    private = [c for c in t.hub.calls[mark:] if c[0] in ("refuse_choice", "hint", "show")]
+    assert private == [("refuse_choice", seat, 1500, 0b001)]             # 3. ChoiceRefused; hint unchanged
+    assert t.hub.sims[seat].hint == hint and "red" in t.s.refused
+    sim.set(locked=False)                                                # the lock opens ...
+    t.pump()
+    assert "red" not in t.s.refused and t.hub.sims[seat].hint == hint
+    sim.set(left=WM.position_for("left", "nitro"), locked=True)          # ... and the next lock counts
+    t.pump()
+    assert t.s.awaiting("red") != "bonus" and t.hub.sims[seat].refusals == 1
+    assert t.hub.sims[seat].hint == (0, 0, 0)                            # cleared once answered
+
+
+def test_the_refusal_cycle_a_locked_controller_is_not_a_new_try_until_it_opens():
+    """Last One Alive's setup prompt (SPEC.md 8.6): after a refusal, turning the wheels with the
+    lock still closed is no new try; once the lock opens, the next lock is read; the answer
+    accepted, this controller's Hint and Show are cleared."""
+    t = LoaTable(4, "virtual", kind="controller")
+    t.step(2)
+    t.answer("red", 0)                                                   # red starts: red draws first
+    active = t.s.game.state.active
+    sim = t.sims[list(t.s.game.state.players).index(active)]
+    assert t.s.awaiting(active) == "setup" and sim.hint == (0b110, 0, 0) and any(sim.shown)
+    sim.set(locked=False)
+    t.step(2)
+    sim.set(5, 0, 0, locked=True)                                        # not a side: refused
+    t.step(2)
+    assert sim.refusals == 1 and sim.hint == (0b110, 0, 0) and t.s.awaiting(active) == "setup"
+    sim.set(1, 0, 0, locked=True)                                        # still locked: no new try
+    t.step(2)
+    assert sim.refusals == 1 and t.s.awaiting(active) == "setup"
+    sim.set(locked=False)
+    t.step(2)
+    sim.set(1, 0, 0, locked=True)                                        # the next lock counts
+    t.step(2)
+    assert t.s.awaiting(active) != "setup" or t.s.game.state.active != active
+    assert sim.hint == (0, 0, 0) and sim.shown == (0, 0, 0) and sim.refusals == 1
