@@ -328,7 +328,8 @@ class Hub:
         for cand in find_candidates(self.config):
             if cand.url in held or cand.kind == "sim":
                 continue
-            link = _Link(cand.url, opener=functools.partial(open_url, cand.url) if cand.source == "config" else None,
+            link = _Link(cand.url, opener=functools.partial(open_url, cand.url)
+                         if cand.source in ("config", "emulated") else None,
                          kind=cand.kind)
             try:
                 self._open(link)

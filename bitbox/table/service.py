@@ -120,41 +120,61 @@ def find_controller(hub: Any, target: str, seconds: float) -> tuple[int, Any] | 
     return None
 
 
+def open_controllers(hub: Any, targets: Any, command: str) -> int | None:
+    """``--controller`` values for ``command``: each a port, or a controller id found among the
+    discovered ports (bitbox.discovery.resolve_port). None when all are open, else the exit
+    code after one line saying which could not be."""
+    from bitbox import exitcodes
+    from bitbox.discovery import resolve_port
+    from bitbox.transports import OpenError
+    for target in targets:
+        try:
+            url = resolve_port(target)
+            hub.add_url(url)
+        except LookupError as exc:
+            print(f"{command}: --controller {target}: {exc}", file=sys.stderr)
+            return exitcodes.NO_DEVICE
+        except (OpenError, OSError, ValueError) as exc:
+            print(f"{command}: cannot open {target}: {exc}", file=sys.stderr)
+            return exitcodes.NO_DEVICE
+    return None
+
+
 def identify(target: str, ms: int = 3000, wait: float = 4.0, out: TextIO | None = None,
              urls: Any = ()) -> int:
-    """`bitbox identify PORT|ID`: blink that controller for ``ms``. Exit code 0, or 2 with one
-    line when it cannot be opened or found. ``urls``: more ports to look on for an id."""
+    """`bitbox identify PORT|ID`: blink that controller for ``ms``. Exit code 0, or 3 (no such
+    device, bitbox.exitcodes) with one line when it cannot be opened or found. ``urls``: more
+    ports (or controller ids) to look on for an id."""
     out = out or sys.stdout
+    from bitbox import exitcodes
+    from bitbox.discovery import looks_like_id
     from bitbox.hub import Hub
     from bitbox.transports import OpenError
     hub = Hub()
     try:
-        looks_like_port = "/" in target or ":" in target or target.upper().startswith("COM")
+        looks_like_port = not looks_like_id(target)
         if looks_like_port:
             try:
                 hub.add_url(target)
             except (OpenError, OSError, ValueError) as exc:
                 print(f"bitbox identify: cannot open {target}: {exc}", file=sys.stderr)
-                return 2
+                return exitcodes.NO_DEVICE
         else:
-            for url in urls:
-                try:
-                    hub.add_url(url)
-                except (OpenError, OSError, ValueError) as exc:
-                    print(f"bitbox identify: cannot open {url}: {exc}", file=sys.stderr)
-                    return 2
+            problem = open_controllers(hub, urls, "bitbox identify")
+            if problem is not None:
+                return problem
             try:
                 hub.scan()
             except Exception as exc:  # noqa: BLE001 - discovery problems are one line
                 print(f"bitbox identify: controller discovery failed: {exc}", file=sys.stderr)
-                return 2
+                return exitcodes.NO_DEVICE
         hub.start()
         found = find_controller(hub, target, wait)
         if found is None:
             what = "on that port" if looks_like_port else "with that id"
             print(f"bitbox identify: no controller answered {what} ({target}) within {wait:g} s "
                   f"(`bitbox ports` lists what is connected)", file=sys.stderr)
-            return 2
+            return exitcodes.NO_DEVICE
         seat, info = found
         hub.identify(seat, ms=ms)
         print(f"controller {short_id(info.controller_id)} ({info.controller_id:016x}) on {info.port}: "
