@@ -71,9 +71,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="also look on this port (besides the discovered ones) when ID is an id; repeatable")
     p.set_defaults(run=_identify)
     p = sub.add_parser("test-controllers", help="the controller test screen (service mode)",
-                       description="Every controller found, live: wheel positions, lock, frames and bad frames; "
-                                   "L runs the lights test, I blinks them all, Esc leaves. Without a display, "
-                                   "prints one line per controller after --seconds.")
+                       description="Every controller found, live: wheel positions (and, with --game, what they "
+                                   "mean), the stops each wheel has reached, lock, firmware and protocol, age of "
+                                   "the last frame, frames, bad frames and their rate; L runs the lights test "
+                                   "(each light in turn), I blinks them all, Esc leaves (the lights are put back). "
+                                   "Without a display, prints one line per controller after --seconds. No "
+                                   "controller: one line, exit code 3.")
     p.add_argument("--controller", action="append", metavar="PORT|ID", default=[],
                    help="a controller to open besides the discovered ones: its port, or its id (16 hex digits, "
                         "or their first or last 4+) among the discovered ports; repeatable")
@@ -81,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="seconds to wait for a first controller before saying there is none (default 2)")
     p.add_argument("--seconds", type=float, help="stop after this long (default: at Esc; headless: 3)")
     p.add_argument("--lights", action="store_true", help="start with the lights test running")
+    p.add_argument("--game", metavar="NAME", help="show what each wheel's position means in this game "
+                   "(its map in config/wheels.yaml)")
     p.add_argument("--snapshot", metavar="FILE.png", help="save the last frame as a PNG")
     p.set_defaults(run=_test_controllers)
     sub.add_parser("play", help="play a game at the table: bitbox play --game NAME [its options]",
@@ -143,6 +148,15 @@ def _test_controllers(args: argparse.Namespace) -> int:
         if value is not None and not (math.isfinite(value) and value >= 0):
             print(f"bitbox test-controllers: --{name} expects a number ≥ 0, not {value}", file=sys.stderr)
             return exitcodes.USAGE
+    wheel_map = None
+    if args.game:
+        from .config import ConfigError
+        from .wheels import load_wheel_map
+        try:
+            wheel_map = load_wheel_map(game=args.game)
+        except ConfigError as exc:
+            print(f"bitbox test-controllers: --game {args.game}: {exc}", file=sys.stderr)
+            return exitcodes.USAGE
     headless = not display_available()
     hub = Hub()
     try:
@@ -174,7 +188,8 @@ def _test_controllers(args: argparse.Namespace) -> int:
             return []
 
         seconds = args.seconds if args.seconds is not None else (3.0 if headless else None)
-        run_test_screen(hub, screen, seconds=seconds, snapshot=args.snapshot, keys=keys, out=sys.stdout)
+        run_test_screen(hub, screen, seconds=seconds, snapshot=args.snapshot, keys=keys, out=sys.stdout,
+                        wheel_map=wheel_map)
         return exitcodes.OK
     except KeyboardInterrupt:
         return exitcodes.INTERRUPTED

@@ -117,6 +117,7 @@ class LinkStatus:
     unknown_messages: int
     last_error: str | None = None    # the last ErrorReport text, or why it is not open
     rejected: str | None = None
+    last_frame_age: float | None = None   # seconds since the last valid frame (None: none yet)
 
 
 @dataclass(eq=False)
@@ -869,10 +870,19 @@ class Hub:
     def links(self) -> list[LinkStatus]:
         """Every device the hub holds, with its counters."""
         with self._lock:
+            now = self._clock()
             return [LinkStatus(l.port, l.kind, l.state, l.controller_id,
                                l.seat.seat if l.seat is not None else None, l.frames, l.bad_total(),
-                               l.unknown_total(), (l.errors[-1] if l.errors else l.open_error), l.rejected)
+                               l.unknown_total(), (l.errors[-1] if l.errors else l.open_error), l.rejected,
+                               max(0.0, now - l.last_rx) if l.frames else None)
                     for l in self._links]
+
+    def lights_of(self, seat: int) -> tuple[tuple[bool, bool, bool] | None, tuple[int, int, int]]:
+        """The path lights (None: never set) and colour the hub last told seat ``seat``'s
+        controller (the service screen puts them back when it closes)."""
+        with self._lock:
+            s = self._seat(seat)
+            return s.lights, s.colour
 
     def info(self, seat: int) -> ControllerInfo | None:
         """The handshake info of the controller in ``seat``."""
