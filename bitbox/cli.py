@@ -6,6 +6,7 @@
     bitbox udev-rules            the Linux udev rules for our USB ids
     bitbox identify PORT|ID      blink one controller (by its port or its id)
     bitbox test-controllers      the controller test screen: live wheels, lock, bad frames, lights test
+    bitbox diagnose              one file for a bug report: versions, ports kept or skipped, hellos, counters
     bitbox games                 the games installed (cartridges), with their player counts
     bitbox games --check NAME    the conformance checks every game must pass, on NAME
     bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
@@ -88,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
                    "(its map in config/wheels.yaml)")
     p.add_argument("--snapshot", metavar="FILE.png", help="save the last frame as a PNG")
     p.set_defaults(run=_test_controllers)
+    from . import diagnose
+    p = sub.add_parser("diagnose", help="write one file for a bug report",
+                       description=(diagnose.__doc__ or "").split("\n\n")[0])
+    diagnose.build_parser(p)
+    p.set_defaults(run=diagnose.run)
     sub.add_parser("play", help="play a game at the table: bitbox play --game NAME [its options]",
                    description="Play a game at the table; see `bitbox play --game NAME --help`.")
     return parser
