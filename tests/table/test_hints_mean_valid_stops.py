@@ -264,3 +264,74 @@ def test_the_refusal_cycle_a_locked_controller_is_not_a_new_try_until_it_opens()
     t.step(2)
     assert t.s.awaiting(active) != "setup" or t.s.game.state.active != active
     assert sim.hint == (0, 0, 0) and sim.shown == (0, 0, 0) and sim.refusals == 1
+
+
+class Trusting:
+    """A controller written from SPEC.md alone, seen from outside: on a prompt that reads only
+    the hinted wheel (``single``), it first tries one stop outside its Hint (which must be
+    refused), then a random stop inside it (which must be accepted); anything else it leaves
+    to the player (``player``, a bot's driver on the same simulated controller)."""
+
+    def __init__(self, player: str, sim: Any, hand: Any, single: set[str], rng: random.Random) -> None:
+        self.player, self.sim, self.hand, self.single, self.rng = player, sim, hand, single, rng
+        self.accepted = self.refused = 0
+        self._done: set = set()
+
+    def update(self, session: Any, now: float, pump: Callable[[], None]) -> None:
+        kind = session.awaiting(self.player)
+        hint = self.sim.hint
+        key = (session.prompt_id, session.inputs_applied)
+        if kind not in self.single or not hint[0] or any(hint[1:]) or key in self._done:
+            self.hand.update(session, now)
+            return
+        self._done.add(key)
+        outside = [q for q in range(16) if not hint[0] >> q & 1]
+        before = self.sim.refusals
+        if outside:
+            self.sim.set(locked=False)
+            pump()
+            self.sim.set(left=self.rng.choice(outside), locked=True)
+            pump()
+            assert self.sim.refusals == before + 1, f"{self.player}: an unhinted stop of a {kind} prompt was accepted"
+            self.refused += 1
+        self.sim.set(locked=False)
+        pump()
+        self.sim.set(left=self.rng.choice([q for q in range(16) if hint[0] >> q & 1]), locked=True)
+        pump()
+        assert self.sim.refusals == before + bool(outside), f"{self.player}: a hinted stop of a {kind} prompt was refused"
+        self.accepted += 1
+
+
+def test_a_controller_that_trusts_every_hint_plays_outspeed_and_last_one_alive_to_the_end():
+    """The issue's check from outside: both games played to the end with a controller that
+    trusts its Hint wherever the prompt reads only the hinted wheel (Outspeed's token choices,
+    Last One Alive's setup): every hinted lock accepted, every unhinted one refused."""
+    rng = random.Random(7)
+    t = OutspeedTable(players=4, seed=8, bots=("red", "blue", "green", "yellow"))
+    trusting = [Trusting(d.player, t.sims[d.player], d, {"bonus", "keep"}, rng) for d in t.drivers]
+    t.drivers = []
+
+    def pump() -> None:
+        t.pump(rounds=2)
+
+    for _ in range(20000):
+        if t.s.finished:
+            break
+        t.pump(rounds=1)
+        for d in trusting:
+            d.update(t.s, t.now, pump)
+    assert t.s.finished
+    assert sum(d.accepted for d in trusting) >= 5 and sum(d.refused for d in trusting) >= 5
+
+    loa = LoaTable(3, "virtual")
+    players = list(loa.s.game.state.players)
+    trusting = [Trusting(b.player, loa.sims[players.index(b.player)], b, {"setup"}, rng) for b in loa.bots]
+    loa.bots = []
+    for _ in range(6000):
+        if loa.s.finished:
+            break
+        loa.step(1)
+        for d in trusting:
+            d.update(loa.s, loa.now, lambda: loa.step(2))
+    assert loa.s.finished
+    assert sum(d.accepted for d in trusting) == 4 and sum(d.refused for d in trusting) == 4   # one setup each
