@@ -70,7 +70,8 @@ def report(rows: list[dict[str, Any]], out: TextIO, as_json: bool) -> None:
         return
     for row in rows:
         ids = f"{row['vid']}:{row['pid']}" if row["vid"] else "-"
-        head = f"{row['port']:<28} {row['kind']:<6} {ids:<9} {row['serial_number'] or '-':<18}"
+        kind = "emul." if row.get("source") == "emulated" else row["kind"]
+        head = f"{row['port']:<28} {kind:<6} {ids:<9} {row['serial_number'] or '-':<18}"
         if "answered" not in row:
             out.write(f"{head} (not probed) {row['description']}\n")
         elif row["answered"]:

@@ -76,6 +76,7 @@ def test_two_emulators_are_listed_by_bitbox_ports_with_id_and_firmware_and_clean
         assert all(row["answered"] and row["firmware"] and row["protocol"] == "1.2" for row in emulated.values())
         r = _run(["ports", "--timeout", "2"], runtime)                   # the text listing names them too
         assert all(cid in r.stdout for cid in want) and "firmware" in r.stdout
+        assert sum(" emul. " in line for line in r.stdout.splitlines()) == 2
     finally:
         _stop(a)
         _stop(b)
