@@ -260,7 +260,7 @@ def run_test_screen(hub: Any, screen: Any = None, *, seconds: float | None = Non
 def find_controller(hub: Any, target: str, seconds: float) -> tuple[int, Any] | None:
     """The hub seat and info of the controller ``target`` names (port or id), waiting up to
     ``seconds`` for it to say hello."""
-    want = target.lower().removeprefix("0x").replace("…", "")
+    from bitbox.discovery import id_matches
     deadline = time.monotonic() + seconds
     seen: dict[int, Any] = {}
     while time.monotonic() < deadline:
@@ -268,9 +268,7 @@ def find_controller(hub: Any, target: str, seconds: float) -> tuple[int, Any] | 
             if isinstance(e, Connected):
                 seen[e.seat] = e.info
         for seat, info in seen.items():
-            h = f"{info.controller_id:016x}"
-            if info.port == target or (len(want) >= 4 and all(c in "0123456789abcdef" for c in want)
-                                        and (h == want.zfill(16) or h.startswith(want) or h.endswith(want))):
+            if info.port == target or id_matches(info.controller_id, target):
                 return seat, info
     return None
 
