@@ -6,6 +6,7 @@
     bitbox udev-rules            the Linux udev rules for our USB ids
     bitbox identify PORT|ID      blink one controller (by its port or its id)
     bitbox test-controllers      the controller test screen: live wheels, lock, bad frames, lights test
+    bitbox diagnose              one file for a bug report: versions, ports kept or skipped, hellos, counters
     bitbox games                 the games installed (cartridges), with their player counts
     bitbox games --check NAME    the conformance checks every game must pass, on NAME
     bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
@@ -13,7 +14,7 @@
                                  `bitbox play --game outspeed` is `outspeed play`)
 
 The subcommands live in ``tools/`` (installed as ``bitbox_tools``); docs/devices.md has the
-details and examples.
+details and examples, and the exit codes (one per kind of failure, :mod:`bitbox.exitcodes`).
 """
 from __future__ import annotations
 
@@ -67,19 +68,32 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="PORT|ID")
     p.add_argument("--ms", type=int, default=3000, help="how long it blinks, in milliseconds (default 3000)")
     p.add_argument("--wait", type=float, default=4.0, help="seconds to wait for it to answer (default 4)")
-    p.add_argument("--controller", action="append", metavar="URL", default=[],
+    p.add_argument("--controller", action="append", metavar="PORT|ID", default=[],
                    help="also look on this port (besides the discovered ones) when ID is an id; repeatable")
     p.set_defaults(run=_identify)
     p = sub.add_parser("test-controllers", help="the controller test screen (service mode)",
-                       description="Every controller found, live: wheel positions, lock, frames and bad frames; "
-                                   "L runs the lights test, I blinks them all, Esc leaves. Without a display, "
-                                   "prints one line per controller after --seconds.")
-    p.add_argument("--controller", action="append", metavar="URL", default=[],
-                   help="a controller to open besides the discovered ones; repeatable")
+                       description="Every controller found, live: wheel positions (and, with --game, what they "
+                                   "mean), the stops each wheel has reached, lock, firmware and protocol, age of "
+                                   "the last frame, frames, bad frames and their rate; L runs the lights test "
+                                   "(each light in turn), I blinks them all, Esc leaves (the lights are put back). "
+                                   "Without a display, prints one line per controller after --seconds. No "
+                                   "controller: one line, exit code 3.")
+    p.add_argument("--controller", action="append", metavar="PORT|ID", default=[],
+                   help="a controller to open besides the discovered ones: its port, or its id (16 hex digits, "
+                        "or their first or last 4+) among the discovered ports; repeatable")
+    p.add_argument("--wait", type=float, default=2.0,
+                   help="seconds to wait for a first controller before saying there is none (default 2)")
     p.add_argument("--seconds", type=float, help="stop after this long (default: at Esc; headless: 3)")
     p.add_argument("--lights", action="store_true", help="start with the lights test running")
+    p.add_argument("--game", metavar="NAME", help="show what each wheel's position means in this game "
+                   "(its map in config/wheels.yaml)")
     p.add_argument("--snapshot", metavar="FILE.png", help="save the last frame as a PNG")
     p.set_defaults(run=_test_controllers)
+    from . import diagnose
+    p = sub.add_parser("diagnose", help="write one file for a bug report",
+                       description=(diagnose.__doc__ or "").split("\n\n")[0])
+    diagnose.build_parser(p)
+    p.set_defaults(run=diagnose.run)
     sub.add_parser("game", help="any installed game's table command: bitbox game NAME COMMAND [options]",
                    description="The table command of any installed game: play, history, replay, export, import, "
                                "simulate; see `bitbox game NAME --help`.")
@@ -121,37 +135,55 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _identify(args: argparse.Namespace) -> int:
     from .table.service import identify
+    from . import exitcodes
     if not 0 < args.ms <= 0xFFFF:
         print(f"bitbox identify: --ms expects 1 to 65535, not {args.ms}", file=sys.stderr)
-        return 2
+        return exitcodes.USAGE
     return identify(args.target, ms=args.ms, wait=args.wait, urls=args.controller)
 
 
 def _test_controllers(args: argparse.Namespace) -> int:
     import math
 
+    import time
+
+    from . import exitcodes
+    from .events import Connected
     from .hub import Hub
     from .table.app import display_available, init_pygame
-    from .table.service import run_test_screen
-    from .transports import OpenError
-    if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds >= 0):
-        print(f"bitbox test-controllers: --seconds expects a number ≥ 0, not {args.seconds}", file=sys.stderr)
-        return 2
+    from .table.service import open_controllers, run_test_screen
+    for name in ("seconds", "wait"):
+        value = getattr(args, name)
+        if value is not None and not (math.isfinite(value) and value >= 0):
+            print(f"bitbox test-controllers: --{name} expects a number ≥ 0, not {value}", file=sys.stderr)
+            return exitcodes.USAGE
+    wheel_map = None
+    if args.game:
+        from .config import ConfigError
+        from .wheels import load_wheel_map
+        try:
+            wheel_map = load_wheel_map(game=args.game)
+        except ConfigError as exc:
+            print(f"bitbox test-controllers: --game {args.game}: {exc}", file=sys.stderr)
+            return exitcodes.USAGE
     headless = not display_available()
-    pygame = init_pygame(headless)
     hub = Hub()
     try:
-        for url in args.controller:
-            try:
-                hub.add_url(url)
-            except (OpenError, OSError, ValueError) as exc:
-                print(f"bitbox test-controllers: cannot open {url}: {exc}", file=sys.stderr)
-                return 2
+        problem = open_controllers(hub, args.controller, "bitbox test-controllers")
+        if problem is not None:
+            return problem
         try:
             hub.scan()
         except Exception as exc:  # noqa: BLE001
             print(f"(controller discovery failed: {exc})", file=sys.stderr)
         hub.start()
+        deadline = time.monotonic() + args.wait
+        while not any(isinstance(e, Connected) for e in hub.poll(timeout=0.05)):
+            if time.monotonic() >= deadline:
+                print(f"bitbox test-controllers: no controller found within {args.wait:g} s (none plugged in or "
+                      f"emulated, or all held by a game; `bitbox ports` lists the devices)", file=sys.stderr)
+                return exitcodes.NO_DEVICE
+        pygame = init_pygame(headless)
         screen = None
         if not headless:
             screen = pygame.display.set_mode((1280, 720), pygame.RESIZABLE)
@@ -165,10 +197,11 @@ def _test_controllers(args: argparse.Namespace) -> int:
             return []
 
         seconds = args.seconds if args.seconds is not None else (3.0 if headless else None)
-        run_test_screen(hub, screen, seconds=seconds, snapshot=args.snapshot, keys=keys, out=sys.stdout)
-        return 0
+        run_test_screen(hub, screen, seconds=seconds, snapshot=args.snapshot, keys=keys, out=sys.stdout,
+                        wheel_map=wheel_map)
+        return exitcodes.OK
     except KeyboardInterrupt:
-        return 130
+        return exitcodes.INTERRUPTED
     finally:
         hub.close()
 

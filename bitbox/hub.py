@@ -25,8 +25,9 @@ one queue, in the order they happened; ``poll`` drains it.
 - **Private to one controller** (protocol 1.1): :meth:`Hub.hint` (the valid stops of its
   wheels) and :meth:`Hub.refuse_choice` ("your choice was refused") go to one seat's
   controller only, and only to a controller whose Hello said 1.1 or later; a 1.0 one gets
-  no 1.1 message (a refusal reaches it as an Identify). Seats are 0-based here; the wire's
-  AssignSeat counts from 1.
+  no 1.1 message (a refusal reaches it as an Identify). :meth:`Hub.show` (1.2: stops shown
+  that are not choices, a code) goes only to a controller of 1.2 or later. Seats are 0-based
+  here; the wire's AssignSeat, the screen and the log count from 1 (SPEC.md 6.9).
 - **Loss.** A seat is :class:`~bitbox.events.Lost` when its device is unplugged (the reader
   sees the error) or sends no valid frame for ``lost_after_ms`` (heartbeat timeout, checked by
   the readers and by ``poll`` with the hub's clock). Frames coming again on the same link, or
@@ -116,6 +117,7 @@ class LinkStatus:
     unknown_messages: int
     last_error: str | None = None    # the last ErrorReport text, or why it is not open
     rejected: str | None = None
+    last_frame_age: float | None = None   # seconds since the last valid frame (None: none yet)
 
 
 @dataclass(eq=False)
@@ -130,6 +132,7 @@ class _Seat:
     colour: tuple[int, int, int] = (255, 255, 255)
     lights: tuple[bool, bool, bool] | None = None
     hint: tuple[int, int, int] = (0, 0, 0)       # protocol 1.1: valid stops, private to the seat
+    shown: tuple[int, int, int] = (0, 0, 0)      # protocol 1.2: stops shown (a code), private
     bad_base: int = 0
 
 
@@ -326,7 +329,8 @@ class Hub:
         for cand in find_candidates(self.config):
             if cand.url in held or cand.kind == "sim":
                 continue
-            link = _Link(cand.url, opener=functools.partial(open_url, cand.url) if cand.source == "config" else None,
+            link = _Link(cand.url, opener=functools.partial(open_url, cand.url)
+                         if cand.source in ("config", "emulated") else None,
                          kind=cand.kind)
             try:
                 self._open(link)
@@ -692,6 +696,8 @@ class Hub:
             out.append((link, fp.SetLights(*seat.lights, seat.colour)))
         if any(seat.hint) and fp.supports_private_hints(info.protocol):
             out.append((link, fp.Hint(*seat.hint)))
+        if any(seat.shown) and fp.supports_show(info.protocol):
+            out.append((link, fp.Show(*seat.shown)))
 
     def _refuse(self, link: _Link, cid: int, reason: str, short: str, now: float) -> None:
         ours = fp.PROTOCOL_VERSION
@@ -864,10 +870,19 @@ class Hub:
     def links(self) -> list[LinkStatus]:
         """Every device the hub holds, with its counters."""
         with self._lock:
+            now = self._clock()
             return [LinkStatus(l.port, l.kind, l.state, l.controller_id,
                                l.seat.seat if l.seat is not None else None, l.frames, l.bad_total(),
-                               l.unknown_total(), (l.errors[-1] if l.errors else l.open_error), l.rejected)
+                               l.unknown_total(), (l.errors[-1] if l.errors else l.open_error), l.rejected,
+                               max(0.0, now - l.last_rx) if l.frames else None)
                     for l in self._links]
+
+    def lights_of(self, seat: int) -> tuple[tuple[bool, bool, bool] | None, tuple[int, int, int]]:
+        """The path lights (None: never set) and colour the hub last told seat ``seat``'s
+        controller (the service screen puts them back when it closes)."""
+        with self._lock:
+            s = self._seat(seat)
+            return s.lights, s.colour
 
     def info(self, seat: int) -> ControllerInfo | None:
         """The handshake info of the controller in ``seat``."""
@@ -918,6 +933,23 @@ class Hub:
             if s.info is None or not fp.supports_private_hints(s.info.protocol):
                 return False
             sent = self._command(s, fp.Hint(*masks))
+        self._flush()
+        return sent
+
+    def show(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        """Show the controller in ``seat``, and only it, stops that are not choices (bit p =
+        position p; all 0 shows nothing), e.g. the code of a token just drawn. Sent only to a
+        controller of protocol 1.2 or later: a 1.0 or 1.1 controller has no such message and
+        is told nothing (the game gives that player the code another way: bots and the
+        keyboard pad read it from the game); kept and sent again when the controller comes
+        back. Returns whether it was sent now."""
+        masks = tuple(max(0, min(int(m), 0xFFFF)) for m in (left, centre, right))
+        with self._lock:
+            s = self._seat(seat)
+            s.shown = masks                                  # type: ignore[assignment]
+            if s.info is None or not fp.supports_show(s.info.protocol):
+                return False
+            sent = self._command(s, fp.Show(*masks))
         self._flush()
         return sent
 

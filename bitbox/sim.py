@@ -53,8 +53,14 @@ def sim_controller_id(index: int, base: int = 0x5EED_0000_0000_0000) -> int:
     return base + index + 1
 
 
+#: Host -> controller types added by a minor version: a controller of an older minor does not
+#: know them (it ignores them as unknown, SPEC.md 10.2).
+_SINCE_MINOR = {wire.T_HINT: 1, wire.T_CHOICE_REFUSED: 1, wire.T_SHOW: 2}
+
+
 class _VersionedController(Controller):
-    """The reference firmware, announcing another protocol version (to test refusals)."""
+    """The reference firmware, announcing another protocol version (to test refusals and
+    older minors: a type newer than its minor is ignored as unknown, as such a firmware would)."""
 
     def __init__(self, *args: Any, protocol: tuple[int, int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -64,6 +70,13 @@ class _VersionedController(Controller):
         self._send(wire.hello_body(self.controller_id, self.firmware_version, self.geometry,
                                    self.capabilities, self._protocol[0], self._protocol[1]))
         self._last_hello = now
+
+    def _obey(self, body: Any, now: int) -> None:
+        if self._protocol[0] == wire.PROTOCOL_MAJOR and body and \
+                _SINCE_MINOR.get(body[0], 0) > self._protocol[1]:
+            self.unknown_messages += 1
+            return
+        super()._obey(body, now)
 
 
 class VirtualController:
@@ -208,6 +221,11 @@ class VirtualController:
     def hint(self) -> tuple[int, int, int]:
         """The valid stops of each wheel from the host's last Hint (0 = none)."""
         return tuple(self.firmware.hint)
+
+    @property
+    def shown(self) -> tuple[int, int, int]:
+        """The stops of the host's last Show (protocol 1.2): a code shown, not a choice."""
+        return tuple(self.firmware.shown)
 
     @property
     def refusing(self) -> bool:

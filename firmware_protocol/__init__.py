@@ -46,11 +46,13 @@ from .constants import (
     REFUSED_BLINK_MS,
     REFUSED_RETRY_MS,
     REPLY_WITHIN_MS,
+    SHOW_BLINK_MS,
+    SHOW_VERSION,
     Capability,
     ErrorCode,
     MessageType,
 )
-from .handshake import compatible, host_welcome, supports_private_hints, version_mismatch_text
+from .handshake import compatible, host_welcome, supports_private_hints, supports_show, version_mismatch_text
 from .messages import (
     CONTROLLER_TO_HOST,
     HOST_TO_CONTROLLER,
@@ -68,6 +70,7 @@ from .messages import (
     Pong,
     RequestState,
     SetLights,
+    Show,
     State,
     Welcome,
 )
@@ -99,6 +102,8 @@ __all__ = [
     "REFUSED_BLINK_MS",
     "REFUSED_RETRY_MS",
     "REPLY_WITHIN_MS",
+    "SHOW_BLINK_MS",
+    "SHOW_VERSION",
     "AssignSeat",
     "BadFrame",
     "ChoiceRefused",
@@ -118,6 +123,7 @@ __all__ = [
     "ProtocolError",
     "RequestState",
     "SetLights",
+    "Show",
     "State",
     "UnknownMessageType",
     "Welcome",
@@ -130,5 +136,6 @@ __all__ = [
     "encode_raw",
     "host_welcome",
     "supports_private_hints",
+    "supports_show",
     "version_mismatch_text",
 ]

@@ -38,6 +38,7 @@ from .messages import (
     ErrorReport,
     Hello,
     Hint,
+    Show,
     HostHello,
     Identify,
     Message,
@@ -140,7 +141,7 @@ def _pack(message: Message) -> bytes:
         payload = _U16.pack(message.duration_ms)  # type: ignore[attr-defined]
     elif t is RequestState:
         payload = b""
-    elif t is Hint:
+    elif t is Hint or t is Show:
         payload = _HINT.pack(message.left, message.centre, message.right)  # type: ignore[attr-defined]
     elif t is ChoiceRefused:
         payload = _REFUSED.pack(message.wheels, message.duration_ms)  # type: ignore[attr-defined]
@@ -206,6 +207,7 @@ _PARSERS: dict[int, Callable[[bytes], Message]] = {
     MessageType.PING: lambda p: Ping(_U32.unpack_from(p)[0]),
     MessageType.HINT: lambda p: Hint(*_HINT.unpack_from(p)),
     MessageType.CHOICE_REFUSED: lambda p: ChoiceRefused(*_REFUSED.unpack_from(p)),
+    MessageType.SHOW: lambda p: Show(*_HINT.unpack_from(p)),
 }
 _PARSERS = {int(k): v for k, v in _PARSERS.items()}
 

@@ -11,10 +11,13 @@ from enum import IntEnum, IntFlag
 
 #: The protocol version this package speaks, (major, minor). Peers whose major differs refuse
 #: each other; a minor difference is always compatible (see SPEC.md, "Versioning").
-PROTOCOL_VERSION: tuple[int, int] = (1, 1)
+PROTOCOL_VERSION: tuple[int, int] = (1, 2)
 #: The first minor version of major 1 that has Hint and ChoiceRefused (SPEC.md 6.13, 6.14): a host
 #: sends them only to a controller whose Hello announced at least this version.
 PRIVATE_HINTS_VERSION: tuple[int, int] = (1, 1)
+#: The first minor version of major 1 that has Show (SPEC.md 6.15): stops to show that are not
+#: choices (a code). A host sends it only to a controller whose Hello announced at least this.
+SHOW_VERSION: tuple[int, int] = (1, 2)
 
 # --- timing (milliseconds) ------------------------------------------------------------------------
 
@@ -32,6 +35,8 @@ REFUSED_RETRY_MS = 5000
 IDENTIFY_BLINK_MS = 125
 #: A refused controller blinks its colour LED red with this half-period.
 REFUSED_BLINK_MS = 500
+#: A shown stop (Show, 1.2) blinks with this half-period.
+SHOW_BLINK_MS = 250
 #: The longest a controller may take to answer a Ping, HostHello or RequestState.
 REPLY_WITHIN_MS = 100
 
@@ -83,6 +88,7 @@ class MessageType(IntEnum):
     PING = 0x87
     HINT = 0x88  # since 1.1
     CHOICE_REFUSED = 0x89  # since 1.1
+    SHOW = 0x8A  # since 1.2
 
 
 class Capability(IntFlag):

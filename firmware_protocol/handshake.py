@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .constants import PRIVATE_HINTS_VERSION, PROTOCOL_VERSION
+from .constants import PRIVATE_HINTS_VERSION, PROTOCOL_VERSION, SHOW_VERSION
 from .messages import Hello, Welcome
 
 
@@ -19,6 +19,11 @@ def supports_private_hints(theirs: tuple[int, int]) -> bool:
     """True if a controller whose Hello said protocol `theirs` understands Hint and
     ChoiceRefused (SPEC.md 11: a host never sends a message newer than the peer's minor)."""
     return theirs[0] == PRIVATE_HINTS_VERSION[0] and theirs[1] >= PRIVATE_HINTS_VERSION[1]
+
+
+def supports_show(theirs: tuple[int, int]) -> bool:
+    """True if a controller whose Hello said protocol `theirs` understands Show (1.2)."""
+    return theirs[0] == SHOW_VERSION[0] and theirs[1] >= SHOW_VERSION[1]
 
 
 def version_mismatch_text(theirs: tuple[int, int], ours: tuple[int, int]) -> str:

@@ -2,7 +2,8 @@
 
 Controller -> host: Hello, State, ErrorReport, Pong.
 Host -> controller: HostHello, Welcome, AssignSeat, SetLights, Identify, RequestState, Ping,
-and since protocol 1.1 Hint and ChoiceRefused (sent only to controllers of 1.1 or later).
+since protocol 1.1 Hint and ChoiceRefused (sent only to controllers of 1.1 or later), and
+since 1.2 Show (only to controllers of 1.2 or later).
 
 Each class is an ordinary frozen dataclass to its users: construct it by position or keyword,
 read its fields by name, compare and hash it by value, `dataclasses.fields`, `asdict` and
@@ -343,6 +344,18 @@ class ChoiceRefused(Message):
     __slots__ = ()
     wheels: int = _f("u8", "the wheels whose stop was refused: bit 0 left, 1 centre, 2 right")
     duration_ms: int = _f("u16", "how long to show the refusal, ms; 0 stops showing it")
+
+
+@_message(MessageType.SHOW, HOST_TO_CONTROLLER)
+class Show(Message):
+    """Since 1.2, private to one controller: stops to show its player that are not choices
+    (e.g. the code of a token just drawn). Bit p of a mask is position p; Show(0, 0, 0) shows
+    nothing. Shown blinking (SPEC.md 6.15, 8.4); it says nothing of what the host accepts."""
+
+    __slots__ = ()
+    left: int = _f("u16", "stops of the left wheel to show, bit p = position p; 0 = none")
+    centre: int = _f("u16", "stops of the centre wheel to show; 0 = none")
+    right: int = _f("u16", "stops of the right wheel to show; 0 = none")
 
 
 #: Every message class, by type byte.

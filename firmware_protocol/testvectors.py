@@ -51,11 +51,12 @@ from .messages import (
     Pong,
     RequestState,
     SetLights,
+    Show,
     State,
     Welcome,
 )
 
-FILES = ("primitives.json", "messages.json", "invalid.json", "handshake.json")
+FILES = ("primitives.json", "messages.json", "invalid.json", "handshake.json", "lights.json")
 
 
 def vectors_dir() -> Path:
@@ -190,6 +191,8 @@ VALID: list[tuple[str, Message]] = [
     ("hint-clear", Hint(0, 0, 0)),
     ("choice-refused", ChoiceRefused(0b001, 1500)),
     ("choice-refused-stop", ChoiceRefused(0, 0)),
+    ("show", Show(0b0000_0000_0000_1000, 0, 0)),
+    ("show-clear", Show(0, 0, 0)),
 ]
 
 
@@ -534,6 +537,23 @@ def _handshake() -> dict[str, Any]:
         "answers nothing.", Hint(0b101, 0, 0), [], _running(hint=(0b101, 0, 0)),
         given="running")
     controller_case(
+        "controller-running-hint-above-geometry-is-no-hint", "Bits at or above a wheel's "
+        "positions are dropped when a Hint is stored (here the wheels have 16 stops, so no bit "
+        "is dropped; lights.json has wheels of fewer stops).", Hint(0xFFFF, 0x8000, 0), [],
+        _running(hint=(0xFFFF, 0x8000, 0)), given="running")
+    controller_case(
+        "controller-running-hint-from-1.0-host", "A Hint from a host that said 1.0 in its "
+        "Welcome is obeyed all the same: a message means the same whatever minor the peer "
+        "announced (SPEC 11).", Hint(0b11, 0, 0), [], _running(hint=(0b11, 0, 0)),
+        given="running-host-1.0")
+    controller_case(
+        "controller-running-show", "A running controller (1.2) stores a Show and shows it "
+        "(shown stops blink); it is no hint: the hint is unchanged.", Show(0b1000, 0, 0), [],
+        _running(shown=[0b1000, 0, 0]), given="running")
+    controller_case(
+        "controller-show-before-welcome", "A Show before the Welcome is ignored.",
+        Show(0b1000, 0, 0), [], {**_awaiting(), "shown": [0, 0, 0]})
+    controller_case(
         "controller-running-choice-refused", "A running controller shows a refused choice: "
         "the colour LED blinks red (IDENTIFY_BLINK_MS half period, starting red at once) for "
         "duration_ms; it answers nothing.", ChoiceRefused(0b001, 1500), [],
@@ -557,13 +577,144 @@ def _handshake() -> dict[str, Any]:
                        "then.sends_private_hints). side controller: what a controller replies "
                        "to a host message, from a given start (given: booted = it has just "
                        "booted and sent its Hello; running = booted, then welcomed by "
-                       f"Welcome({ours[0]}.{ours[1]}, accepted), its State answered; the "
+                       f"Welcome({ours[0]}.{ours[1]}, accepted), its State answered; "
+                       "running-host-1.0 = the same with Welcome(1.0, accepted); the "
                        f"controller: id {_ID:#018x}, firmware 1.0.0, protocol "
                        f"{ours[0]}.{ours[1]}, wheels 16/16/16, capabilities 7, wheels at 0, "
                        "lock open), and what it is after (then: mode, sends_state, "
-                       "hello_every_ms, colour_led, hint; see README.md). Reason and error "
+                       "hello_every_ms, colour_led, hint, shown; see README.md). Reason and error "
                        "texts are for people: only their presence is normative, not their "
                        "wording.",
+        "cases": cases,
+    }
+
+
+# --- lights ---------------------------------------------------------------------------------------
+
+#: Colours the light timelines use.
+_BLUE, _RED, _WHITE, _OFF = [0, 0, 255], [255, 0, 0], [255, 255, 255], [0, 0, 0]
+
+
+def _at(ms: int, message: Message) -> dict[str, Any]:
+    return {"at": ms, "receives": message_to_json(message), "receives_serial": _hex(codec.encode(message))}
+
+
+def _seen(ms: int, path: list[bool], colour: list[int], stops: list[int] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"at": ms, "path": path, "colour": colour}
+    if stops is not None:
+        out["stops"] = stops
+    return out
+
+
+def _lights() -> dict[str, Any]:
+    """Light timelines (SPEC 8.4), written out by hand from the SPEC, not from a firmware: what
+    a controller shows at given times after given messages. Every sample lies at least 10 ms
+    away from any change, so a firmware sampling every 5 ms passes."""
+    no_ring, ring = 7, 15                       # capabilities: without / with stop lights
+    f16 = [16, 16, 16]
+    lit = SetLights(True, True, False, (0, 0, 255))
+    cases = [
+        {"name": "choice-refused-next-to-a-hint",
+         "description": "ChoiceRefused(left, 500 ms) on a board without stop lights, the left wheel "
+                        "hinted (stop 1 valid, the wheel on 0: its path light off). The refused "
+                        "wheel's path light blinks in phase with the colour LED (on while red); "
+                        "the others show what they would without the refusal (centre: as set); "
+                        "afterwards everything is as before.",
+         "capabilities": no_ring, "positions": f16, "given": "running",
+         "steps": [_at(0, lit), _at(0, Hint(0b10, 0, 0)), _at(100, ChoiceRefused(0b001, 500))],
+         "expect": [_seen(50, [False, True, False], _BLUE),
+                    _seen(160, [True, True, False], _RED), _seen(290, [False, True, False], _OFF),
+                    _seen(410, [True, True, False], _RED), _seen(540, [False, True, False], _OFF),
+                    _seen(650, [False, True, False], _BLUE)]},
+        {"name": "choice-refused-no-wheel",
+         "description": "ChoiceRefused(wheels = 0, 300 ms): only the colour LED blinks; every path "
+                        "light stays as set.",
+         "capabilities": no_ring, "positions": f16, "given": "running",
+         "steps": [_at(0, lit), _at(0, ChoiceRefused(0, 300))],
+         "expect": [_seen(60, [True, True, False], _RED), _seen(190, [True, True, False], _OFF),
+                    _seen(310, [True, True, False], _BLUE)]},
+        {"name": "choice-refused-stop-lights",
+         "description": "With stop lights, a refusal leaves the rings as they were (the hint); "
+                        "only the refused wheels' path lights and the colour LED blink.",
+         "capabilities": ring, "positions": f16, "given": "running",
+         "steps": [_at(0, lit), _at(0, Hint(0b110, 0, 0)), _at(0, ChoiceRefused(0b010, 500))],
+         "expect": [_seen(60, [True, True, False], _RED, [0b110, 0, 0]),
+                    _seen(190, [True, False, False], _OFF, [0b110, 0, 0]),
+                    _seen(560, [True, True, False], _BLUE, [0b110, 0, 0])]},
+        {"name": "identify-stop-lights",
+         "description": "Identify(500) on a board with stop lights and wheels of 6, 4 and 16 stops: "
+                        "in the on half every stop of every ring is lit, every path light is on and "
+                        "the LED is white; in the off half all of them are off; it overrides the "
+                        "hint and a refusal, then everything is as before.",
+         "capabilities": ring, "positions": [6, 4, 16], "given": "running",
+         "steps": [_at(0, lit), _at(0, Hint(0b11, 0, 0)), _at(100, Identify(500))],
+         "expect": [_seen(50, [True, True, False], _BLUE, [0b11, 0, 0]),
+                    _seen(160, [True, True, True], _WHITE, [0x3F, 0xF, 0xFFFF]),
+                    _seen(290, [False, False, False], _OFF, [0, 0, 0]),
+                    _seen(410, [True, True, True], _WHITE, [0x3F, 0xF, 0xFFFF]),
+                    _seen(650, [True, True, False], _BLUE, [0b11, 0, 0])]},
+        {"name": "hint-under-16-stops-stop-lights",
+         "description": "Wheels of 6, 4 and 16 stops: a Hint's bits at or above a wheel's stops "
+                        "are dropped when stored; the centre mask (only bit 4) becomes 0: no hint.",
+         "capabilities": ring, "positions": [6, 4, 16], "given": "running",
+         "steps": [_at(0, Hint(0xFFE1, 0b1_0000, 0x8000))],
+         "expect": [_seen(50, [False, False, False], _OFF, [0b10_0001, 0, 0x8000])],
+         "hint": [0b10_0001, 0, 0x8000]},
+        {"name": "hint-above-geometry-is-no-hint",
+         "description": "Without stop lights, wheels of 6, 4 and 16 stops: a centre mask whose bits "
+                        "all lie at or above 4 is stored as 0, no hint: the centre path light "
+                        "shows what SetLights said (on), not 'no valid stop here' (off). The left "
+                        "wheel (on stop 0, hinted 1) has its light off.",
+         "capabilities": no_ring, "positions": [6, 4, 16], "given": "running",
+         "steps": [_at(0, lit), _at(0, Hint(0b10, 0b11_0000, 0))],
+         "expect": [_seen(50, [False, True, False], _BLUE)], "hint": [0b10, 0, 0]},
+        {"name": "show-stop-lights",
+         "description": "Show(left stop 3) next to Hint(left stops 1, 2), stop lights: the shown "
+                        "stop blinks (SHOW_BLINK_MS, on first, from the Show's arrival), the hinted "
+                        "ones are lit steadily; Show(0, 0, 0) ends it.",
+         "capabilities": ring, "positions": f16, "given": "running",
+         "steps": [_at(0, Hint(0b110, 0, 0)), _at(100, Show(0b1000, 0, 0)), _at(700, Show(0, 0, 0))],
+         "expect": [_seen(50, [False, False, False], _OFF, [0b110, 0, 0]),
+                    _seen(200, [False, False, False], _OFF, [0b1110, 0, 0]),
+                    _seen(450, [False, False, False], _OFF, [0b110, 0, 0]),
+                    _seen(650, [False, False, False], _OFF, [0b1110, 0, 0]),
+                    _seen(750, [False, False, False], _OFF, [0b110, 0, 0])]},
+        {"name": "show-path-light",
+         "description": "Show(left stop 3) next to Hint(left stops 1, 2), no stop lights: while the "
+                        "left wheel rests on the shown stop its path light blinks (SHOW_BLINK_MS, "
+                        "on first, from the Show's arrival); on a hinted stop it is on; elsewhere "
+                        "off. The wheel turns to 3 at 0 ms and to 1 at 600 ms (each counted "
+                        "DEBOUNCE_MS later).",
+         "capabilities": no_ring, "positions": f16, "given": "running",
+         "steps": [{"at": 0, "wheels": [3, 0, 0]}, _at(0, Hint(0b110, 0, 0)), _at(0, Show(0b1000, 0, 0)),
+                   {"at": 600, "wheels": [1, 0, 0]}],
+         "expect": [_seen(100, [True, False, False], _OFF), _seen(300, [False, False, False], _OFF),
+                    _seen(560, [True, False, False], _OFF), _seen(700, [True, False, False], _OFF),
+                    _seen(800, [True, False, False], _OFF)]},
+        {"name": "awaiting-stop-lights-off",
+         "description": "Before the Welcome every light is off, stop lights included; a Hint and a "
+                        "Show are ignored.",
+         "capabilities": ring, "positions": f16, "given": "booted",
+         "steps": [_at(0, Hint(0b11, 0, 0)), _at(0, Show(0b100, 0, 0))],
+         "expect": [_seen(60, [False, False, False], _OFF, [0, 0, 0])]},
+        {"name": "refused-stop-lights-off",
+         "description": "REFUSED: path and stop lights off, the colour LED red / off every "
+                        "REFUSED_BLINK_MS, red first.",
+         "capabilities": ring, "positions": f16, "given": "booted",
+         "steps": [_at(0, Welcome(PROTOCOL_VERSION[0], PROTOCOL_VERSION[1], False, "duplicate controller id"))],
+         "expect": [_seen(100, [False, False, False], _RED, [0, 0, 0]),
+                    _seen(600, [False, False, False], _OFF, [0, 0, 0]),
+                    _seen(1100, [False, False, False], _RED, [0, 0, 0])]},
+    ]
+    return {
+        "description": "Light timelines (SPEC 8.4). The controller (as in handshake.json, with the "
+                       "given capabilities and positions) starts from given (booted, or running: "
+                       "welcomed, its State sent, every light off) at 0 ms; each step happens at "
+                       "its time in ms (receives: a message from the host; wheels: the raw wheel "
+                       "readings from then on); each expect sample says what the path lights, the "
+                       "colour LED and (when given, boards with stop lights) the stop rings show "
+                       "at that time. Samples lie at least 10 ms from any change. hint, when "
+                       "given: the masks the controller holds at the end.",
         "cases": cases,
     }
 
@@ -575,6 +726,7 @@ def build() -> dict[str, Any]:
         "messages.json": _messages(),
         "invalid.json": _invalid(),
         "handshake.json": _handshake(),
+        "lights.json": _lights(),
     }
 
 

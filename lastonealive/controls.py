@@ -31,6 +31,7 @@ GROUPS: dict[int, str] = {1: "f", 2: "z", 3: "s", 4: "o", 5: "b"}
 GROUP_CODES: dict[str, int] = {v: k for k, v in GROUPS.items()}
 TYPE_CODES: dict[int, str] = {2: "zombie", 3: "shoot", 4: "object", 5: "barricade"}
 TYPE_CODE_OF: dict[str, int] = {v: k for k, v in TYPE_CODES.items()}
+SETUP_SIDES: dict[int, str] = {1: "object", 2: "barricade"}     # the setup prompt's left wheel
 ALL_DICE = 15                   # the hero's "re-roll all of them" (centre wheel)
 WINDOWS = ("before", "after", "before_shoot", "before_barricades")
 #: What each prompt asks of each wheel: the words keys the screen shows (``wheel.*``), or None.
@@ -120,8 +121,8 @@ class Controls:
                 return Unreadable("refuse.bag_token")
             return Mark("bag", t)
         if kind == "setup":
-            return {1: Action("side", None, "object"), 2: Action("side", None, "barricade")}.get(
-                left, Unreadable("refuse.side"))
+            side = SETUP_SIDES.get(left)
+            return Action("side", None, side) if side else Unreadable("refuse.side")
         if kind == "dice":
             if only_undo:
                 return Action("undo")
@@ -244,6 +245,10 @@ class Controls:
             return (True, True, True)
         w = WHEELS.get(kind, (None, None, None))
         return (w[0] is not None, w[1] is not None, w[2] is not None)
+
+    def setup_hint(self) -> int:
+        """The left-wheel stops a ``setup`` prompt accepts: 1 object, 2 barricade."""
+        return sum(1 << p for p in SETUP_SIDES)
 
     def left_hint(self, accepted: Any) -> int:
         """Bits of the left-wheel stops whose token name ``accepted(name)``."""

@@ -533,13 +533,12 @@ class Session(Referee):
         return self.controls.lights(self.awaiting(player))
 
     def _hint(self, player: str) -> tuple[int, int, int]:
-        """The active player's private hint: in a token window, the left-wheel codes with a
-        legal use now ("none" included). Nothing otherwise."""
+        """The active player's private hint, only stops the referee accepts now (SPEC.md 6.13):
+        at setup the two sides (1 object, 2 barricade); in a token window the left-wheel codes
+        with a legal use now ("none" included). Nothing otherwise."""
         kind = self.awaiting(player)
-        if kind == "setup":                  # the token drawn, for its owner's eyes only
-            token = self.game.state.setup_token
-            pos = self.controls.position.get(token or "")
-            return ((1 << pos) if pos is not None and pos < 16 else 0, 0, 0)
+        if kind == "setup":
+            return (self.controls.setup_hint(), 0, 0)
         if kind not in ("before", "after", "before_shoot", "before_barricades"):
             return (0, 0, 0)
         pr = self.game.prompt()
@@ -548,6 +547,14 @@ class Session(Referee):
         usable = {a.token for a in pr.legal.actions if a.kind == "use"}
         usable |= {getattr(f, "token", None) for f in pr.legal.families}
         return (self.controls.left_hint(lambda m: m == "none" or m in usable), 0, 0)
+
+    def _private_show(self, player: str) -> tuple[int, int, int]:
+        """What the active player's controller shows privately that is not a choice: at
+        setup, the code of the token drawn, for its owner's eyes only (protocol 1.2 Show)."""
+        if self.awaiting(player) != "setup":
+            return (0, 0, 0)
+        pos = self.controls.position.get(self.game.state.setup_token or "")
+        return ((1 << pos) if pos is not None and 0 <= pos < 16 else 0, 0, 0)
 
 
 # ---------------------------------------------------------------------------- bots

@@ -4,6 +4,12 @@ open them like real USB serial controllers.
 
     bitbox emulate --controllers 6 [--script FILE] [--faults SPEC] [--link-dir DIR]
 
+Its controllers are discoverable at once, like real ones, by `bitbox ports`, `bitbox identify
+ID`, `bitbox test-controllers` and the games: it keeps a folder of links to its ports in the
+runtime folder (``$BITBOX_RUNTIME_DIR``, else the user's runtime folder; see
+bitbox.discovery) and removes it when it stops. ``--link-dir DIR`` keeps the links in DIR
+instead (not discovered).
+
 First prints one JSON line per controller, ``{"controller": <id>, "index": i, "port": path}``,
 then runs until stopped (Ctrl-C, ``quit`` or ``--seconds``; not at the end of its input). A reconnected controller gets a
 new pseudo-terminal and prints a new line (with ``"event": "reconnected"``). Commands on
@@ -25,6 +31,7 @@ import json
 import math
 import os
 import select
+import signal
 import sys
 import threading
 import time
@@ -394,7 +401,8 @@ class Emulator:
             out.append({"index": i, "controller": vc.controller_id, "port": self.ports[i], "mode": fw.mode,
                         "wheels": list(vc.wheels), "locked": vc.locked, "seat": vc.seat,
                         "lights": list(vc.lights[:3]), "colour": vc.lights[3],
-                        "stop_lights": list(vc.stop_lights), "refusing": vc.refusing,
+                        "stop_lights": list(vc.stop_lights), "shown": list(vc.shown), "refusing": vc.refusing,
+                        "identifying": vc.identifying,
                         "frames_sent": fw.frames_sent, "bad_frames_from_host": fw.bad_frames,
                         "frames_dropped": vc.faults.frames_dropped, "bits_flipped": vc.faults.bits_flipped,
                         "frames_duplicated": getattr(vc.faults, "frames_duplicated", 0),
@@ -476,7 +484,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--script", metavar="FILE", help="a script of timed wheel settings, lock changes and faults")
     parser.add_argument("--faults", metavar="SPEC", default="",
                         help="faults to inject, e.g. 'ber=1e-4,2:babble,3:disconnect@5+2' (see docs/devices.md)")
-    parser.add_argument("--link-dir", metavar="DIR", help="keep symlinks DIR/8bitbox-<index> to the current ports")
+    parser.add_argument("--link-dir", metavar="DIR", help="keep symlinks DIR/8bitbox-<index> to the current ports "
+                        "(default: a folder of the runtime folder that discovery reads)")
     parser.add_argument("--id-base", default="0x8B17000000000000",
                         help="controller ids are this plus 1, 2, ... (default 0x8B17000000000000)")
     parser.add_argument("--positions", default="16,16,16", help="detents of the left, centre, right wheels")
@@ -525,8 +534,19 @@ def run(args: argparse.Namespace) -> int:
             _bounded(args.seconds, 1e-3, 1e7, "--seconds")
         specs = parse_faults(args.faults, args.controllers)
         script = load_script(args.script) if args.script else []
-        if args.link_dir:
-            _check_link_dir(Path(args.link_dir))
+        link_dir: Path | None = Path(args.link_dir) if args.link_dir else None
+        registered = None
+        if link_dir is not None:
+            _check_link_dir(link_dir)
+        else:
+            from bitbox.discovery import emulator_dir
+            registered = emulator_dir()
+            try:
+                _check_link_dir(registered)
+                link_dir = registered
+            except ValueError as exc:               # still usable by its ports, not discovered
+                print(f"bitbox emulate: not discoverable ({exc})", file=sys.stderr)
+                registered = None
         trace = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
     except (ValueError, FaultSpecError, ConfigError) as exc:
         print(f"bitbox emulate: {exc}", file=sys.stderr)
@@ -560,7 +580,7 @@ def run(args: argparse.Namespace) -> int:
 
     emu = Emulator(args.controllers, faults=specs, script=script,
                    ids=[base + i + 1 for i in range(args.controllers)], positions=positions,
-                   link_dir=args.link_dir, seed=args.seed, on_port=on_port, on_frame=on_frame)
+                   link_dir=link_dir, seed=args.seed, on_port=on_port, on_frame=on_frame)
     for a in pending:
         announce(*a)
     started = True
@@ -568,6 +588,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"bitbox emulate: {counted(args.controllers, 'controller', 'controllers')} running; type 'help' for commands, "
           f"Ctrl-C to stop", file=sys.stderr, flush=True)
     deadline = time.monotonic() + args.seconds if args.seconds else None
+
+    def terminated(*_: Any) -> None:               # SIGTERM stops it as Ctrl-C does: links removed
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, terminated)
+    except ValueError:                             # not the main thread (run in-process by a test)
+        pass
     try:
         # Lines are split here from raw reads: select() on sys.stdin would not see lines
         # already sitting in its buffer, and commands would wait for the next keystroke.
@@ -599,6 +627,11 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         emu.stop()
+        if registered is not None:
+            try:
+                registered.rmdir()
+            except OSError:
+                pass
         if trace is not None:
             trace.close()
     return 0

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 import firmware_protocol as fp
 from firmware_protocol.handshake import host_welcome
 
+from bitbox import exitcodes
 from bitbox.config import ConfigError
 from bitbox.safetext import printable
 from bitbox.transports import Transport, TransportError, Unplugged, open_url
@@ -144,7 +145,8 @@ def monitor(url: str, *, as_json: bool = False, count: int | None = None, second
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     parser = parser or argparse.ArgumentParser(prog="bitbox monitor", description=__doc__.split("\n\n")[0])
-    parser.add_argument("port", help="device path, pyserial URL (socket://, spy://...) or hid://<path>")
+    parser.add_argument("port", help="device path, pyserial URL (socket://, spy://...), hid://<path>, or a "
+                        "controller id (16 hex digits, or their first or last 4+) to find")
     parser.add_argument("--json", action="store_true", help="one JSON object per message per line")
     parser.add_argument("--count", type=int, metavar="N", help="stop after N messages")
     parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
@@ -165,17 +167,23 @@ def run(args: argparse.Namespace) -> int:
             wheel_map = load_wheel_map(game=args.game)
         except ConfigError as exc:
             print(f"bitbox monitor: {exc}", file=sys.stderr)
-            return 2
+            return exitcodes.USAGE
+    from bitbox.discovery import resolve_port
     try:
-        summary = monitor(args.port, as_json=args.json, count=args.count, seconds=args.seconds,
+        port = resolve_port(args.port)
+    except LookupError as exc:
+        print(f"bitbox monitor: {exc}", file=sys.stderr)
+        return exitcodes.NO_DEVICE
+    try:
+        summary = monitor(port, as_json=args.json, count=args.count, seconds=args.seconds,
                           passive=args.passive, wheel_map=wheel_map)
     except TransportError as exc:
         print(f"bitbox monitor: {exc}", file=sys.stderr)
-        return 1
+        return exitcodes.NO_DEVICE
     print(f"bitbox monitor: {summary['messages']} messages ({summary['states']} State), "
           f"{summary['bad_frames']} bad frames, {summary['unknown_messages']} unknown, "
           f"{summary['seconds']} s; {summary['stopped']}", file=sys.stderr)
-    return 1 if summary["stopped"].startswith("unplugged") else 0
+    return exitcodes.DEVICE_LOST if summary["stopped"].startswith("unplugged") else exitcodes.OK
 
 
 if __name__ == "__main__":

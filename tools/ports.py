@@ -5,6 +5,9 @@
     bitbox ports --no-probe   # list only; open nothing
     bitbox ports --json       # one JSON object per device per line
 
+Running `bitbox emulate` controllers are listed too (source "emulated": the links in the
+runtime folder, see bitbox.discovery). Exit code 3 when there is no device to list.
+
 Probing opens each device, sends a HostHello and waits for the controller's Hello (no
 Welcome: the controller stays free for the game). A port a running game holds shows as busy.
 """
@@ -17,6 +20,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TextIO
 
+from bitbox import exitcodes
 from bitbox.config import ConfigError
 from bitbox.safetext import printable
 from bitbox.controllers import ControllersConfig, load_controllers_config
@@ -66,7 +70,8 @@ def report(rows: list[dict[str, Any]], out: TextIO, as_json: bool) -> None:
         return
     for row in rows:
         ids = f"{row['vid']}:{row['pid']}" if row["vid"] else "-"
-        head = f"{row['port']:<28} {row['kind']:<6} {ids:<9} {row['serial_number'] or '-':<18}"
+        kind = "emul." if row.get("source") == "emulated" else row["kind"]
+        head = f"{row['port']:<28} {kind:<6} {ids:<9} {row['serial_number'] or '-':<18}"
         if "answered" not in row:
             out.write(f"{head} (not probed) {row['description']}\n")
         elif row["answered"]:
@@ -97,14 +102,14 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         config = load_controllers_config(args.config)
     except ConfigError as exc:
         print(f"bitbox ports: {exc}", file=sys.stderr)
-        return 2
+        return exitcodes.USAGE
     candidates = [c for c in list_candidates(config, all_ports=args.all) if c.kind != "sim"]
     if not candidates:
         wanted = ", ".join(f"{v:04x}:{p:04x}" for v, p in config.usb)
         print(f"bitbox ports: no candidate devices (looked for USB {wanted} as serial ports and HID "
               f"devices{', and the ports of ' + config.source if config.ports else ''}). "
               f"Try --all, or `bitbox emulate` for a virtual controller.", file=sys.stderr)
-        return 0
+        return exitcodes.NO_DEVICE
     if args.no_probe:
         results: list[ProbeResult | None] = [None] * len(candidates)
     else:

@@ -108,10 +108,15 @@ class LobbyScreen(_Screen):
 
 
 class TestScreen(_Screen):
-    """The controller test screen: one row per controller the hub holds."""
+    """The controller test screen (service mode): one row per controller the hub holds, with
+    what :class:`bitbox.table.service.ServiceBench` knows of it (``rows``): firmware and
+    protocol, age of the last frame, bad frames and their rate (kept when it is lost, its
+    wheels then dimmed: they are stale), what each wheel means for a game, and a grid of the
+    stops each wheel has reached ("seen"). ``light``: the light the per-light test lights now."""
 
     def draw(self, surf: pygame.Surface, seats: Sequence[Any], links: Sequence[Any], lights_on: bool,
-             title: str | None = None, lang: str = "en") -> None:
+             title: str | None = None, lang: str = "en", rows: Sequence[dict] | None = None,
+             light: str | None = None) -> None:
         from bitbox.i18n import Words
         say = Words(lang)
         title = say.t("test.title") if title is None else title
@@ -121,29 +126,63 @@ class TestScreen(_Screen):
         p = lambda n: self.px(surf, n)  # noqa: E731
         margin = p(48)
         self.text(surf, title, 56, (margin, p(30)), TEXT, bold=True)
-        self.text(surf, say.t("test.keys_on" if lights_on else "test.keys_off"), 28,
-                  (margin, p(110)), DIM)
+        keys = say.t("test.keys_on" if lights_on else "test.keys_off")
+        if lights_on and light is not None:
+            name = say.t("test.led") if light == "led" else say.t("wheel." + light)
+            keys += "   " + say.t("test.light", light=name)
+        self.text(surf, keys, 28, (margin, p(110)), DIM, max_width=w - 2 * margin)
         from bitbox.table.lobby import short_id
         link_of = {l.seat: l for l in links if l.seat is not None}
-        rows = list(seats)
-        row_h = min(p(130), (h - p(220)) // max(1, len(rows)))
-        if not rows:
+        bench = {r["controller"]: r for r in (rows or ())}
+        shown = list(seats)
+        row_h = min(p(190), (h - p(220)) // max(1, len(shown)))
+        if not shown:
             self.text(surf, say.t("test.none"), 30,
                       (margin, p(200)), ACCENT)
-        for i, s in enumerate(rows):
+        for i, s in enumerate(shown):
             row = pygame.Rect(margin, p(170) + i * row_h, w - 2 * margin, row_h - p(10))
             pygame.draw.rect(surf, PANEL_2 if s.connected else PANEL, row, border_radius=p(10))
             link = link_of.get(s.seat)
+            b = bench.get(s.controller_id)
             cid = short_id(s.controller_id) if s.controller_id is not None else "?"
             self.text(surf, f"{cid}  {s.port or ''}", 30, (row.x + p(20), row.y + p(10)), TEXT, bold=True,
                       max_width=row.w // 2)
             frames = say.t("test.frames", frames=link.frames, bad=s.bad_frames) if link else say.t("test.bad", bad=s.bad_frames)
-            self.text(surf, frames if s.connected else say.t("test.lost"), 26, (row.right - p(20), row.y + p(12)),
-                      (BAD if s.bad_frames else DIM) if s.connected else BAD, anchor="topright")
+            if b is not None:
+                frames += " · " + say.t("test.rate", rate=f"{b['bad_rate']:.1f}")
+            if not s.connected:
+                frames = say.t("test.lost") + " · " + frames         # the counts stay visible
+            self.text(surf, frames, 26, (row.right - p(20), row.y + p(12)),
+                      BAD if s.bad_frames or not s.connected else DIM, anchor="topright")
+            if b is not None:
+                info = []
+                if b["protocol"] is not None:
+                    info.append(say.t("test.version", firmware=b["firmware"],
+                                      protocol=f"{b['protocol'][0]}.{b['protocol'][1]}"))
+                if b["age"] is not None:
+                    info.append(say.t("test.age", ms=f"{b['age'] * 1000:.0f}"))
+                self.text(surf, " · ".join(info), 22, (row.right - p(20), row.y + p(46)), DIM, anchor="topright")
             x = row.x + p(20)
-            for label, pos in zip((say.t("wheel.left"), say.t("wheel.centre"), say.t("wheel.right")), s.wheels):
-                r = self.text(surf, f"{label} {pos}", 34, (x, row.bottom - p(12)), ACCENT, bold=True,
+            stale = not s.connected
+            meanings = b["meanings"] if b is not None and b["meanings"] else [None, None, None]
+            for k, (label, pos) in enumerate(zip((say.t("wheel.left"), say.t("wheel.centre"), say.t("wheel.right")),
+                                                 s.wheels)):
+                text = f"{label} {pos}" + (f" {meanings[k]}" if meanings[k] is not None else "")
+                r = self.text(surf, text, 34, (x, row.bottom - p(40)), DIM if stale else ACCENT, bold=True,
                               anchor="bottomleft")
-                x = r.right + p(60)
-            self.text(surf, say.t("test.locked") if s.locked else say.t("test.open"), 34, (x, row.bottom - p(12)),
-                      GOOD if s.locked else DIM, bold=True, anchor="bottomleft")
+                if b is not None:
+                    self._seen(surf, b["seen"][k], b["positions"][k], pos, (x, row.bottom - p(12)), p(14), stale)
+                x = max(r.right, x + p(16) * 16) + p(50)
+            self.text(surf, say.t("test.locked") if s.locked else say.t("test.open"), 34, (x, row.bottom - p(40)),
+                      DIM if stale else (GOOD if s.locked else DIM), bold=True, anchor="bottomleft")
+
+    def _seen(self, surf: pygame.Surface, seen: int, positions: int, at: int, origin: tuple[int, int], size: int,
+              stale: bool) -> None:
+        """One wheel's stops as a row of squares: filled once reached, outlined in the accent
+        colour where the wheel is now."""
+        x, y = origin
+        for q in range(positions):
+            cell = pygame.Rect(x + q * (size + 2), y - size, size, size)
+            pygame.draw.rect(surf, (GOOD if not stale else DIM) if seen >> q & 1 else PANEL, cell)
+            if q == at and not stale:
+                pygame.draw.rect(surf, ACCENT, cell, width=max(1, size // 6))

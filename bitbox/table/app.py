@@ -19,7 +19,7 @@ from typing import Any, Mapping, Protocol, Sequence, TextIO
 from bitbox.display.model import Words
 from bitbox.sound import Sounds
 
-from .referee import AssignSeat, Command, Hint, Identify, RefuseChoice, SetLights
+from .referee import AssignSeat, Command, Hint, Identify, RefuseChoice, SetLights, Show
 from .seating import TableError
 
 
@@ -59,6 +59,7 @@ class CommandHub(Protocol):
     def identify(self, seat: int, ms: int = 2000) -> bool: ...
     def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool: ...
     def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
+    def show(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
 
 
 class Display(Protocol):
@@ -108,6 +109,8 @@ def apply_command(hub: CommandHub, c: Command) -> None:
             hub.refuse_choice(c.seat, ms=c.ms, wheels=c.wheels)
         elif isinstance(c, Hint):                      # private: that controller only
             hub.hint(c.seat, c.left, c.centre, c.right)
+        elif isinstance(c, Show):                      # private: that controller only (1.2)
+            hub.show(c.seat, c.left, c.centre, c.right)
     except KeyError:
         pass                                # that controller is not here (yet)
 

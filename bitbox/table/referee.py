@@ -2,8 +2,8 @@
 
 * :class:`Pace`: how long the table holds each kind of step (instant when headless);
 * the commands a referee gives the controllers (:class:`AssignSeat`, :class:`SetLights`,
-  :class:`Identify`, and the private :class:`RefuseChoice` and :class:`Hint` that only one
-  controller sees), which the table loop (:mod:`bitbox.table.app`) turns into hub calls;
+  :class:`Identify`, and the private :class:`RefuseChoice`, :class:`Hint` and :class:`Show`
+  that only one controller sees), which the table loop (:mod:`bitbox.table.app`) turns into hub calls;
 * :class:`ControllerState`: what the referee knows of one player's controller (private);
 * :class:`Referee`: the loop itself, which a game's session subclasses with its phases.
 
@@ -95,7 +95,18 @@ class Hint:
     right: int = 0
 
 
-Command = AssignSeat | SetLights | Identify | RefuseChoice | Hint
+@dataclass(frozen=True)
+class Show:
+    """Stops one controller shows its player privately that are not choices (protocol 1.2),
+    e.g. the code of a token just drawn (bit p = position p; all zero: nothing to show)."""
+
+    seat: int
+    left: int = 0
+    centre: int = 0
+    right: int = 0
+
+
+Command = AssignSeat | SetLights | Identify | RefuseChoice | Hint | Show
 
 
 @dataclass
@@ -153,6 +164,7 @@ class Referee:
         self._commands: list[Command] = []
         self._lights: dict[int, tuple] = {}
         self._hints: dict[int, tuple[int, int, int]] = {}
+        self._shows: dict[int, tuple[int, int, int]] = {}
         # players refused since their last lock
         self.refused: set[str] = set()
 
@@ -179,6 +191,11 @@ class Referee:
         return (False, False, False)
 
     def _hint(self, player: str) -> tuple[int, int, int]:
+        """The valid stops of each wheel for ``player`` now: only stops the referee accepts."""
+        return (0, 0, 0)
+
+    def _private_show(self, player: str) -> tuple[int, int, int]:
+        """Stops ``player``'s controller shows privately that are not choices (a code)."""
         return (0, 0, 0)
 
     def _refused_wheels(self, kind: str) -> int:
@@ -234,6 +251,7 @@ class Referee:
             self._commands.append(AssignSeat(plan.seat, self.colour_of(plan.player)))
             self._lights.pop(plan.seat, None)
             self._hints.pop(plan.seat, None)
+            self._shows.pop(plan.seat, None)
         elif isinstance(event, WheelsChanged):
             if not c.connected:
                 c.connected = True
@@ -371,3 +389,7 @@ class Referee:
             if self._hints.get(s.seat, (0, 0, 0)) != hint:
                 self._hints[s.seat] = hint
                 self._commands.append(Hint(s.seat, *hint))
+            shown = self._private_show(p) if self._is_active(p) else (0, 0, 0)
+            if self._shows.get(s.seat, (0, 0, 0)) != shown:
+                self._shows[s.seat] = shown
+                self._commands.append(Show(s.seat, *shown))

@@ -26,6 +26,7 @@ class FakeSim:
         self.identifying = 0
         self.refusals = 0                       # private "your choice was refused" signals
         self.hint = (0, 0, 0)                   # the private hint it shows
+        self.shown = (0, 0, 0)                  # the private code it shows (protocol 1.2 Show)
 
     def set(self, left: int | None = None, centre: int | None = None, right: int | None = None,
             locked: bool | None = None, **_: Any) -> None:
@@ -107,6 +108,11 @@ class FakeHub:
         self.sims[seat].hint = (left, centre, right)
         return True
 
+    def show(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        self.calls.append(("show", seat, left, centre, right))
+        self.sims[seat].shown = (left, centre, right)
+        return True
+
     def close(self) -> None:
         pass
 
@@ -139,6 +145,7 @@ class HubLike(Protocol):
     def identify(self, seat: int, ms: int = 2000) -> bool: ...
     def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool: ...
     def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
+    def show(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
 
 
 class RecordingHub:
@@ -173,6 +180,10 @@ class RecordingHub:
     def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
         self.commands.append(("hint", seat, left, centre, right))
         return self.hub.hint(seat, left, centre, right)
+
+    def show(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
+        self.commands.append(("show", seat, left, centre, right))
+        return self.hub.show(seat, left, centre, right)
 
     def count(self, kind: str) -> int:
         return sum(1 for e in self.events if type(e).__name__ == kind)

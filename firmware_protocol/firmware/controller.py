@@ -50,7 +50,9 @@ class Controller:
     """The controller firmware. Call step() often (every 1-5 ms) or run_forever().
 
     Public state (read it, don't write it): mode, seq, seat, path, colour, hint (the valid
-    stops of each wheel from the host's last Hint, 0 = none), bad_frames, unknown_messages,
+    stops of each wheel from the host's last Hint, 0 = none; bits at or above a wheel's
+    positions dropped), shown (the stops of the host's last Show, 1.2, dropped likewise),
+    bad_frames, unknown_messages,
     frames_sent, positions (the debounced wheel positions reported), locked, refusing (True
     while a ChoiceRefused is shown).
     """
@@ -68,6 +70,7 @@ class Controller:
         self.path = OFF
         self.colour = BLACK
         self.hint = (0, 0, 0)
+        self.shown = (0, 0, 0)
         self.positions = [0, 0, 0]
         self.locked = False
         self.unknown_messages = 0
@@ -88,6 +91,7 @@ class Controller:
         self._refusal_start = 0
         self._refusal_ms = 0
         self._refusal_wheels = 0
+        self._show_start = 0
         self._shown_path = None
         self._shown_colour = None
         self._shown_stops = None
@@ -288,6 +292,7 @@ class Controller:
                 self.path = OFF
                 self.colour = BLACK
                 self.hint = (0, 0, 0)
+                self.shown = (0, 0, 0)
                 self._refusal_ms = 0
                 self._faulty = [False, False, False]
                 self._state_due = True
@@ -308,11 +313,21 @@ class Controller:
             self.path = (args[0], args[1], args[2])
             self.colour = args[3]
         elif kind == wire.T_HINT:  # 1.1: valid stops, for this controller's eyes only
-            self.hint = (args[0], args[1], args[2])
+            self.hint = self._on_wheels(args)
+        elif kind == wire.T_SHOW:  # 1.2: stops to show that are not choices (a code)
+            self.shown = self._on_wheels(args)
+            self._show_start = now
         elif kind == wire.T_CHOICE_REFUSED:  # 1.1: "your choice was refused", not "find me"
             self._refusal_wheels = args[0] & 0x07
             self._refusal_start = now
             self._refusal_ms = args[1]
+
+    def _on_wheels(self, masks):
+        """Stop masks as stored (SPEC.md 6.13): bits at or above a wheel's positions dropped,
+        so a mask left empty means "nothing for this wheel"."""
+        g = self.geometry
+        return (masks[0] & ((1 << g[0]) - 1), masks[1] & ((1 << g[1]) - 1),
+                masks[2] & ((1 << g[2]) - 1))
 
     # --- lights -----------------------------------------------------------------------------------
 
@@ -336,14 +351,19 @@ class Controller:
             path = self.path
             colour = self.colour
             hint = self.hint
+            shown = self.shown
+            # A shown stop (1.2) blinks, on first, from the Show's arrival.
+            show_on = (diff(now, self._show_start) // wire.SHOW_BLINK_MS) % 2 == 0
             if self.capabilities & wire.CAP_STOP_LIGHTS:
-                stops = (hint[0] & ((1 << g[0]) - 1), hint[1] & ((1 << g[1]) - 1),
-                         hint[2] & ((1 << g[2]) - 1))
-            elif hint[0] or hint[1] or hint[2]:
-                # No ring of stop lights: a hinted wheel's path light says whether the wheel
-                # rests on a valid stop now (on) or not (off).
+                stops = tuple((hint[i] & ~shown[i]) | (shown[i] if show_on else 0)
+                              for i in range(3))
+            elif hint[0] or hint[1] or hint[2] or shown[0] or shown[1] or shown[2]:
+                # No ring of stop lights: a wheel resting on a shown stop blinks its path
+                # light; else a hinted wheel's path light says whether the wheel rests on a
+                # valid stop now (on) or not (off).
                 p = self.positions
-                path = tuple(bool((hint[i] >> p[i]) & 1) if hint[i] else path[i]
+                path = tuple(show_on if (shown[i] >> p[i]) & 1 else
+                             bool((hint[i] >> p[i]) & 1) if hint[i] else path[i]
                              for i in range(3))
             if self._refusal_ms:
                 on = (diff(now, self._refusal_start) // wire.IDENTIFY_BLINK_MS) % 2 == 0

@@ -9,7 +9,7 @@ same SPEC.md; the tests check that both produce identical bytes.
 import struct
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 1  # 1.1: Hint and ChoiceRefused (SPEC.md 6.13, 6.14)
+PROTOCOL_MINOR = 2  # 1.1: Hint and ChoiceRefused (SPEC.md 6.13, 6.14); 1.2: Show (6.15)
 
 # Timing, ms (SPEC.md, "Timing").
 HEARTBEAT_MS = 250
@@ -18,6 +18,7 @@ HELLO_RETRY_MS = 500
 REFUSED_RETRY_MS = 5000
 IDENTIFY_BLINK_MS = 125
 REFUSED_BLINK_MS = 500
+SHOW_BLINK_MS = 250  # since 1.2
 
 # Framing (SPEC.md, "Serial framing").
 MAX_RAW_FRAME = 62
@@ -44,6 +45,7 @@ T_REQUEST_STATE = 0x86
 T_PING = 0x87
 T_HINT = 0x88  # since 1.1
 T_CHOICE_REFUSED = 0x89  # since 1.1
+T_SHOW = 0x8A  # since 1.2
 
 # Hello.capabilities bits.
 CAP_PATH_LIGHTS = 0x01
@@ -305,7 +307,7 @@ def parse_command(body):
             return t, ()
         if t == T_PING:
             return t, struct.unpack("<I", p[:4])
-        if t == T_HINT:
+        if t == T_HINT or t == T_SHOW:
             return t, struct.unpack("<HHH", p[:6])
         if t == T_CHOICE_REFUSED:
             return t, struct.unpack("<BH", p[:3])

@@ -128,3 +128,57 @@ def test_the_hint_comes_back_with_a_replugged_controller_and_only_to_1_1():
         new.replug()
         assert wait_for(lambda: new.running and new.stop_lights == (0b1001, 0, 0))
         assert old.hint == (0, 0, 0)
+
+
+def test_show_reaches_a_1_2_controller_only_and_older_ones_are_told_nothing():
+    """Protocol 1.2's Show (a code to show, not a choice) goes to a 1.2 controller alone; a 1.1
+    and a 1.0 controller are sent nothing (``show`` returns False), keep working, and show no
+    code: their hint stays what the host hinted, never the code."""
+    with Hub(config=CFG) as hub:
+        new = hub.add_sim(1)[0]
+        v11 = hub.add_sim(1, protocol=(1, 1))[0]
+        v10 = hub.add_sim(1, protocol=(1, 0))[0]
+        seen = []
+        assert wait_for(lambda: seen.extend(hub.poll()) or len([e for e in seen if type(e).__name__ == "Connected"]) == 3)
+        seat = {e.info.controller_id: e.seat for e in seen if type(e).__name__ == "Connected"}
+        assert hub.show(seat[new.controller_id], left=1 << 3)
+        assert not hub.show(seat[v11.controller_id], left=1 << 3)
+        assert not hub.show(seat[v10.controller_id], left=1 << 3)
+        assert hub.hint(seat[v11.controller_id], left=0b110)
+        assert wait_for(lambda: new.shown == (0b1000, 0, 0) and v11.hint == (0b110, 0, 0))
+        time.sleep(0.05)
+        assert v11.shown == (0, 0, 0) and v10.shown == (0, 0, 0) and v10.hint == (0, 0, 0)
+        assert v11.firmware.unknown_messages == 0 and v10.firmware.unknown_messages == 0   # nothing newer was sent
+        new.unplug()                                     # comes back with its code shown again
+        assert wait_for(lambda: any(type(e).__name__ == "Lost" for e in hub.poll()))
+        new.replug()
+        assert wait_for(lambda: new.running and new.shown == (0b1000, 0, 0))
+        assert hub.show(seat[new.controller_id])         # cleared
+        assert wait_for(lambda: new.shown == (0, 0, 0))
+
+
+def test_an_older_minor_controller_ignores_a_newer_message_as_unknown():
+    """The simulated 1.1 firmware behaves as a real one would if a host sent it a Show anyway:
+    ignored, counted as unknown (SPEC 10.2); a 1.0 one ignores Hint the same way."""
+    with Hub(config=CFG) as hub:
+        v11 = hub.add_sim(1, protocol=(1, 1))[0]
+        v10 = hub.add_sim(1, protocol=(1, 0))[0]
+        assert wait_for(lambda: v11.running and v10.running)
+        v11.firmware._obey(fp.encode_raw(fp.Show(4, 0, 0))[:-4], 0)
+        v10.firmware._obey(fp.encode_raw(fp.Hint(4, 0, 0))[:-4], 0)
+        assert v11.shown == (0, 0, 0) and v11.firmware.unknown_messages == 1
+        assert v10.hint == (0, 0, 0) and v10.firmware.unknown_messages == 1
+
+
+def test_seat_numbers_one_rule_wire_and_log_count_from_one(caplog):
+    """SPEC.md 6.9: the hub's index 0 is "seat 1" on the wire (AssignSeat) and in the log."""
+    import logging
+    with caplog.at_level(logging.INFO, logger="bitbox.hub"), Hub(config=CFG) as hub:
+        sim = hub.add_sim(1)[0]
+        seen = []
+        assert wait_for(lambda: seen.extend(hub.poll()) or any(type(e).__name__ == "Connected" for e in seen))
+        (event,) = [e for e in seen if type(e).__name__ == "Connected"]
+        assert event.seat == 0
+        assert wait_for(lambda: sim.firmware.seat == 1)                 # the wire value
+        assert sim.seat == 0                                            # the sim's API index
+    assert any(f"seat 1: controller {sim.controller_id:#018x} connected" in r.getMessage() for r in caplog.records)

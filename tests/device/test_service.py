@@ -43,20 +43,20 @@ def test_identify_blinks_that_controller_only(by):
 def test_identify_by_an_id_nobody_has_is_one_line():
     with Emulator(1) as emu:
         r = _run(["identify", "--wait", "1.5", "--controller", emu.ports[0], "feedbeef"])
-    assert r.returncode == 2 and "no controller answered with that id (feedbeef)" in r.stderr
+    assert r.returncode == 3 and "no controller answered with that id (feedbeef)" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and not emu.controllers[0].identifying
 
 
 def test_identify_on_a_port_that_cannot_be_opened_or_never_answers():
     r = _run(["identify", "/dev/no-such-port"])
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "cannot open /dev/no-such-port" in r.stderr
+    assert r.returncode == 3 and r.stderr.count("\n") == 1 and "cannot open /dev/no-such-port" in r.stderr
     master, slave = os.openpty()
     try:
         r = _run(["identify", "--wait", "1", os.ttyname(slave)])
     finally:
         os.close(master)
         os.close(slave)
-    assert r.returncode == 2 and "no controller answered on that port" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 3 and "no controller answered on that port" in r.stderr and "Traceback" not in r.stderr
     r = _run(["identify", "--ms", "0", "/dev/null"])
     assert r.returncode == 2 and "--ms expects" in r.stderr
 

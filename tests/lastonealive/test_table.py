@@ -86,10 +86,12 @@ def test_the_first_lock_turned_on_chooses_who_starts_and_only_the_active_control
     # lights: the active controller lit (the left wheel is read), the others dark
     assert t.sim(active).lights == (True, False, False)
     assert all(t.sim(p).lights == (False, False, False) for p in others)
-    # the private hint shows the token drawn to its owner alone
+    # the token drawn is shown (protocol 1.2 Show) to its owner alone; the hint lists only the
+    # valid answers (1 object, 2 barricade), never the token's code
     token = t.s.game.state.setup_token
-    assert t.sim(active).hint[0] == 1 << Controls().position[token]
-    assert all(t.sim(p).hint == (0, 0, 0) for p in others)
+    assert t.sim(active).shown == (1 << Controls().position[token], 0, 0)
+    assert t.sim(active).hint == (0b110, 0, 0)
+    assert all(t.sim(p).hint == (0, 0, 0) and t.sim(p).shown == (0, 0, 0) for p in others)
 
 
 def started_game(seed: int = 5, held: list | None = None) -> Game:

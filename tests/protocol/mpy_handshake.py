@@ -10,7 +10,7 @@ and under CPython, require identical output, and check it against the cases' `re
 CASES.json: a list of {"name", "setup": hex the host writes first (the Welcome of a
 `running` case, else ""), "receives": hex}. For each case the controller boots at 0 ms, gets
 `setup` at 1 ms and `receives` at 2 ms, then runs to 10502 ms. Output per case: {"name",
-"replies": hex written at 2 ms, "mode", "hint", "unknown", "bad", "hellos": [ms after 2],
+"replies": hex written at 2 ms, "mode", "hint", "shown", "unknown", "bad", "hellos": [ms after 2],
 "states": number of State frames after 2 ms, "colours": [[ms after 2, [r, g, b]], ...]}.
 """
 
@@ -74,6 +74,7 @@ def run(case):
             out["replies"] = hexlify(hal.outgoing)
             out["mode"] = controller.mode
             out["hint"] = list(controller.hint)
+            out["shown"] = list(controller.shown)
             out["unknown"] = controller.unknown_messages
             out["bad"] = controller.bad_frames
         if ms >= 2:

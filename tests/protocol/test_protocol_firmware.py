@@ -111,6 +111,8 @@ def check_then(rig: Rig, then: dict, start: int, first_led: int) -> None:
     assert rig.controller.mode == mode
     if "hint" in then:
         assert list(rig.controller.hint) == then["hint"]
+    if "shown" in then:
+        assert list(rig.controller.shown) == then["shown"]
     rig.take()
     rig.run(10_500)
     window = [(t, m) for t, m in rig.log if t > start]
@@ -142,8 +144,8 @@ def test_handshake_vectors_controller_side(case: dict) -> None:
     rig = Rig()
     rig.step()
     assert rig.take() == [HELLO]
-    if case["given"] == "running":
-        rig.send(WELCOME)
+    if case["given"] in ("running", "running-host-1.0"):
+        rig.send(WELCOME if case["given"] == "running" else fp.Welcome(1, 0, True, ""))
         rig.step()
         assert rig.take() == [fp.State(0, 0, 0, False, 0)]
     unknown = rig.controller.unknown_messages
@@ -167,7 +169,7 @@ def test_version_mismatch_refuses_and_says_why() -> None:
     rig.step()
     (error,) = rig.take()
     assert error.code == fp.ErrorCode.VERSION_MISMATCH
-    assert "2.0" in error.text and "1.1" in error.text
+    assert "2.0" in error.text and "%d.%d" % fp.PROTOCOL_VERSION in error.text
     assert rig.controller.mode == ctl.REFUSED
     rig.run(6000)
     sent = rig.take()
@@ -671,3 +673,42 @@ def test_messages_meant_for_the_host_are_unknown_not_bad() -> None:
     rig.run(1)
     assert rig.controller.unknown_messages == 4 and rig.controller.bad_frames == 0
     assert rig.controller.mode == ctl.RUNNING
+
+
+# --- light timelines (vectors/lights.json) --------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", tv.load("lights.json")["cases"], ids=lambda c: c["name"])
+def test_light_timelines(case: dict) -> None:
+    """Every case of lights.json, against a fake clock, the firmware stepping every 1 ms."""
+    rig = Rig(capabilities=case["capabilities"], positions=tuple(case["positions"]))
+    rig.step()
+    if case["given"] == "running":
+        rig.send(WELCOME)
+        rig.step()
+        assert rig.controller.mode == ctl.RUNNING
+    start = rig.now
+    steps = sorted(case["steps"], key=lambda s: s["at"])
+    samples = {s["at"]: s for s in case["expect"]}
+    end = max(samples) + 1
+    seen = []
+    for t in range(end):
+        for s in steps:
+            if s["at"] == t and "receives_serial" in s:
+                rig.hal.send_to_controller(bytes.fromhex(s["receives_serial"]))
+            if s["at"] == t and "wheels" in s:
+                rig.hal.set_wheels(*s["wheels"])
+        if t:
+            rig.hal.clock.advance(1)
+        rig.step()
+        assert rig.now - start == t
+        if t in samples:
+            want = samples[t]
+            got = {"at": t, "path": list(rig.hal.path_lights), "colour": list(rig.hal.colour)}
+            if "stops" in want:
+                got["stops"] = list(rig.hal.stop_lights)
+            seen.append((want, got))
+    assert [g for _, g in seen] == [w for w, _ in seen]
+    assert rig.controller.bad_frames == 0
+    if "hint" in case:
+        assert list(rig.controller.hint) == case["hint"]

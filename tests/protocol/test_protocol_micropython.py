@@ -221,10 +221,11 @@ def test_handshake_vectors_under_micropython(tmp_path: Path) -> None:
     from firmware_protocol import testvectors as tv
 
     cases = [c for c in tv.load("handshake.json")["cases"] if c["side"] == "controller"]
-    welcome = fp.encode(fp.Welcome(*fp.PROTOCOL_VERSION, True, "")).hex()
+    welcome = {"running": fp.encode(fp.Welcome(*fp.PROTOCOL_VERSION, True, "")).hex(),
+               "running-host-1.0": fp.encode(fp.Welcome(1, 0, True, "")).hex(), "booted": ""}
     path = tmp_path / "cases.json"
     path.write_text(json.dumps([{"name": c["name"], "receives": c["receives_serial"],
-                                 "setup": welcome if c["given"] == "running" else ""}
+                                 "setup": welcome[c["given"]]}
                                 for c in cases]))
     script = Path(__file__).with_name("mpy_handshake.py")
     outputs = {}
@@ -240,6 +241,8 @@ def test_handshake_vectors_under_micropython(tmp_path: Path) -> None:
         assert got["bad"] == 0
         if "hint" in then:
             assert got["hint"] == then["hint"]
+        if "shown" in then:
+            assert got["shown"] == then["shown"]
         assert (got["states"] > 0) == then["sends_state"], case["name"]
         hellos, every = got["hellos"], then["hello_every_ms"]
         if every is None:
@@ -413,3 +416,24 @@ def test_main_py_maintenance_mode(board, monkeypatch) -> None:
     runpy.run_path(str(FIRMWARE_DIR / "main.py"), run_name="__main__")
     assert state["micropython"].kbd_intr_calls == []  # the REPL keeps Ctrl-C
     assert state["stdout"].buffer.getvalue() == b""
+
+
+@needs_micropython
+def test_light_timelines_under_micropython() -> None:
+    """Every case of lights.json, run by the firmware under MicroPython (and CPython,
+    identically): the lights at each sample time are the case's `expect`."""
+    from firmware_protocol import testvectors as tv
+
+    path = tv.vectors_dir() / "lights.json"
+    script = Path(__file__).with_name("mpy_lights.py")
+    welcome = fp.encode(fp.Welcome(*fp.PROTOCOL_VERSION, True, "")).hex()
+    outputs = {}
+    for name, interpreter in (("micropython", MICROPYTHON), ("cpython", sys.executable)):
+        lines = _run(interpreter, str(script), str(PACKAGE_DIR), str(path), welcome).splitlines()
+        outputs[name] = [json.loads(line) for line in lines]
+    assert outputs["micropython"] == outputs["cpython"]
+    cases = tv.load("lights.json")["cases"]
+    for case, got in zip(cases, outputs["micropython"], strict=True):
+        assert got["samples"] == case["expect"], case["name"]
+        if "hint" in case:
+            assert got["hint"] == case["hint"], case["name"]
