@@ -203,6 +203,13 @@ class LastOneAliveCartridge:
             return int(exc.code or 0)
 
     @property
+    def scenarios(self) -> Any:
+        """Last One Alive's scenario file format (docs/last-one-alive-scenarios.md) for the
+        console's runner."""
+        from .scenario import FORMAT
+        return FORMAT
+
+    @property
     def journal(self) -> Any:
         """How the console's journal records and rebuilds Last One Alive's games."""
         from .journaling import RULES

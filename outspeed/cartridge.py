@@ -42,6 +42,8 @@ from .rules import PATHS, TOKENS, UNKNOWN, Choice, Game, Refused, RulesError, Ti
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
+    from bitbox.games.scenarios import ScenarioFormat
+
     from .bots import Bot as OutspeedBot
     from .journaling import OutspeedJournalRules
     from .content import Content
@@ -289,6 +291,12 @@ class OutspeedCartridge:
         """`bitbox play --game outspeed ARGS`: exactly `outspeed play ARGS`."""
         from .cli import main
         return main(["play", *argv])
+
+    @property
+    def scenarios(self) -> "ScenarioFormat":
+        """Outspeed's scenario file format (docs/scenarios.md) for the console's runner."""
+        from .scenario import FORMAT
+        return FORMAT
 
     @property
     def journal(self) -> "OutspeedJournalRules":
