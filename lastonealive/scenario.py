@@ -36,12 +36,10 @@ SANE = 1000            # bound on every count a scenario gives, so a wrong file 
 MAX_LIST = 10_000
 
 # The console's field readers, quoting a wrong value as its repr cut to 60 characters.
-_show = shown
 _map = partial(sc_.mapping, show=shown)
 _list = partial(sc_.listing, show=shown, most=MAX_LIST)
 _name = partial(sc_.name, show=shown)
 _players_map = partial(sc_.players_map, show=shown)
-_unknown_keys = unknown_fields
 
 
 def _int(value: Any, where: str, low: int = 0, high: int = SANE) -> int:
@@ -50,7 +48,7 @@ def _int(value: Any, where: str, low: int = 0, high: int = SANE) -> int:
 
 def _die_id(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value or len(value) > 20:
-        raise ScenarioError(where, f"expected a die id such as f1, z2, s1, got {_show(value)}")
+        raise ScenarioError(where, f"expected a die id such as f1, z2, s1, got {shown(value)}")
     return value
 
 
@@ -99,7 +97,7 @@ def _use(value: Any, where: str) -> Action:
             return Action("use", token, ())
         return Action("use", token, None)
     if not isinstance(value, Mapping) or len(value) != 1:
-        raise ScenarioError(where, f"a use is a token name or a one-key mapping, got {_show(value)}")
+        raise ScenarioError(where, f"a use is a token name or a one-key mapping, got {shown(value)}")
     ((token, arg),) = value.items()
     token = _name(token, where, HELD, "token")
     at = f"{where}.{token}"
@@ -126,7 +124,7 @@ def _window(value: Any, where: str) -> list[Action]:
 
 def _parse_turn(data: Any, where: str, players: Sequence[str], faces: Mapping[str, Sequence[str]]) -> Turn:
     data = _map(data, where)
-    _unknown_keys(data, TURN_KEYS, where)
+    unknown_fields(data, TURN_KEYS, where)
     t = Turn()
     if "player" in data:
         t.player = _name(data["player"], f"{where}.player", players, "player")
@@ -156,7 +154,7 @@ def _parse_turn(data: Any, where: str, players: Sequence[str], faces: Mapping[st
 def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
     if not isinstance(data, Mapping):
         raise ScenarioError("", "a scenario is a YAML mapping (players, bag, tokens, front, turns, expect, ...)")
-    _unknown_keys(data, TOP_KEYS, "")
+    unknown_fields(data, TOP_KEYS, "")
     content = content or load_content()
 
     players = sc_.players(data.get("players"), "Last One Alive", 2, 5, show=shown)
@@ -205,7 +203,7 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
 
     turns = [_parse_turn(t, f"turns[{i}]", players, faces) for i, t in enumerate(_list(data.get("turns"), "turns"))]
     expect = dict(_map(data.get("expect"), "expect"))
-    _unknown_keys(expect, EXPECT_KEYS, "expect")
+    unknown_fields(expect, EXPECT_KEYS, "expect")
     _check_expect(expect, players)
 
     game = Game(s)
@@ -298,7 +296,7 @@ def _check_expect(expect: Mapping[str, Any], players: Sequence[str]) -> None:
     if "turn" in expect and expect["turn"] is not None:
         _name(expect["turn"], "expect.turn", players, "player")
     if "finished" in expect and not isinstance(expect["finished"], bool):
-        raise ScenarioError("expect.finished", f"must be true or false, got {_show(expect['finished'])}")
+        raise ScenarioError("expect.finished", f"must be true or false, got {shown(expect['finished'])}")
 
 
 # ---------------------------------------------------------------------------- running
