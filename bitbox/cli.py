@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=diagnose.run)
     sub.add_parser("game", help="any installed game's table command: bitbox game NAME COMMAND [options]",
                    description="The table command of any installed game: play, history, replay, export, import, "
-                               "simulate; see `bitbox game NAME --help`.")
+                               "simulate, scenario; see `bitbox game NAME --help`.")
     sub.add_parser("play", help="play a game at the table: bitbox play --game NAME [its options]",
                    description="Play a game at the table; see `bitbox play --game NAME --help`.")
     return parser
@@ -264,11 +264,11 @@ def play(argv: Sequence[str]) -> int:
 
 def game(argv: Sequence[str]) -> int:
     """``bitbox game NAME COMMAND ...``: the table command the console builds for any installed
-    cartridge (play, history, replay, export, import, simulate; bitbox.table.command)."""
+    cartridge (play, history, replay, export, import, simulate, scenario; bitbox.table.command)."""
     from .games import GameError, find, names
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: bitbox game NAME COMMAND [options]   (COMMAND: play, history, replay, export, import, "
-              f"simulate; NAME: {', '.join(names()) or 'none installed'})")
+              f"simulate, scenario; NAME: {', '.join(names()) or 'none installed'})")
         return 0 if argv else 2
     try:
         cartridge = find(argv[0])

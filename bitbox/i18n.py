@@ -189,6 +189,31 @@ class Words:
         return f"{', '.join(shown[:-1])} {self.t('word.and')} {shown[-1]}"
 
 
+class GameCatalogue(Words):
+    """A game's own catalogue that words its events itself (Outspeed's and Last One Alive's
+    ``Lang``): ``token(name)`` from ``token.NAME`` (None: ``token.none``), and
+    ``event(kind, data)``, a log line from the game's :meth:`_event` that never raises: a
+    malformed entry gives ``ev.unknown`` (a log line must not crash the table)."""
+
+    def token(self, token: Any) -> str:
+        return self.text(f"token.{'none' if token is None else token}") or str(token)
+
+    def event(self, kind: str, data: Mapping[str, Any] | None = None) -> str:
+        try:
+            return self._event(kind, dict(data or {}))
+        except Exception:                       # a malformed entry still gives a line
+            return self.t("ev.unknown", kind=kind)
+
+    def _event(self, kind: str, d: dict[str, Any]) -> str:
+        """The line for an event of ``kind`` with data ``d`` (a copy: the game may change it)."""
+        raise NotImplementedError
+
+    @classmethod
+    def all_strings(cls, code: str) -> list[str]:
+        """Every string of language ``code`` (the glyph tests render them)."""
+        return cls(code).strings()
+
+
 def counted(n: int, one: str, many: str) -> str:
     """``1 turn``, ``2 turns``: an English count for the lines that stay in English (errors,
     developer tools); the table's words take their plurals from the catalogues."""

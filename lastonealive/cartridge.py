@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from bitbox.games.base import BotFactory, EngineCartridge, EngineGame
 from bitbox.games.protocol import JSON, GameError, OptionSpec, Player, Prompt, Refusal
 from bitbox.games.protocol import Game as AnyGame
-from bitbox.games.protocol import check_options, check_players
 
 from .rules import OBJECTS, TYPES, VARIANTS, Action, Event, Game, Refused, RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
@@ -38,25 +39,10 @@ _OPTIONS = (
 )
 
 
-class LastOneAliveGame:
+class LastOneAliveGame(EngineGame[Game]):
     """One game of Last One Alive seen through the protocol; ``engine`` is the rules' Game."""
 
-    __slots__ = ("engine",)
-
-    def __init__(self, engine: Game) -> None:
-        self.engine = engine
-
-    @property
-    def players(self) -> Sequence[Player]:
-        return self.engine.state.players
-
-    @property
-    def finished(self) -> bool:
-        return self.engine.state.finished
-
-    @property
-    def winners(self) -> Sequence[Player]:
-        return tuple(self.engine.state.winners)
+    __slots__ = ()                              # the engine only (EngineGame's slot)
 
     def prompts(self) -> Sequence[Prompt]:
         pr = self.engine.prompt()
@@ -88,11 +74,7 @@ class LastOneAliveGame:
         s = self.engine.state
         if s.finished:
             raise GameError("the game is over")
-        extra = [p for p in answers if p != s.active]
-        if extra:
-            raise GameError(f"{extra[0]} has no prompt open (waiting for: {s.active})")
-        if s.active not in answers:
-            raise GameError(f"no answer from {s.active}")
+        self.check_answers(answers, [s.active])
         action = answers[s.active]
         code = self.refusal(s.active, action)
         if code is not None:
@@ -101,18 +83,6 @@ class LastOneAliveGame:
             return self.engine.apply(action)
         except Refused as exc:                  # not expected: the answer was legal
             raise Refusal(exc.codes, str(exc)) from None
-
-    def public_view(self) -> Mapping[str, JSON]:
-        return self.engine.public_view()
-
-    def private_view(self, player: Player) -> Mapping[str, JSON]:
-        try:
-            return self.engine.private_view(player)
-        except RulesError as exc:
-            raise GameError(str(exc)) from None
-
-    def to_data(self) -> Mapping[str, JSON]:
-        return self.engine.to_data()
 
     def force(self, outcomes: Mapping[str, Sequence[int | str]]) -> None:
         s = self.engine.state
@@ -125,7 +95,12 @@ class LastOneAliveGame:
             s.queued.setdefault(t, []).extend(str(f) for f in faces)
 
 
-class LastOneAliveCartridge:
+def _bot(name: str, cartridge: "LastOneAliveCartridge", seed: int | None) -> Any:
+    from .strategy import make_bot
+    return make_bot(name, seed, cartridge.content.faces)
+
+
+class LastOneAliveCartridge(EngineCartridge):
     """The Last One Alive cartridge (``lastonealive`` in the ``bitbox.games`` entry points)."""
 
     name = NAME
@@ -133,27 +108,19 @@ class LastOneAliveCartridge:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options: Sequence[OptionSpec] = _OPTIONS
+    game_class = LastOneAliveGame
+    rules_errors = (RulesError,)
+    # The bots of this game (bitbox.bots.BotShelf): lastonealive/strategy.py.
+    bots: Mapping[str, BotFactory] = {name: partial(_bot, name) for name in ("random", "careful")}
 
-    def __init__(self) -> None:
-        self._content: Any = None
+    def load_content(self) -> Any:
+        from .content import load_content
+        return load_content()
 
-    @property
-    def content(self) -> Any:
-        if self._content is None:
-            from .content import load_content
-            self._content = load_content()
-        return self._content
-
-    def new(self, players: Sequence[Player], seed: int, options: Mapping[str, JSON]) -> LastOneAliveGame:
-        players = check_players(self, players)
-        opts = check_options(self, options)
-        variants = [v for v in VARIANTS if opts[v]]
-        try:
-            engine = Game.new(players, seed=seed, variants=variants, first_zombie=str(opts["first_zombie"]),
-                              **self.content.game_options())
-        except RulesError as exc:
-            raise GameError(str(exc)) from None
-        return LastOneAliveGame(engine)
+    def new_engine(self, players: tuple[Player, ...], seed: int, options: dict[str, JSON]) -> Game:
+        variants = [v for v in VARIANTS if options[v]]
+        return Game.new(players, seed=seed, variants=variants, first_zombie=str(options["first_zombie"]),
+                        **self.content.game_options())
 
     def from_data(self, data: Mapping[str, JSON]) -> LastOneAliveGame:
         try:
@@ -186,14 +153,6 @@ class LastOneAliveCartridge:
         copy.changed()
         return LastOneAliveGame(copy)
 
-    # The bots of this game (bitbox.bots.BotShelf): lastonealive/strategy.py.
-    bot_names: Sequence[str] = ("random", "careful")
-
-    def make_bot(self, name: str, seed: int | None) -> Any:
-        """The bot ``name`` (``random`` or ``careful``), seeded; ValueError for another name."""
-        from .strategy import make_bot
-        return make_bot(name, seed, self.content.faces)
-
     def play_main(self, argv: Sequence[str]) -> int:
         """`bitbox play --game lastonealive ARGS`: exactly `lastonealive play ARGS`."""
         from .cli import main
@@ -201,6 +160,13 @@ class LastOneAliveCartridge:
             return main(["play", *argv])
         except SystemExit as exc:               # argparse's own exit (bad option: 2, --help: 0)
             return int(exc.code or 0)
+
+    @property
+    def scenarios(self) -> Any:
+        """Last One Alive's scenario file format (docs/last-one-alive-scenarios.md) for the
+        console's runner."""
+        from .scenario import FORMAT
+        return FORMAT
 
     @property
     def journal(self) -> Any:

@@ -3,17 +3,21 @@ with every decision and every die result forced, and what must come out.
 
 ``lastonealive scenario FILE...`` runs each file and prints one JSON line per file; exit 0
 if every file met its ``expect``, 1 if any did not, 2 if a file could not be read or is not
-a valid scenario (the line has ``error``, naming the file and the field). The runner only
-drives :class:`lastonealive.rules.Game` through its prompts: every legality question is the
+a valid scenario (the line has ``error``, naming the file and the field). The runner is the
+console's (:mod:`bitbox.games.scenarios`); this module is Last One Alive's format,
+:data:`FORMAT` (the cartridge's ``scenarios``). It only drives
+:class:`lastonealive.rules.Game` through its prompts: every legality question is the
 engine's (a refused decision undoes its whole turn, L-22).
 """
 from __future__ import annotations
 
-import json
-import sys
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+
+from bitbox.games import scenarios as sc_
+from bitbox.games.scenarios import Outcome, ScenarioError, shown, unknown_fields, whole_number
 
 from .content import ConfigError, Content, load_content, load_yaml
 from .rules import (FACES, HELD, OBJECTS, REFUSAL_CODES, SYMBOLS, TYPES, VARIANTS, Action, Die,
@@ -31,74 +35,20 @@ BAG_NAMES = OBJECTS + ("apocalypse", "night", "day")
 SANE = 1000            # bound on every count a scenario gives, so a wrong file cannot hang the runner
 MAX_LIST = 10_000
 
-
-class ScenarioError(ValueError):
-    """Not a valid scenario; ``field`` names the offending field."""
-
-    def __init__(self, field: str, message: str, file: str | None = None) -> None:
-        self.field, self.message, self.file = field, message, file
-        text = f"field {field}: {message}" if field else message
-        super().__init__(f"{file}: {text}" if file else text)
-
-
-def _show(value: Any) -> str:
-    try:
-        text = repr(value)
-    except RecursionError:
-        text = "<too deep>"
-    return text if len(text) <= 60 else text[:57] + "..."
+# The console's field readers, quoting a wrong value as its repr cut to 60 characters.
+_map = partial(sc_.mapping, show=shown)
+_list = partial(sc_.listing, show=shown, most=MAX_LIST)
+_name = partial(sc_.name, show=shown)
+_players_map = partial(sc_.players_map, show=shown)
 
 
 def _int(value: Any, where: str, low: int = 0, high: int = SANE) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ScenarioError(where, f"expected a whole number, got {_show(value)}")
-    if not low <= value <= high:
-        raise ScenarioError(where, f"{_show(value)} is out of range (from {low} to {high})")
-    return value
-
-
-def _map(value: Any, where: str) -> Mapping[Any, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ScenarioError(where, f"expected a mapping, got {_show(value)}")
-    return value
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ScenarioError(where, f"expected a list, got {_show(value)}")
-    if len(value) > MAX_LIST:
-        raise ScenarioError(where, f"too long ({len(value)} entries)")
-    return value
-
-
-def _name(value: Any, where: str, known: Sequence[str], what: str) -> str:
-    if not isinstance(value, str) or value not in known:
-        raise ScenarioError(where, f"unknown {what} {_show(value)} (known: {', '.join(known)})")
-    return value
-
-
-def _unknown_keys(data: Mapping[Any, Any], known: Sequence[str], where: str) -> None:
-    extra = sorted(str(k) for k in data if k not in known)
-    if extra:
-        prefix = f"{where}." if where else ""
-        raise ScenarioError(prefix + extra[0], f"unknown field (known: {', '.join(known)})")
-
-
-def _players_map(value: Any, where: str, players: Sequence[str]) -> Mapping[str, Any]:
-    m = _map(value, where)
-    for p in m:
-        if p not in players:
-            raise ScenarioError(f"{where}.{p}", f"unknown player (players: {', '.join(players)})")
-    return m
+    return whole_number(value, where, low, high, show=shown)
 
 
 def _die_id(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value or len(value) > 20:
-        raise ScenarioError(where, f"expected a die id such as f1, z2, s1, got {_show(value)}")
+        raise ScenarioError(where, f"expected a die id such as f1, z2, s1, got {shown(value)}")
     return value
 
 
@@ -125,11 +75,7 @@ class Turn:
 
 
 @dataclass
-class Scenario:
-    name: str
-    game: Game
-    turns: list[Turn]
-    expect: dict[str, Any]
+class Scenario(sc_.Scenario):
     setup: dict[str, str] | None = None
 
 
@@ -151,7 +97,7 @@ def _use(value: Any, where: str) -> Action:
             return Action("use", token, ())
         return Action("use", token, None)
     if not isinstance(value, Mapping) or len(value) != 1:
-        raise ScenarioError(where, f"a use is a token name or a one-key mapping, got {_show(value)}")
+        raise ScenarioError(where, f"a use is a token name or a one-key mapping, got {shown(value)}")
     ((token, arg),) = value.items()
     token = _name(token, where, HELD, "token")
     at = f"{where}.{token}"
@@ -178,7 +124,7 @@ def _window(value: Any, where: str) -> list[Action]:
 
 def _parse_turn(data: Any, where: str, players: Sequence[str], faces: Mapping[str, Sequence[str]]) -> Turn:
     data = _map(data, where)
-    _unknown_keys(data, TURN_KEYS, where)
+    unknown_fields(data, TURN_KEYS, where)
     t = Turn()
     if "player" in data:
         t.player = _name(data["player"], f"{where}.player", players, "player")
@@ -208,18 +154,10 @@ def _parse_turn(data: Any, where: str, players: Sequence[str], faces: Mapping[st
 def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
     if not isinstance(data, Mapping):
         raise ScenarioError("", "a scenario is a YAML mapping (players, bag, tokens, front, turns, expect, ...)")
-    _unknown_keys(data, TOP_KEYS, "")
+    unknown_fields(data, TOP_KEYS, "")
     content = content or load_content()
 
-    listed = _list(data.get("players"), "players")
-    if not 2 <= len(listed) <= 5:
-        raise ScenarioError("players", f"Last One Alive is for 2 to 5 players, got {len(listed)}")
-    for i, p in enumerate(listed):
-        if not isinstance(p, str) or not p:
-            raise ScenarioError(f"players[{i}]", f"a player is a colour name, got {_show(p)}")
-    if len(set(listed)) != len(listed):
-        raise ScenarioError("players", "players must be distinct")
-    players: tuple[str, ...] = tuple(listed)
+    players = sc_.players(data.get("players"), "Last One Alive", 2, 5, show=shown)
 
     variants = [_name(v, f"variants[{i}]", VARIANTS, "variant") for i, v in enumerate(_list(data.get("variants"), "variants"))]
     faces = {t: tuple(f) for t, f in content.faces.items()}
@@ -265,7 +203,7 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
 
     turns = [_parse_turn(t, f"turns[{i}]", players, faces) for i, t in enumerate(_list(data.get("turns"), "turns"))]
     expect = dict(_map(data.get("expect"), "expect"))
-    _unknown_keys(expect, EXPECT_KEYS, "expect")
+    unknown_fields(expect, EXPECT_KEYS, "expect")
     _check_expect(expect, players)
 
     game = Game(s)
@@ -358,7 +296,7 @@ def _check_expect(expect: Mapping[str, Any], players: Sequence[str]) -> None:
     if "turn" in expect and expect["turn"] is not None:
         _name(expect["turn"], "expect.turn", players, "player")
     if "finished" in expect and not isinstance(expect["finished"], bool):
-        raise ScenarioError("expect.finished", f"must be true or false, got {_show(expect['finished'])}")
+        raise ScenarioError("expect.finished", f"must be true or false, got {shown(expect['finished'])}")
 
 
 # ---------------------------------------------------------------------------- running
@@ -501,85 +439,39 @@ def summary(game: Game) -> dict[str, Any]:
     }
 
 
-def compare(expect: Mapping[str, Any], state: Mapping[str, Any], refused: Mapping[str, str]) -> list[str]:
-    """Each key given must match: per player listed for front/tokens (as multisets), lives,
-    scores, refused; per type listed for pool; as sets for eliminated and winner; exactly
-    for level, bag, turn, finished."""
+def _multisets(key: str, want: Any, have: Any) -> list[str]:
+    """front/tokens: per player listed, in any order; an eliminated player has nothing ([] matches)."""
     out: list[str] = []
-    for key, want in expect.items():
-        if key == "refused":
-            for p, code in (want or {}).items():
-                if refused.get(p) != code:
-                    out.append(f"refused.{p}: expected {code!r}, got {refused.get(p, 'none')!r}")
-            if not want and refused:
-                out.append(f"refused: expected none, got {dict(refused)!r}")
-            continue
-        have = state[key]
-        if key in ("front", "tokens"):
-            for p, v in (want or {}).items():
-                got = have.get(p)
-                if got is None:
-                    if v:                       # an eliminated player has nothing: [] matches
-                        out.append(f"{key}.{p}: expected {sorted(v)}, got none ({p} is out)")
-                elif sorted(got) != sorted(v or []):
-                    out.append(f"{key}.{p}: expected {sorted(v or [])}, got {sorted(got)}")
-        elif key in ("lives", "scores"):
-            for p, v in (want or {}).items():
-                if have.get(p) != v:
-                    out.append(f"{key}.{p}: expected {v!r}, got {have.get(p)!r}")
-        elif key == "pool":
-            for t, v in (want or {}).items():
-                if have.get(t) != v:
-                    out.append(f"pool.{t}: expected {v!r}, got {have.get(t)!r}")
-        elif key in ("eliminated", "winner"):
-            if sorted(want or []) != sorted(have):
-                out.append(f"{key}: expected {sorted(want or [])}, got {sorted(have)}")
-        elif want != have:
-            out.append(f"{key}: expected {want!r}, got {have!r}")
+    for p, v in (want or {}).items():
+        got = have.get(p)
+        if got is None:
+            if v:
+                out.append(f"{key}.{p}: expected {sorted(v)}, got none ({p} is out)")
+        elif sorted(got) != sorted(v or []):
+            out.append(f"{key}.{p}: expected {sorted(v or [])}, got {sorted(got)}")
     return out
+
+
+def _play(scenario: sc_.Scenario) -> Outcome:
+    assert isinstance(scenario, Scenario)
+    return Outcome(*run_scenario(scenario))
+
+
+#: Last One Alive's scenario file format for the console's runner (the cartridge's
+#: ``scenarios``). Compared: front/tokens per player (as multisets), lives/scores/pool per
+#: entry given, eliminated/winner in any order, level/bag/turn/finished exactly (refused:
+#: the console's check).
+FORMAT = sc_.Format(
+    "docs/last-one-alive-scenarios.md", (ConfigError,),
+    {"front": _multisets, "tokens": _multisets, "lives": sc_.each(), "scores": sc_.each(), "pool": sc_.each(),
+     "eliminated": sc_.as_set, "winner": sc_.as_set},
+    load=load_content, read=load_yaml, parse=parse_scenario, play=_play)
 
 
 def run_file(path: str | Path, content: Content | None = None) -> dict[str, Any]:
     """Run one file; raises ScenarioError/ConfigError when it is not a valid scenario."""
-    data = load_yaml(path)
-    try:
-        sc = parse_scenario(data, content)
-        state, refused = run_scenario(sc)
-    except ScenarioError as exc:
-        raise ScenarioError(exc.field, exc.message, str(path)) from None
-    except RecursionError:
-        raise ScenarioError("", "nested too deeply", str(path)) from None
-    mismatches = compare(sc.expect, state, refused)
-    return {"file": str(path), "ok": not mismatches, "state": state, "refused": refused, "mismatches": mismatches}
+    return sc_.run_file(FORMAT, path, content)
 
 
 def main(files: Sequence[str], out: Any = None, err: Any = None) -> int:
-    out = out or sys.stdout
-    err = err or sys.stderr
-    try:
-        content = load_content()
-    except ConfigError as exc:
-        print(f"lastonealive scenario: {exc}", file=err)
-        return 2
-    status = 0
-    for f in files:
-        try:
-            result = run_file(f, content)
-        except (ScenarioError, ConfigError) as exc:
-            msg = str(exc)
-            if not msg.startswith(str(f)):
-                msg = f"{f}: {msg}"
-            print(json.dumps({"file": str(f), "ok": False, "error": msg}, ensure_ascii=False), file=out)
-            print(f"lastonealive scenario: {msg}", file=err)
-            status = 2
-            continue
-        except Exception as exc:                                          # noqa: BLE001 - never a traceback
-            msg = f"{f}: internal error while running the scenario: {type(exc).__name__}: {str(exc)[:200]}"
-            print(json.dumps({"file": str(f), "ok": False, "error": msg}, ensure_ascii=False), file=out)
-            print(f"lastonealive scenario: {msg}", file=err)
-            status = 2
-            continue
-        print(json.dumps(result, ensure_ascii=False), file=out)
-        if not result["ok"] and status == 0:
-            status = 1
-    return status
+    return sc_.run_scenarios(FORMAT, files, prog="lastonealive scenario", out=out, err=err)

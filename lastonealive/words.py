@@ -16,14 +16,14 @@ the singular (English, Spanish, German: 1; French: 0 and 1).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from bitbox.i18n import LANGUAGE_NAMES, LANGUAGES, Words
+from bitbox.i18n import LANGUAGE_NAMES, LANGUAGES, GameCatalogue
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "Lang", "all_strings"]
 
 
-class Lang(Words):
+class Lang(GameCatalogue):
     """One language: ``t(key, **data)`` for the interface, ``event(kind, data)`` for a log
     line. Never raises on unknown keys or odd data; a placeholder the data lack stays
     ``{name}``."""
@@ -31,9 +31,6 @@ class Lang(Words):
     DOMAIN = "lastonealive"
     LOCALEDIR = Path(__file__).resolve().parent / "locale"
     MISSING = "{NAME}"
-
-    def token(self, token: Any) -> str:
-        return self.text(f"token.{'none' if token is None else token}") or str(token)
 
     def a_token(self, token: Any) -> str:
         """A token as said in a sentence, with its article ("an axe", "une hache", "eine Axt")."""
@@ -50,12 +47,6 @@ class Lang(Words):
         return ", ".join(f"{str(i).upper()} ({self.face(f)})" for i, f in dice) or "—"
 
     # ---- events
-    def event(self, kind: str, data: Mapping[str, Any] | None = None) -> str:
-        try:
-            return self._event(kind, dict(data or {}))
-        except Exception:                       # a malformed entry still gives a line
-            return self.t("ev.unknown", kind=kind)
-
     def _event(self, kind: str, d: dict[str, Any]) -> str:
         t = self.t
         for k in ("player", "to", "left"):
@@ -101,6 +92,4 @@ class Lang(Words):
         return t("ev.unknown", kind=kind)
 
 
-def all_strings(code: str) -> list[str]:
-    """Every string of a language (the glyph test renders them)."""
-    return Lang(code).strings()
+all_strings = Lang.all_strings

@@ -32,16 +32,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
+from bitbox.games.base import BotFactory, EngineCartridge, EngineGame
 from bitbox.games.protocol import JSON, Action, GameError, GameEvent, OptionSpec, Player, Prompt, Refusal
 from bitbox.games.protocol import Game as AnyGame
-from bitbox.games.protocol import check_options, check_players
 
 from .rules import PATHS, TOKENS, UNKNOWN, Choice, Game, Refused, RulesError, TileError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
+    from bitbox.games.scenarios import ScenarioFormat
+
     from .bots import Bot as OutspeedBot
     from .journaling import OutspeedJournalRules
     from .content import Content
@@ -59,27 +62,12 @@ _OPTIONS = (
 )
 
 
-class OutspeedGame:
+class OutspeedGame(EngineGame[Game]):
     """One game of Outspeed seen through the protocol; ``engine`` is the rules' :class:`Game`."""
 
-    __slots__ = ("engine",)
-
-    def __init__(self, engine: Game) -> None:
-        self.engine = engine
+    __slots__ = ()
 
     # -------------------------------------------------------------- who acts now
-    @property
-    def players(self) -> Sequence[Player]:
-        return self.engine.state.players
-
-    @property
-    def finished(self) -> bool:
-        return self.engine.state.finished
-
-    @property
-    def winners(self) -> Sequence[Player]:
-        return tuple(self.engine.state.winners)
-
     def prompts(self) -> Sequence[Prompt]:
         engine = self.engine
         s = engine.state
@@ -131,12 +119,7 @@ class OutspeedGame:
         if not prompts:
             raise GameError("the game is over" if self.finished else "no prompt is open")
         wanted = {p.player: p for p in prompts}
-        extra = [p for p in answers if p not in wanted]
-        if extra:
-            raise GameError(f"{extra[0]} has no prompt open (waiting for: {', '.join(wanted)})")
-        missing = [p for p in wanted if p not in answers]
-        if missing:
-            raise GameError(f"no answer from {', '.join(missing)}")
+        self.check_answers(answers, list(wanted))
         answers = {p: _canonical(prompt, answers[p]) for p, prompt in wanted.items()}
         codes = {p: self._refusal(prompt, answers[p]) for p, prompt in wanted.items()
                  if answers[p] not in prompt.options}
@@ -154,18 +137,7 @@ class OutspeedGame:
         except Refused as exc:          # not expected: every answer was among the options
             raise Refusal(exc.codes, str(exc)) from None
 
-    # -------------------------------------------------------------- views and data
-    def public_view(self) -> Mapping[str, JSON]:
-        return self.engine.public_view()
-
-    def private_view(self, player: Player) -> Mapping[str, JSON]:
-        if player not in self.engine.state.players:
-            raise GameError(f"unknown player {player!r} (players: {', '.join(self.players)})")
-        return self.engine.private_view(player)
-
-    def to_data(self) -> Mapping[str, JSON]:
-        return self.engine.to_data()
-
+    # -------------------------------------------------------------- chance
     def force(self, outcomes: Mapping[str, Sequence[int | str]]) -> None:
         """Outspeed's sources are players: the next dice rolled for that player."""
         s = self.engine.state
@@ -211,22 +183,26 @@ class PromptBot:
         return self.bot.keep(view, drawn if isinstance(drawn, list) else list(prompt.options))  # type: ignore[arg-type]
 
 
-class OutspeedCartridge:
+def _bot(name: str, cartridge: "OutspeedCartridge", seed: int | None) -> PromptBot:
+    from .bots import make_bot
+    return PromptBot(make_bot(name, seed, dice=cartridge.content.dice))
+
+
+class OutspeedCartridge(EngineCartridge):
     """The Outspeed cartridge (registered as ``outspeed`` in the ``bitbox.games`` entry points)."""
 
-    name = NAME
-    title = TITLE
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+    game_class = OutspeedGame                   # its engine's game, new ones refused with RulesError
+    rules_errors = (RulesError,)
+    name, title = NAME, TITLE
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     options: Sequence[OptionSpec] = _OPTIONS
 
-    def __init__(self, content: "Content | None" = None) -> None:
-        self._content = content
-
     @property
-    def bot_names(self) -> Sequence[str]:
+    def bots(self) -> Mapping[str, BotFactory]:
+        """Outspeed's bots (:data:`outspeed.bots.BOTS`: random, greedy, lookahead) for the
+        console's prompts."""
         from .bots import BOTS
-        return tuple(BOTS)
+        return {name: partial(_bot, name) for name in BOTS}
 
     @property
     def mixed_bots(self) -> Sequence[str]:
@@ -234,28 +210,14 @@ class OutspeedCartridge:
         from .bots import MIXED
         return MIXED
 
-    def make_bot(self, name: str, seed: int | None) -> PromptBot:
-        """Outspeed's bot ``name`` (random, greedy, lookahead) for the console's prompts."""
-        from .bots import make_bot
-        return PromptBot(make_bot(name, seed, dice=self.content.dice))
+    def load_content(self) -> "Content":
+        from .content import load_content
+        return load_content()
 
-    @property
-    def content(self) -> "Content":
-        if self._content is None:
-            from .content import load_content
-            self._content = load_content()
-        return self._content
-
-    def new(self, players: Sequence[Player], seed: int, options: Mapping[str, JSON]) -> OutspeedGame:
-        players = check_players(self, players)
-        opts = check_options(self, options)
+    def new_engine(self, players: tuple[Player, ...], seed: int, options: dict[str, JSON]) -> Game:
         c = self.content
-        try:
-            engine = Game.new(players, c.tiles, seed=seed, first_game=bool(opts["first_game"]), dice=c.dice,
-                              token_counts=c.token_counts, markers=c.markers, token_mode=str(opts["tokens"]))
-        except RulesError as exc:
-            raise GameError(str(exc)) from None
-        return OutspeedGame(engine)
+        return Game.new(players, c.tiles, seed=seed, first_game=bool(options["first_game"]), dice=c.dice,
+                        token_counts=c.token_counts, markers=c.markers, token_mode=str(options["tokens"]))
 
     def from_data(self, data: Mapping[str, JSON]) -> OutspeedGame:
         try:
@@ -289,6 +251,12 @@ class OutspeedCartridge:
         """`bitbox play --game outspeed ARGS`: exactly `outspeed play ARGS`."""
         from .cli import main
         return main(["play", *argv])
+
+    @property
+    def scenarios(self) -> "ScenarioFormat":
+        """Outspeed's scenario file format (docs/scenarios.md) for the console's runner."""
+        from .scenario import FORMAT
+        return FORMAT
 
     @property
     def journal(self) -> "OutspeedJournalRules":

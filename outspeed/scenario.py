@@ -2,19 +2,20 @@
 
 ``outspeed scenario FILE...`` runs each file and prints one JSON line per file; exit 0 if
 every file met its ``expect``, 1 if any did not, 2 if a file could not be read or is not a
-valid scenario (the message names the file and the field). The runner's skeleton (the JSON
-lines, the exit codes, :class:`ScenarioError`, the field readers) is the console's
-(:mod:`bitbox.games.scenarios`); this module is Outspeed's format.
+valid scenario (the message names the file and the field). The runner (the JSON lines, the
+exit codes, :class:`ScenarioError`, the field readers, the comparisons) is the console's
+(:mod:`bitbox.games.scenarios`); this module is Outspeed's format, :data:`FORMAT` (the
+cartridge's ``scenarios``).
 """
 from __future__ import annotations
 
 import random
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence, cast
+from typing import Any, Mapping, Sequence
 
-from bitbox.games.scenarios import ScenarioError, listing, mapping, run_files, whole_number
+from bitbox.games import scenarios as sc_
+from bitbox.games.scenarios import Outcome, ScenarioError, listing, mapping, unknown_fields, whole_number
 
 from .content import ConfigError, Content, load_content, load_yaml
 from .rules import FACES, PATHS, REFUSAL_CODES, TOKENS, Choice, Game, GameState, Refused, RulesError, Tile, TileError, parse_tile
@@ -35,40 +36,19 @@ class Turn:
     keep: dict[str, list[str]] = field(default_factory=dict)
 
 
-@dataclass
-class Scenario:
-    name: str
-    game: Game
-    turns: list[Turn]
-    expect: dict[str, Any]
+Scenario = sc_.Scenario
 
 
 # ---------------------------------------------------------------------------- parsing
 
 _int = whole_number
-
-
-def _map(value: object, where: str) -> Mapping[Any, Any]:
-    """The console's ``mapping``: YAML data, whose keys and values are checked where read."""
-    return cast("Mapping[Any, Any]", mapping(value, where))
-
-
-def _list(value: object, where: str) -> list[Any]:
-    return listing(value, where)
+_map = mapping
+_list = listing
+_players_map = sc_.players_map
 
 
 def _token(value: Any, where: str) -> str:
-    if value not in TOKENS:
-        raise ScenarioError(where, f"unknown bonus token {value!r} (known: {', '.join(TOKENS)})")
-    return value
-
-
-def _players_map(value: Any, where: str, players: Sequence[str]) -> Mapping[str, Any]:
-    m = _map(value, where)
-    for p in m:
-        if p not in players:
-            raise ScenarioError(f"{where}.{p}", f"unknown player (players: {', '.join(players)})")
-    return m
+    return sc_.name(value, where, TOKENS, "bonus token")
 
 
 class _Tiles:
@@ -95,20 +75,10 @@ class _Tiles:
 def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
     if not isinstance(data, Mapping):
         raise ScenarioError("", "a scenario is a YAML mapping (players, tile, ships, turns, expect, ...)")
-    unknown = sorted(map(str, set(data) - TOP_KEYS))
-    if unknown:
-        raise ScenarioError(unknown[0], f"unknown field (known: {', '.join(sorted(TOP_KEYS))})")
+    unknown_fields(data, sorted(TOP_KEYS))
     tiles = _Tiles(content)
 
-    listed = _list(data.get("players"), "players")
-    if not MIN_PLAYERS <= len(listed) <= MAX_PLAYERS:
-        raise ScenarioError("players", f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(listed)}")
-    for i, p in enumerate(listed):
-        if not isinstance(p, str) or not p:
-            raise ScenarioError(f"players[{i}]", f"a player is a colour name, got {p!r}")
-    if len(set(listed)) != len(listed):
-        raise ScenarioError("players", "players must be distinct")
-    players: tuple[str, ...] = tuple(listed)
+    players = sc_.players(data.get("players"), "Outspeed", MIN_PLAYERS, MAX_PLAYERS)
 
     dice_faces = tiles.content().dice
     dice_names = tuple(dice_faces)
@@ -124,9 +94,7 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
         raise ScenarioError("tile", f"the current tile has no {face!r} face")
 
     track = _map(data.get("track"), "track")
-    unknown_track = set(map(str, track)) - {"rear", "boards"}
-    if unknown_track:
-        raise ScenarioError(f"track.{sorted(unknown_track)[0]}", "unknown field (known: rear, boards)")
+    unknown_fields(track, ("rear", "boards"), "track")
     rear = _int(track.get("rear", 1), "track.rear", 1)
     boards = _int(track.get("boards", 2), "track.boards", 2, 3)
     front = rear + BOARD * boards - 1
@@ -165,18 +133,14 @@ def parse_scenario(data: Any, content: Content | None = None) -> Scenario:
 
     turns = [_parse_turn(t, f"turns[{i}]", players) for i, t in enumerate(_list(data.get("turns"), "turns"))]
     expect = dict(_map(data.get("expect"), "expect"))
-    unknown = sorted(map(str, set(expect) - EXPECT_KEYS))
-    if unknown:
-        raise ScenarioError(f"expect.{unknown[0]}", f"unknown field (known: {', '.join(sorted(EXPECT_KEYS))})")
+    unknown_fields(expect, sorted(EXPECT_KEYS), "expect")
     _check_expect(expect, players)
     return Scenario(str(data.get("name", "")), game, turns, expect)
 
 
 def _parse_turn(data: Any, where: str, players: Sequence[str]) -> Turn:
     data = _map(data, where)
-    unknown = sorted(map(str, set(data) - TURN_KEYS))
-    if unknown:
-        raise ScenarioError(f"{where}.{unknown[0]}", f"unknown field (known: {', '.join(sorted(TURN_KEYS))})")
+    unknown_fields(data, sorted(TURN_KEYS), where)
     turn = Turn()
     for p, t in _players_map(data.get("bonus"), f"{where}.bonus", players).items():
         turn.bonus[p] = None if t in (None, "none") else _token(t, f"{where}.bonus.{p}")
@@ -277,54 +241,26 @@ def summary(game: Game) -> dict[str, Any]:
     }
 
 
-def compare(expect: Mapping[str, Any], state: Mapping[str, Any], refused: Mapping[str, str]) -> list[str]:
-    """Each given key must match: per player for ships/fuel/held_count/refused, as a set for
-    eliminated and winner, as a sorted list for force_fields, exactly for track/finished."""
-    out: list[str] = []
-    actual_all = dict(state, refused=dict(refused))
-    for key, want in expect.items():
-        have = actual_all[key]
-        if key in ("ships", "fuel", "held_count", "refused"):
-            for p, v in (want or {}).items():
-                got = have.get(p, "absent (eliminated)" if key == "ships" else "none" if key == "refused" else None)
-                if got != v:
-                    out.append(f"{key}.{p}: expected {v!r}, got {got!r}")
-            if key == "refused" and not want and have:
-                out.append(f"refused: expected none, got {have!r}")
-        elif key in ("eliminated", "winner"):
-            if sorted(want or []) != sorted(have):
-                out.append(f"{key}: expected {sorted(want or [])}, got {sorted(have)}")
-        elif key == "force_fields":
-            if sorted(want or []) != have:
-                out.append(f"force_fields: expected {sorted(want or [])}, got {have}")
-        elif key == "track":
-            for k, v in want.items():
-                if have[k] != v:
-                    out.append(f"track.{k}: expected {v!r}, got {have[k]!r}")
-        elif want != have:
-            out.append(f"{key}: expected {want!r}, got {have!r}")
-    return out
+def _play(scenario: Scenario) -> Outcome:
+    problems: list[str] = []
+    state, refused = run_scenario(scenario, problems)
+    return Outcome(state, refused, problems)
+
+
+#: Outspeed's scenario file format for the console's runner (the cartridge's ``scenarios``).
+#: Compared: ships/fuel/held_count per player, eliminated/winner/force_fields in any order,
+#: track per field given, finished exactly (refused: the console's check).
+FORMAT = sc_.Format(
+    "docs/scenarios.md", (ConfigError,),
+    {"ships": sc_.each("absent (eliminated)"), "fuel": sc_.each(), "held_count": sc_.each(),
+     "eliminated": sc_.as_set, "winner": sc_.as_set, "force_fields": sc_.as_set, "track": sc_.each()},
+    load=load_content, read=load_yaml, parse=parse_scenario, play=_play)
 
 
 def run_file(path: str | Path, content: Content | None = None) -> dict[str, Any]:
     """Run one file; raises ScenarioError/ConfigError when it is not a valid scenario."""
-    data = load_yaml(path)
-    problems: list[str] = []
-    try:
-        sc = parse_scenario(data, content)
-        state, refused = run_scenario(sc, problems)
-    except ScenarioError as exc:
-        raise ScenarioError(exc.field, exc.message, str(path)) from None
-    mismatches = problems + compare(sc.expect, state, refused)
-    return {"file": str(path), "ok": not mismatches, "state": state, "refused": refused, "mismatches": mismatches}
+    return sc_.run_file(FORMAT, path, content)
 
 
-def main(files: Sequence[str], out=None, err=None) -> int:
-    err = err or sys.stderr
-    try:
-        content = load_content()
-    except ConfigError as exc:
-        print(f"outspeed scenario: {exc}", file=err)
-        return 2
-    return run_files(files, lambda f: run_file(f, content), prog="outspeed scenario",
-                     invalid=(ScenarioError, ConfigError), out=out, err=err)
+def main(files: Sequence[str], out: Any = None, err: Any = None) -> int:
+    return sc_.run_scenarios(FORMAT, files, prog="outspeed scenario", out=out, err=err)

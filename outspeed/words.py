@@ -17,9 +17,9 @@ raise: a log line must not crash the table.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from bitbox.i18n import LANGUAGE_NAMES, LANGUAGES, Words
+from bitbox.i18n import LANGUAGE_NAMES, LANGUAGES, GameCatalogue
 
 from .rules.events import EventKind
 
@@ -34,7 +34,7 @@ def _signed(n: Any) -> str:
     return str(n)
 
 
-class Lang(Words):
+class Lang(GameCatalogue):
     """One language: ``t(key, **data)`` for interface strings, ``event(kind, data)`` for
     a log line. Never raises on unknown keys or odd data (untrusted input must not crash
     the table); a missing key falls back to English, then to the key itself, a missing
@@ -45,9 +45,6 @@ class Lang(Words):
     MISSING = "?"
 
     # ---- names
-    def token(self, token: Any) -> str:
-        return self.text(f"token.{'none' if token is None else token}") or str(token)
-
     def path(self, path: Any) -> str:
         """A path's name as a label (a column of the screen, the keyboard's pad)."""
         return self.text(f"path.{path}") or str(path)
@@ -66,12 +63,6 @@ class Lang(Words):
         return self.t("ui.finish_tile" if finish else "ui.tile", number=number)
 
     # ---- events
-    def event(self, kind: str, data: Mapping[str, Any] | None = None) -> str:
-        try:
-            return self._event(kind, dict(data or {}))
-        except Exception:                       # a malformed entry still gives a line
-            return self.t("ev.unknown", kind=kind)
-
     def _event(self, kind: str, d: dict[str, Any]) -> str:
         t = self.t
         if "player" in d:
@@ -140,6 +131,4 @@ class Lang(Words):
         return str(value)
 
 
-def all_strings(code: str) -> list[str]:
-    """Every catalogue string of a language, for the missing-glyph test."""
-    return Lang(code).strings()
+all_strings = Lang.all_strings

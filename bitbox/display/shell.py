@@ -195,6 +195,17 @@ class Shell:
             out = out[: lines - 1] + [" ".join(out[lines - 1:])]
         return out
 
+    def prompt_text(self, prompt: tuple[str, Mapping[str, Any]]) -> str:
+        """A view's ``prompt`` (a message key and its data) in the table's language, its
+        ``player`` and ``players`` by their colours' names."""
+        key, data = prompt
+        data = dict(data)
+        if "player" in data:
+            data["player"] = self.lang.player(data["player"])
+        if "players" in data:
+            data["players"] = self.lang.players(data["players"])
+        return self.lang.t(key, **data)
+
     def blit(self, surf: pygame.Surface, s: pygame.Surface, pos: tuple[float, float], anchor: str = "topleft") -> pygame.Rect:
         rect = s.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
         surf.blit(s, rect)

@@ -1,5 +1,6 @@
 """Games on the console: the protocol every cartridge implements, the registry that finds
-cartridges by name, seeded chance, the scenario-runner skeleton and the conformance test.
+cartridges by name, seeded chance, a base for cartridges (:mod:`.base`), the scenario runner
+and the conformance test.
 
 The console imports no game: a cartridge declares itself in its distribution's entry points
 (group ``bitbox.games``) and :func:`find` loads it by name.

@@ -10,7 +10,9 @@ its cartridge object and (optionally) its bots, controls and words:
   option of the cartridge (``--cards 5``);
 * ``history`` (``--json``), ``replay``, ``export``, ``import``: the journal's, the same as
   every game's;
-* ``simulate``: the console's harness (``bitbox simulate NAME``).
+* ``simulate``: the console's harness (``bitbox simulate NAME``);
+* ``scenario``: for a cartridge with a scenario format (``scenarios``), the console's
+  runner (:mod:`bitbox.games.scenarios`).
 
 A game's package can give its players a command of its own name with a console script
 pointing at :func:`main` (``goofspiel = "bitbox.table.command:main"``): the script's name
@@ -161,6 +163,13 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games with bots (the console's harness: bitbox simulate)",
                        add_help=False)
     p.set_defaults(func=None)
+    scenarios = getattr(cartridge, "scenarios", None)
+    if scenarios is not None:
+        p = sub.add_parser("scenario", help=f"run scenario files (format: {scenarios.doc})",
+                           description="Run each scenario file; one JSON line per file; exit 0 if all met their "
+                                       "expect, 1 if any did not, 2 if a file is not a valid scenario.")
+        p.add_argument("files", nargs="+", metavar="FILE")
+        p.set_defaults(func=lambda a: scenario(scenarios, a.files, prog))
     return parser
 
 
@@ -275,6 +284,12 @@ class CartridgeTable:
         from bitbox.i18n import LANGUAGE_NAMES, Words
         return [LANGUAGE_NAMES[words.code], Words(words.code).t("lobby.opt.bots", bots=bot),
                 *(f"{k} {v}" for k, v in req.options.items())]
+
+
+def scenario(scenarios: Any, files: Sequence[str], prog: str) -> int:
+    """``PROG scenario FILE...``: the cartridge's scenario format on the console's runner."""
+    from bitbox.games.scenarios import run_scenarios
+    return run_scenarios(scenarios, files, prog=f"{prog} scenario")
 
 
 # ---------------------------------------------------------------------------- entry points

@@ -110,13 +110,7 @@ class TableDisplay(Shell):
             self.blit(surf, self.text(L.t("ui.turn", player=L.player(active)), 40, self.colour_of(active), bold=True,
                                       max_width=rect.w // 3), (x, rect.y + self.px(12)))
         if t.prompt is not None:
-            key, data = t.prompt
-            data = dict(data)
-            if "player" in data:
-                data["player"] = L.player(data["player"])
-            if "players" in data:
-                data["players"] = L.players(data["players"])
-            text = L.t(key, **data)
+            text = self.prompt_text(t.prompt)
             px = x + (rect.w // 3 if active and not v.get("finished") else 0)
             lines = self.wrap(text, 34, rect.right - px - self.px(20), bold=True, lines=2)
             for i, line in enumerate(lines):

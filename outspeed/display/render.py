@@ -152,14 +152,8 @@ class TableDisplay(Shell):
             self.blit(surf, self.text(text, 46, colour, bold=True, max_width=rect.right - x - self.px(24)), (x, rect.centery), "midleft")
             return
         if t.prompt is not None:
-            key, data = t.prompt
-            data = dict(data)
-            if "players" in data:
-                data["players"] = L.players(data["players"])
-            if "player" in data:
-                data["player"] = L.player(data["player"])
             width = rect.right - x - self.px(24)
-            lines = self.wrap(L.t(key, **data), 30, width, lines=2)
+            lines = self.wrap(self.prompt_text(t.prompt), 30, width, lines=2)
             size = 30 if len(lines) == 1 else 27
             y0 = rect.centery - (len(lines) - 1) * self.px(17)
             for i, line in enumerate(lines):

@@ -1,0 +1,177 @@
+"""A base for cartridges: what every cartridge that wraps a rules engine writes alike.
+
+A game's rules engine is a pure library (a ``state``, ``apply``, views, ``to_data``); its
+cartridge adapts it to the protocol (:mod:`bitbox.games.protocol`). The common parts are here
+(docs/games.md, "A base for cartridges"):
+
+* :class:`EngineGame`: the :class:`~bitbox.games.protocol.Game` wrapper's forwarding to the
+  engine (``players``, ``finished``, ``winners``, the views, ``to_data``), the unknown player
+  of ``private_view`` and the check that every open prompt and no other has an answer
+  (:meth:`EngineGame.check_answers`); a game writes ``prompts``, ``refusal``, ``apply`` and
+  ``force``;
+* :class:`EngineCartridge`: ``new`` with the player and option checks (``check_players``,
+  ``check_options``) and the engine's errors as one-line ``GameError``\\ s (a game writes
+  :meth:`~EngineCartridge.new_engine`), the game's contents loaded on first use, the bot
+  shelf from a mapping name -> factory (:attr:`~EngineCartridge.bots`), and answers that are
+  already JSON (the default ``action_to_data``/``action_from_data``).
+
+Everything is optional: a cartridge may implement the protocol directly (the tutorial's does).
+"""
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar, cast
+
+from .protocol import JSON, Action, GameError, OptionSpec, Player, check_options, check_players
+
+#: The rules engine a game wraps.
+E = TypeVar("E", bound=Any)
+
+#: A bot factory of :attr:`EngineCartridge.bots`: ``factory(cartridge, seed) -> bot``.
+BotFactory = Callable[[Any, "int | None"], Any]
+
+
+class EngineGame(Generic[E]):
+    """One game in progress around a rules engine ``engine`` (of type ``E``: a game writes
+    ``class MyGame(EngineGame[MyEngine])``) whose ``state`` has ``players``, ``finished`` and
+    ``winners`` and which has ``public_view()``, ``private_view(player)`` and ``to_data()``."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, engine: E) -> None:
+        self.engine = engine
+
+    @property
+    def players(self) -> Sequence[Player]:
+        return self.engine.state.players
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.engine.state.finished)
+
+    @property
+    def winners(self) -> Sequence[Player]:
+        return tuple(self.engine.state.winners)
+
+    def public_view(self) -> Mapping[str, JSON]:
+        return self.engine.public_view()
+
+    def private_view(self, player: Player) -> Mapping[str, JSON]:
+        if player not in self.players:
+            raise GameError(f"unknown player {player!r} (players: {', '.join(self.players)})")
+        return self.engine.private_view(player)
+
+    def to_data(self) -> Mapping[str, JSON]:
+        return self.engine.to_data()
+
+    @staticmethod
+    def check_answers(answers: Mapping[Player, Action], waiting: Sequence[Player]) -> None:
+        """For ``apply``: an answer from every player ``waiting`` and from no one else
+        (:class:`GameError` naming the first one wrong)."""
+        extra = [p for p in answers if p not in waiting]
+        if extra:
+            raise GameError(f"{extra[0]} has no prompt open (waiting for: {', '.join(waiting)})")
+        missing = [p for p in waiting if p not in answers]
+        if missing:
+            raise GameError(f"no answer from {', '.join(missing)}")
+
+
+class EngineCartridge(ABC):
+    """A cartridge around a rules engine. A subclass sets ``name``, ``title``,
+    ``min_players``, ``max_players``, ``options``, :attr:`game_class` (its
+    :class:`EngineGame`), :attr:`rules_errors`, and writes :meth:`new_engine`,
+    :meth:`from_data` and :meth:`redeal`; :meth:`load_content` and :attr:`bots` if it has
+    contents and bots."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: Sequence[OptionSpec] = ()
+    #: The game class wrapping an engine (``game(engine)``).
+    game_class: ClassVar[type[EngineGame[Any]]]
+    #: The engine's errors that :meth:`new` turns into :class:`GameError` (a bad setup).
+    rules_errors: ClassVar[tuple[type[Exception], ...]] = ()
+
+    def __init__(self, content: Any = None) -> None:
+        self._content = content
+
+    # -------------------------------------------------------------- contents
+    def load_content(self) -> Any:
+        """The game's contents (its config/ data); None when it has none."""
+        return None
+
+    @property
+    def content(self) -> Any:
+        """:meth:`load_content`'s, loaded on first use (or given to the constructor)."""
+        if self._content is None:
+            self._content = self.load_content()
+        return self._content
+
+    # -------------------------------------------------------------- new games
+    def new(self, players: Sequence[Player], seed: int, options: Mapping[str, JSON]) -> Any:
+        """Players and options checked (one-line :class:`GameError`/``OptionError``), then
+        :meth:`new_engine` wrapped in :attr:`game_class`."""
+        players = check_players(self, players)
+        opts = check_options(self, options)
+        try:
+            engine = self.new_engine(players, seed, opts)
+        except self.rules_errors as exc:
+            raise GameError(str(exc)) from None
+        return self.game_class(engine)
+
+    @abstractmethod
+    def new_engine(self, players: tuple[Player, ...], seed: int, options: dict[str, JSON]) -> Any:
+        """The engine of a new game: players and options are checked, every option given."""
+
+    @abstractmethod
+    def from_data(self, data: Mapping[str, JSON]) -> Any:
+        """The game ``to_data`` saved (the protocol's)."""
+
+    @abstractmethod
+    def redeal(self, game: Any, seed: int) -> Any:
+        """The same public information, the hidden parts drawn again (the protocol's)."""
+
+    # -------------------------------------------------------------- bots
+    @property
+    def bots(self) -> Mapping[str, BotFactory]:
+        """The game's bots, name -> ``factory(cartridge, seed)``, the strongest last (none)."""
+        return {}
+
+    @property
+    def bot_names(self) -> Sequence[str]:
+        """The names of :attr:`bots` (what :mod:`bitbox.bots` offers besides ``random``)."""
+        return tuple(self.bots)
+
+    def make_bot(self, name: str, seed: int | None) -> Any:
+        """The bot ``name`` of :attr:`bots`, seeded; ValueError for another name."""
+        bots = self.bots
+        if name not in bots:
+            raise ValueError(f"unknown bot {name!r} for {self.name} (known: {', '.join(bots)})")
+        return bots[name](self, seed)
+
+    # -------------------------------------------------------------- answers as data
+    def action_to_data(self, action: Action) -> JSON:
+        """An answer that is already JSON is its own data (override for other answers)."""
+        if not _is_json(action):
+            raise GameError(f"not a {self.title} answer: {action!r}")
+        return cast(JSON, action)
+
+    def action_from_data(self, data: JSON) -> Action:
+        """The answer :meth:`action_to_data` wrote: the data itself."""
+        if not _is_json(data):
+            raise GameError(f"not a {self.title} answer: {data!r}")
+        return data
+
+
+def _is_json(value: object) -> bool:
+    """``value`` reads back from JSON as itself (no tuples, sets, NaN or objects)."""
+    try:
+        return bool(json.loads(json.dumps(value, allow_nan=False)) == value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+__all__ = ["BotFactory", "EngineCartridge", "EngineGame"]
