@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .bots import Bot as OutspeedBot
     from .journaling import OutspeedJournalRules
     from .content import Content
+    from .sim.runner import Statistics as OutspeedStatistics
 
 NAME = "outspeed"
 TITLE = "Outspeed"
@@ -284,6 +285,12 @@ class OutspeedCartridge:
         s.drawn = [pool.pop() for _ in s.drawn]
         s.pile = pool
         return OutspeedGame(copy)
+
+    @property
+    def statistics(self) -> "OutspeedStatistics":
+        """Outspeed's statistics for simulations (the console's hook: :mod:`outspeed.sim`)."""
+        from .sim.runner import Statistics
+        return Statistics(self)
 
     def play_main(self, argv: Sequence[str]) -> int:
         """`bitbox play --game outspeed ARGS`: exactly `outspeed play ARGS`."""
