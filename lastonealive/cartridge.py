@@ -186,6 +186,12 @@ class LastOneAliveCartridge:
         copy.changed()
         return LastOneAliveGame(copy)
 
+    @property
+    def statistics(self) -> Any:
+        """Last One Alive's statistics for simulations (the console's hook: :mod:`lastonealive.sim`)."""
+        from .sim.runner import STATISTICS
+        return STATISTICS
+
     # The bots of this game (bitbox.bots.BotShelf): lastonealive/strategy.py.
     bot_names: Sequence[str] = ("random", "careful")
 

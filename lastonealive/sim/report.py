@@ -1,13 +1,13 @@
-"""The terminal report of a Last One Alive simulation (the tables are bitbox.simulation.report's)."""
+"""The tables of a Last One Alive simulation's report, after the console's heading
+(:class:`bitbox.simulation.runner.Result`; the layout is :mod:`bitbox.simulation.report`'s)."""
 from __future__ import annotations
 
 from typing import Any
 
-from bitbox.i18n import counted
 from bitbox.simulation.rates import rate_of
-from bitbox.simulation.report import CI_HEADER, NONE, SMALL_NOTE, ci, num, pct, rate, run_line, table
+from bitbox.simulation.report import CI_HEADER, NONE, Cell, ci, num, pct, rate, table, win_rate_tables
 
-from .runner import COLOURS, SimConfig
+from .runner import COLOURS
 from .stats import Stats
 
 
@@ -23,39 +23,15 @@ def _ci(row: dict[str, Any], key: str) -> str:
     return ci(rate_of(row, key))
 
 
-def describe(config: SimConfig) -> str:
-    seating = "rotated over the seats game by game" if config.rotate else "fixed seats"
-    variants = ", ".join(config.variants) or "base game"
-    zombie = "" if config.first_zombie == "each" else ", starting zombie for the first player only"
-    return (f"{config.players} players, bots {','.join(config.bots)} ({seating}), {variants}{zombie}, "
-            f"seed {config.seed}")
-
-
-def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int) -> str:
-    out: list[str] = [f"Last One Alive simulation: {counted(stats.games, 'game', 'games')}, {describe(config)}",
-                      run_line(stats.games, seconds, workers), SMALL_NOTE]
+def tables(stats: Stats, config: Any) -> str:
     survivors = "survivors" in config.variants
-
-    out.append("\nWin rate by seat")
-    out.append(table(["seat", "colour", "games", "wins", "win %", CI_HEADER, "turns survived", "out"],
-                     [[r["seat"], COLOURS[r["seat"] - 1], r["games"], num(r["wins"]), _rate(r, "win_rate"),
-                       _ci(r, "win_rate"), num(r["turns_survived"]), _rate(r, "out", 0)]
-                      for r in stats.by_seat()], right=range(2, 8)))
-
-    out.append("\nWin rate by bot")
-    headers = ["bot", "seats", "wins", "win %", CI_HEADER, "turns survived", "out", "turn survival",
-               "heroes earned", "drawn up/down"]
+    seat_cells = (Cell("turns survived", lambda r: num(r["turns_survived"])), Cell("out", lambda r: _rate(r, "out", 0)))
+    bot_cells = [*seat_cells, Cell("turn survival", lambda r: _rate(r, "turn_survival")),
+                 Cell("heroes earned", lambda r: num(r["heroes_earned"], 2)),
+                 Cell("drawn up/down", lambda r: f"{r['drawn_face_up']:.2f}/{r['drawn_face_down']:.2f}")]
     if survivors:
-        headers.insert(7, "lives lost")
-    rows = []
-    for r in stats.by_bot():
-        row = [r["bot"], r["games"], num(r["wins"]), _rate(r, "win_rate"), _ci(r, "win_rate"),
-               num(r["turns_survived"]), _rate(r, "out", 0), _rate(r, "turn_survival"), num(r["heroes_earned"], 2),
-               f"{r['drawn_face_up']:.2f}/{r['drawn_face_down']:.2f}"]
-        if survivors:
-            row.insert(7, num(r["lives_lost"], 2))
-        rows.append(row)
-    out.append(table(headers, rows, right=range(1, len(headers))))
+        bot_cells.insert(2, Cell("lives lost", lambda r: num(r["lives_lost"], 2)))
+    out = win_rate_tables(stats.by_seat(), stats.by_bot(), COLOURS, seat_cells, bot_cells)
 
     length = stats.length()
     ends = "; ".join(f"{n} by {why}" for why, n in length["ends"].items())
@@ -94,4 +70,4 @@ def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int) -> 
     return "\n".join(out)
 
 
-__all__ = ["describe", "render"]
+__all__ = ["tables"]
