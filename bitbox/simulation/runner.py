@@ -233,20 +233,25 @@ class Job:
 
     def __init__(self, config: Any, cartridge: Cartridge | None = None, with_statistics: bool = True) -> None:
         self.config = config
-        self.cartridge = cartridge
         self.with_statistics = with_statistics
+        self._use(cartridge)
+
+    def _use(self, cartridge: Cartridge | None) -> None:
+        self.cartridge = cartridge
+        self.hook = statistics_of(cartridge) if cartridge is not None and self.with_statistics else None
 
     def __getstate__(self) -> tuple[Any, bool]:
         return self.config, self.with_statistics
 
     def __setstate__(self, state: tuple[Any, bool]) -> None:
-        (self.config, self.with_statistics), self.cartridge = state, None
+        self.config, self.with_statistics = state
+        self._use(None)
 
     def __call__(self, index: int) -> Record:
         if self.cartridge is None:
-            self.cartridge = find(self.config.game)
-        hook = statistics_of(self.cartridge) if self.with_statistics else None
-        return play_one(self.config, index, self.cartridge, hook)
+            self._use(find(self.config.game))
+        assert self.cartridge is not None
+        return play_one(self.config, index, self.cartridge, self.hook)
 
 
 def records(config: Any, workers: int = 1, progress: Progress | None = None, ray: str | None = None,

@@ -2,7 +2,7 @@
 (:class:`bitbox.simulation.runner.Result`; the layout is :mod:`bitbox.simulation.report`'s)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from bitbox.simulation.rates import rate_of
 from bitbox.simulation.report import CI_HEADER, NONE, Cell, ci, num, pct, rate, table, win_rate_tables
@@ -15,12 +15,12 @@ def _pp(x: float | None) -> str:
     return NONE if x is None else f"{100 * x:+.1f} pp"
 
 
-def _rate(row: dict[str, Any], key: str, digits: int = 1) -> str:
-    return rate(rate_of(row, key), digits)
+def _rate(row: Mapping[str, Any], key: str, digits: int = 1) -> str:
+    return rate(rate_of(dict(row), key), digits)
 
 
-def _ci(row: dict[str, Any], key: str) -> str:
-    return ci(rate_of(row, key))
+def _ci(row: Mapping[str, Any], key: str) -> str:
+    return ci(rate_of(dict(row), key))
 
 
 def tables(stats: Stats, config: Any) -> str:

@@ -92,9 +92,9 @@ class Stats(Tallies[_Tally]):
         super().add(rec)
         bots, wins = rec["bots"], rec["wins"]
         for k in range(self.players):
-            for t in self.tally(k, bots[k]):
-                t.add(wins[k], rec["own_turns"][k], rec["out"][k] is not None, rec["lives_lost"][k],
-                      rec["heroes"][k], rec["drawn"][k][0], rec["drawn"][k][1])
+            for seat_or_bot in self.tally(k, bots[k]):
+                seat_or_bot.add(wins[k], rec["own_turns"][k], rec["out"][k] is not None, rec["lives_lost"][k],
+                                rec["heroes"][k], rec["drawn"][k][0], rec["drawn"][k][1])
         for t, level in enumerate(rec["levels"], 1):
             self.level_sum[t] += level
             self.level_n[t] += 1
