@@ -103,6 +103,16 @@ def seat_colour(name: str) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+def bot_rates(ax: Any, bots: Sequence[Mapping[str, Any]], key: str, title: str, colour: str = "#8172b2") -> None:
+    """A rate of each bot (the rate rows hold under ``key``) on ``ax``, the bots named under
+    their bars."""
+    from .rates import rate_of
+    xs = range(len(bots))
+    rate_bars(ax, xs, [rate_of(dict(r), key) for r in bots], colour)
+    ax.set_xticks(xs, [r["bot"] for r in bots])
+    ax.set_title(title)
+
+
 def win_rate_figure(seats: Sequence[Mapping[str, Any]], bots: Sequence[Mapping[str, Any]], colours: Sequence[str],
                     players: int) -> Any:
     """Win rate by seat (each in its colour) and by bot, with their intervals and the fair
@@ -125,5 +135,5 @@ def win_rate_figure(seats: Sequence[Mapping[str, Any]], bots: Sequence[Mapping[s
     return fig
 
 
-__all__ = ["FAIR_STYLE", "SMALL_ALPHA", "SMALL_HATCH", "counts_from_zero", "percent_axis", "pyplot", "rate_bars",
+__all__ = ["FAIR_STYLE", "SMALL_ALPHA", "SMALL_HATCH", "bot_rates", "counts_from_zero", "percent_axis", "pyplot", "rate_bars",
            "save_figures", "seat_colour", "small_sample_note", "whole_turns", "win_rate_figure"]

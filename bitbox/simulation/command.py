@@ -20,9 +20,10 @@ DEFAULT_PLAYERS = 4
 
 
 def add_parser(sub: Any, cartridge: Cartridge, description: str, games: int,
-               own: Callable[[argparse.ArgumentParser], None] | None = None) -> argparse.ArgumentParser:
+               own: Callable[[argparse.ArgumentParser], None] | None,
+               run: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
     """The ``simulate`` sub-command of ``cartridge``'s command (``games``: the default number of
-    games; ``own`` adds the game's own options after ``--bots``)."""
+    games; ``own`` adds the game's own options after ``--bots``; ``run(args)`` runs it)."""
     from ..bots import bot_names
     p = sub.add_parser("simulate", help="play many games with bots and report statistics", description=description)
     p.add_argument("--players", type=int, metavar="P", help=f"players per game, {cartridge.min_players} to "
@@ -35,6 +36,7 @@ def add_parser(sub: Any, cartridge: Cartridge, description: str, games: int,
                    help="do not rotate the bots over the seats from one game to the next")
     common.add_options(p, games=games)
     add_logging_options(p, quiet=False)
+    p.set_defaults(func=run)
     return p
 
 

@@ -78,6 +78,21 @@ def run_line(games: int, seconds: float, workers: int) -> str:
     return f"played in {seconds:.1f} s ({rate_:,.0f} games/s) on {workers} worker{'s' if workers != 1 else ''}"
 
 
+def rate_cell(row: Mapping[str, Any], key: str, digits: int = 1) -> str:
+    """:func:`rate` of the rate a row holds under ``key`` (:meth:`Rate.data`)."""
+    return rate(rate_of(dict(row), key), digits)
+
+
+def ci_cell(row: Mapping[str, Any], key: str) -> str:
+    """:func:`ci` of the rate a row holds under ``key``."""
+    return ci(rate_of(dict(row), key))
+
+
+def points(x: float | None) -> str:
+    """A difference of rates in percentage points: ``+2.5 pp`` (``—`` for None)."""
+    return NONE if x is None else f"{100 * x:+.1f} pp"
+
+
 class Cell(NamedTuple):
     """A column a game adds to the win-rate tables: its header, its cell from a row of
     ``by_seat()``/``by_bot()``, and whether it is right-aligned."""
@@ -93,8 +108,7 @@ def win_rate_tables(seats: Sequence[Mapping[str, Any]], bots: Sequence[Mapping[s
     game's own columns. A row has ``seat`` (from 1) or ``bot``, ``games``, ``wins`` and the
     ``win_rate`` data (:meth:`Rate.data`)."""
     def tally(r: Mapping[str, Any]) -> list[object]:
-        win = rate_of(dict(r), "win_rate")
-        return [r["games"], num(r["wins"]), rate(win), ci(win)]
+        return [r["games"], num(r["wins"]), rate_cell(r, "win_rate"), ci_cell(r, "win_rate")]
 
     def right(first: int, cells: Sequence[Cell]) -> list[int]:      # the 4 figures, then the game's
         return [*range(first, first + 4), *(first + 4 + i for i, c in enumerate(cells) if c.right)]
@@ -109,5 +123,5 @@ def win_rate_tables(seats: Sequence[Mapping[str, Any]], bots: Sequence[Mapping[s
                   right=right(1, bot_cells))]
 
 
-__all__ = ["CI_HEADER", "NONE", "SMALL_NOTE", "Cell", "ci", "num", "pct", "rate", "run_line", "table",
-           "win_rate_tables"]
+__all__ = ["CI_HEADER", "NONE", "SMALL_NOTE", "Cell", "ci", "ci_cell", "num", "pct", "points", "rate", "rate_cell",
+           "run_line", "table", "win_rate_tables"]

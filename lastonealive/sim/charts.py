@@ -7,18 +7,10 @@ ticks; count and level axes start at 0.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from bitbox.simulation.charts import (
-    counts_from_zero,
-    pyplot,
-    rate_bars,
-    save_figures,
-    small_sample_note,
-    whole_turns,
-    win_rate_figure,
-)
+from bitbox.simulation import charts
+from bitbox.simulation.charts import pyplot, rate_bars, small_sample_note, whole_turns
 from bitbox.simulation.rates import SMALL_SAMPLE, Rate, rate_of
 
 from .runner import COLOURS
@@ -26,14 +18,14 @@ from .stats import TOKENS, Stats
 
 
 def figures(stats: Stats, config: Any) -> dict[str, Any]:
-    """The charts as matplotlib figures, by file name (:func:`write_charts` saves them)."""
+    """The charts as matplotlib figures, by file name (the console's runner saves them)."""
     plt = pyplot()
     title = f"Last One Alive: {stats.games} games, {config.describe()}"
     figs: dict[str, Any] = {}
 
     # Win rate by seat and by bot, with 95 % intervals and the fair share.
     seats, bots = stats.by_seat(), stats.by_bot()
-    figs["win_rate.png"] = win_rate_figure(seats, bots, COLOURS, config.players)
+    figs["win_rate.png"] = charts.win_rate_figure(seats, bots, COLOURS, config.players)
 
     # Turns survived and turn survival by bot; game length.
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
@@ -43,16 +35,14 @@ def figures(stats: Stats, config: Any) -> dict[str, Any]:
     axes[0].set_xticks(xs, labels)
     axes[0].set_ylim(bottom=0)
     axes[0].set_title("Turns survived per game")
-    rate_bars(axes[1], xs, [rate_of(r, "turn_survival") for r in bots], "#8172b2")
-    axes[1].set_xticks(xs, labels)
-    axes[1].set_title("Turns not ending overrun (%)")
+    charts.bot_rates(axes[1], bots, "turn_survival", "Turns not ending overrun (%)")
     hist = stats.length()["histogram"]
     axes[2].bar(list(hist), list(hist.values()), color="#4c72b0")
     axes[2].set_title(f"Game length (mean {stats.length()['mean']:.1f} turns)")
     axes[2].set_xlabel("turns")
     axes[2].set_ylabel("games")
     whole_turns(axes[2].xaxis)
-    counts_from_zero(axes[2])
+    charts.counts_from_zero(axes[2])
     figs["turns.png"] = fig
 
     # The apocalypse level over time.
@@ -108,9 +98,4 @@ def figures(stats: Stats, config: Any) -> dict[str, Any]:
     return figs
 
 
-def write_charts(stats: Stats, config: Any, out: Path) -> list[Path]:
-    """Write the charts into ``out``; return their paths."""
-    return save_figures(figures(stats, config), out)
-
-
-__all__ = ["figures", "write_charts"]
+__all__ = ["figures"]

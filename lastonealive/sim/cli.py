@@ -17,21 +17,21 @@ def _cartridge() -> Any:
     return CARTRIDGE
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
-    def own(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--variant", default="", metavar="NAMES",
-                       help=f"comma-separated variants ({', '.join(SIM_VARIANTS)}; default: the base game); "
-                            "survivors is for 2 or 3 players")
-        p.add_argument("--first-zombie", choices=("each", "first"), default="each",
-                       help="the starting 1-zombie die for each player (default) or the first only (L-4)")
+DESCRIPTION = ("Play N games of Last One Alive with bots, in parallel, and report win rates by seat and bot, "
+               "turns survived, game length, the apocalypse level over time, and how each token is used and pays "
+               "off. The same --seed gives the same figures whatever --workers.")
 
-    p = command.add_parser(
-        sub, _cartridge(), games=500, own=own,
-        description="Play N games of Last One Alive with bots, in parallel, and report win rates by seat and "
-                    "bot, turns survived, game length, the apocalypse level over time, and how each token is "
-                    "used and pays off. The same --seed gives the same figures whatever --workers.")
-    p.set_defaults(func=run)
-    return p
+
+def _variants(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="", metavar="NAMES",
+                   help=f"comma-separated variants ({', '.join(SIM_VARIANTS)}; default: the base game); "
+                        "survivors is for 2 or 3 players")
+    p.add_argument("--first-zombie", choices=("each", "first"), default="each",
+                   help="the starting 1-zombie die for each player (default) or the first only (L-4)")
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    return command.add_parser(sub, _cartridge(), DESCRIPTION, 500, _variants, run)
 
 
 def run(args: argparse.Namespace) -> int:

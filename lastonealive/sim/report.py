@@ -2,31 +2,18 @@
 (:class:`bitbox.simulation.runner.Result`; the layout is :mod:`bitbox.simulation.report`'s)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-from bitbox.simulation.rates import rate_of
-from bitbox.simulation.report import CI_HEADER, NONE, Cell, ci, num, pct, rate, table, win_rate_tables
+from bitbox.simulation.report import CI_HEADER, Cell, ci_cell, num, pct, points, rate_cell, table, win_rate_tables
 
 from .runner import COLOURS
 from .stats import Stats
 
 
-def _pp(x: float | None) -> str:
-    return NONE if x is None else f"{100 * x:+.1f} pp"
-
-
-def _rate(row: Mapping[str, Any], key: str, digits: int = 1) -> str:
-    return rate(rate_of(dict(row), key), digits)
-
-
-def _ci(row: Mapping[str, Any], key: str) -> str:
-    return ci(rate_of(dict(row), key))
-
-
 def tables(stats: Stats, config: Any) -> str:
     survivors = "survivors" in config.variants
-    seat_cells = (Cell("turns survived", lambda r: num(r["turns_survived"])), Cell("out", lambda r: _rate(r, "out", 0)))
-    bot_cells = [*seat_cells, Cell("turn survival", lambda r: _rate(r, "turn_survival")),
+    seat_cells = (Cell("turns survived", lambda r: num(r["turns_survived"])), Cell("out", lambda r: rate_cell(r, "out", 0)))
+    bot_cells = [*seat_cells, Cell("turn survival", lambda r: rate_cell(r, "turn_survival")),
                  Cell("heroes earned", lambda r: num(r["heroes_earned"], 2)),
                  Cell("drawn up/down", lambda r: f"{r['drawn_face_up']:.2f}/{r['drawn_face_down']:.2f}")]
     if survivors:
@@ -63,9 +50,9 @@ def tables(stats: Stats, config: Any) -> str:
     out.append(table(["bot", "token", "uses", "per game", "how", "survived", CI_HEADER, "all turns", "win % users",
                       CI_HEADER, "contribution"],
                      [[r["bot"], r["token"], r["uses"], num(r["per_game"], 2),
-                       " ".join(f"{m} {n}" for m, n in r["modes"].items()), _rate(r, "survived"), _ci(r, "survived"),
-                       pct(r["turn_survival"]), _rate(r, "win_rate_users"), _ci(r, "win_rate_users"),
-                       _pp(r["contribution"])]
+                       " ".join(f"{m} {n}" for m, n in r["modes"].items()), rate_cell(r, "survived"), ci_cell(r, "survived"),
+                       pct(r["turn_survival"]), rate_cell(r, "win_rate_users"), ci_cell(r, "win_rate_users"),
+                       points(r["contribution"])]
                       for r in stats.token_rows()], right=(2, 3, 5, 6, 7, 8, 9, 10)))
     return "\n".join(out)
 

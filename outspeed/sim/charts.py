@@ -8,14 +8,13 @@ whole-turn ticks; count and zone axes start at 0.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from bitbox.simulation.charts import (
+    bot_rates,
     counts_from_zero,
     pyplot,
     rate_bars,
-    save_figures,
     small_sample_note,
     whole_turns,
     win_rate_figure,
@@ -42,7 +41,7 @@ def _top(rates: Iterable[Rate]) -> float:
 
 def figures(stats: Stats, config: Any,
             lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> dict[str, Any]:
-    """The charts as matplotlib figures, by file name (:func:`write_charts` saves them)."""
+    """The charts as matplotlib figures, by file name (the console's runner saves them)."""
     plt = pyplot()
     title = f"{stats.games} games, {config.players} players, bots {','.join(config.bots)}"
     figs: dict[str, Any] = {}
@@ -66,9 +65,7 @@ def figures(stats: Stats, config: Any,
     axes[0].set_xticks(xs, labels)
     axes[0].set_ylim(bottom=0)
     axes[0].set_title("Average finishing zone\n(ships racing at the end)")
-    rate_bars(axes[1], xs, [rate_of(r, "survived") for r in bots], "#8172b2")
-    axes[1].set_xticks(xs, labels)
-    axes[1].set_title("Ships still racing at the end (%)")
+    bot_rates(axes[1], bots, "survived", "Ships still racing at the end (%)")
     axes[2].bar(list(xs), [r["avg_place"] for r in bots], 0.8, color="#c44e52")
     axes[2].set_xticks(xs, labels)
     axes[2].set_ylim(0, config.players)
@@ -149,8 +146,3 @@ def figures(stats: Stats, config: Any,
     figs["game_length.png"] = fig
     return figs
 
-
-def write_charts(stats: Stats, config: Any, out: Path,
-                 lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> list[Path]:
-    """Write the charts into ``out``; return their paths."""
-    return save_figures(figures(stats, config, lit), out)

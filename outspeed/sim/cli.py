@@ -15,17 +15,17 @@ def _cartridge() -> Any:
     return OutspeedCartridge()
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
-    def own(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order, as for a first game")
+DESCRIPTION = ("Play N games with bots, in parallel, and report win rates by seat and bot, finishing zones, "
+               "eliminations by cause, path pick rates and win contributions, and game length. The same --seed "
+               "gives the same report whatever --workers.")
 
-    p = command.add_parser(
-        sub, _cartridge(), games=1000, own=own,
-        description="Play N games with bots, in parallel, and report win rates by seat and bot, finishing "
-                    "zones, eliminations by cause, path pick rates and win contributions, and game length. "
-                    "The same --seed gives the same report whatever --workers.")
-    p.set_defaults(func=run)
-    return p
+
+def _first_game(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order, as for a first game")
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    return command.add_parser(sub, _cartridge(), DESCRIPTION, 1000, _first_game, run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,10 +2,9 @@
 (:class:`bitbox.simulation.runner.Result`; the layout is :mod:`bitbox.simulation.report`'s)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
-from bitbox.simulation.rates import rate_of
-from bitbox.simulation.report import CI_HEADER, NONE, Cell, ci, num, pct, rate, table, win_rate_tables
+from bitbox.simulation.report import CI_HEADER, NONE, Cell, ci_cell, num, pct, points, rate_cell, table, win_rate_tables
 
 from ..rules.tiles import PATH_NAMES
 from .runner import COLOURS
@@ -15,19 +14,7 @@ if TYPE_CHECKING:
     from .stats import Stats
 
 
-def _signed_pp(x: float | None) -> str:
-    return NONE if x is None else f"{100 * x:+.1f} pp"
-
-
-def _rate(row: Mapping[str, Any], key: str, digits: int = 1) -> str:
-    return rate(rate_of(dict(row), key), digits)
-
-
-def _ci(row: Mapping[str, Any], key: str) -> str:
-    return ci(rate_of(dict(row), key))
-
-
-FINISHING = (Cell("survived", lambda r: _rate(r, "survived", 0)), Cell("avg zone", lambda r: num(r["avg_zone"])),
+FINISHING = (Cell("survived", lambda r: rate_cell(r, "survived", 0)), Cell("avg zone", lambda r: num(r["avg_zone"])),
              Cell("avg place", lambda r: num(r["avg_place"], 2)))
 OUT = Cell("out: " + "/".join(CAUSES), lambda r: "/".join(str(r["eliminated"][c]) for c in CAUSES), right=False)
 
@@ -37,8 +24,8 @@ def tables(stats: Stats, config: Any) -> str:
 
     out.append("\nEliminations by cause")
     out.append(table(["cause", "count", "per game", "% of ships", CI_HEADER, "avg turn"],
-                     [[r["cause"], r["count"], num(r["per_game"], 2), _rate(r, "share_of_ships"),
-                       _ci(r, "share_of_ships"), num(r["avg_turn"])]
+                     [[r["cause"], r["count"], num(r["per_game"], 2), rate_cell(r, "share_of_ships"),
+                       ci_cell(r, "share_of_ships"), num(r["avg_turn"])]
                       for r in stats.eliminations()], right=range(1, 6)))
 
     length = stats.length()
@@ -55,7 +42,7 @@ def tables(stats: Stats, config: Any) -> str:
                f"{NONE}: a lit path nobody took)")
     out.append(table(["tile", "face", "path", "picks", "pick %", CI_HEADER, "win % of pickers", CI_HEADER,
                       "contribution"],
-                     [[r["tile"], r["face"], PATH_NAMES.get(r["path"], r["path"]), r["picks"], _rate(r, "pick_rate"),
-                       _ci(r, "pick_rate"), _rate(r, "win_rate"), _ci(r, "win_rate"), _signed_pp(r["contribution"])]
+                     [[r["tile"], r["face"], PATH_NAMES.get(r["path"], r["path"]), r["picks"], rate_cell(r, "pick_rate"),
+                       ci_cell(r, "pick_rate"), rate_cell(r, "win_rate"), ci_cell(r, "win_rate"), points(r["contribution"])]
                       for r in stats.path_rows()], right=(0, 3, 4, 5, 6, 7, 8)))
     return "\n".join(out)
