@@ -110,6 +110,8 @@ class OutspeedGame:
             for p, legal in engine.program_options().items():
                 known = made.get((p, id(legal)))
                 if known is None or known[0] is not legal:
+                    if len(made) > 512:         # a face whose options are made anew at each call
+                        made.clear()
                     shared = made.get(("", id(legal)))
                     if shared is None or shared[0] is not legal:
                         shared = made[("", id(legal))] = (legal, _programs(legal))
@@ -232,6 +234,8 @@ class PromptBot:
             options = prompt.options
             known = self._legal.get(id(options))
             if known is None or known[0] is not options:
+                if len(self._legal) > 512:
+                    self._legal.clear()
                 legal: dict[str, list[int]] = {}
                 for o in options:
                     assert isinstance(o, Choice)
