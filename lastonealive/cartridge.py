@@ -153,6 +153,12 @@ class LastOneAliveCartridge(EngineCartridge):
         copy.changed()
         return LastOneAliveGame(copy)
 
+    @property
+    def statistics(self) -> Any:
+        """Last One Alive's statistics for simulations (the console's hook: :mod:`lastonealive.sim`)."""
+        from .sim.runner import STATISTICS
+        return STATISTICS
+
     def play_main(self, argv: Sequence[str]) -> int:
         """`bitbox play --game lastonealive ARGS`: exactly `lastonealive play ARGS`."""
         from .cli import main

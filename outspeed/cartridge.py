@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bitbox.games.base import BotFactory, EngineCartridge, EngineGame
 from bitbox.games.protocol import JSON, Action, GameError, GameEvent, OptionSpec, Player, Prompt, Refusal
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .bots import Bot as OutspeedBot
     from .journaling import OutspeedJournalRules
     from .content import Content
+    from .sim.runner import Statistics as OutspeedStatistics
 
 NAME = "outspeed"
 TITLE = "Outspeed"
@@ -65,7 +66,16 @@ _OPTIONS = (
 class OutspeedGame(EngineGame[Game]):
     """One game of Outspeed seen through the protocol; ``engine`` is the rules' :class:`Game`."""
 
-    __slots__ = ()
+    __slots__ = ("_programs", "_bonus")
+
+    def __init__(self, engine: Game) -> None:
+        super().__init__(engine)
+        # The prompts made, by player and what they come from: a programming prompt by the
+        # engine's legal programs (one mapping shared by the players with the same fuel on a
+        # tile face), a bonus prompt by its options; made once, not at every call (a
+        # simulation asks for them twice an apply). Prompts are immutable values.
+        self._programs: dict[tuple[Player, int], tuple[object, Any]] = {}     # ("", id): the options
+        self._bonus: dict[tuple[Player, tuple[Action, ...]], Prompt] = {}
 
     # -------------------------------------------------------------- who acts now
     def prompts(self) -> Sequence[Prompt]:
@@ -76,16 +86,29 @@ class OutspeedGame(EngineGame[Game]):
         if s.phase == "bonus":
             if s.tile is None:                  # a scenario's stack ran out: nothing to play
                 return ()
-            return tuple(Prompt(p, BONUS, tuple(legal)) for p, legal in engine.bonus_options().items())
-        if s.phase == "programming":
+            bonus = self._bonus
             out = []
-            for p, legal in engine.program_options().items():
-                options: list[Action] = []
-                for path in sorted(legal, key=PATHS.index):
-                    numbers = legal[path]
-                    options += [Choice(path, n) for n in numbers] if numbers else [Choice(path)]
-                out.append(Prompt(p, PROGRAM, tuple(options)))
+            for p, tokens in engine.bonus_options().items():
+                options = tuple(tokens)
+                prompt = bonus.get((p, options))
+                if prompt is None:
+                    prompt = bonus[(p, options)] = Prompt(p, BONUS, options)
+                out.append(prompt)
             return tuple(out)
+        if s.phase == "programming":
+            made = self._programs
+            asked = []
+            for p, legal in engine.program_options().items():
+                known = made.get((p, id(legal)))
+                if known is None or known[0] is not legal:
+                    if len(made) > 512:         # a face whose options are made anew at each call
+                        made.clear()
+                    shared = made.get(("", id(legal)))
+                    if shared is None or shared[0] is not legal:
+                        shared = made[("", id(legal))] = (legal, _programs(legal))
+                    known = made[(p, id(legal))] = (legal, Prompt(p, PROGRAM, shared[1]))
+                asked.append(known[1])
+            return tuple(asked)
         if s.phase == "draw":          # the two tokens drawn (maybe alike), in the order drawn
             return (Prompt(s.draw_queue[0], KEEP, tuple(dict.fromkeys(s.drawn)), {"drawn": list(s.drawn)}),)
         return ()
@@ -149,6 +172,16 @@ class OutspeedGame(EngineGame[Game]):
             s.forced_dice.setdefault(player, []).extend(int(v) for v in values)
 
 
+def _programs(legal: Mapping[str, Sequence[int]]) -> tuple[Action, ...]:
+    """A programming prompt's options: each legal path (left, center, right) with each of its
+    legal numbers, or alone when it takes none."""
+    options: list[Action] = []
+    for path in sorted(legal, key=PATHS.index):
+        numbers = legal[path]
+        options += [Choice(path, n) for n in numbers] if numbers else [Choice(path)]
+    return tuple(options)
+
+
 def _canonical(prompt: Prompt, action: Action) -> Action:
     """A program whose path takes no number, given with one (the centre wheel is always
     somewhere): the engine ignores the number, so the option without it is meant."""
@@ -167,18 +200,25 @@ class PromptBot:
     def __init__(self, bot: "OutspeedBot") -> None:
         self.bot = bot
         self.name = bot.name
+        self._legal: dict[int, tuple[Sequence[Action], dict[str, list[int]]]] = {}   # by the options' id
 
     def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Action:
         if prompt.kind == BONUS:
             return self.bot.bonus(view, prompt.options)                        # type: ignore[arg-type]
         if prompt.kind == PROGRAM:
-            legal: dict[str, list[int]] = {}
-            for o in prompt.options:
-                assert isinstance(o, Choice)
-                numbers = legal.setdefault(o.path, [])
-                if o.number is not None:
-                    numbers.append(o.number)
-            return self.bot.program(view, legal)
+            options = prompt.options
+            known = self._legal.get(id(options))
+            if known is None or known[0] is not options:
+                if len(self._legal) > 512:
+                    self._legal.clear()
+                legal: dict[str, list[int]] = {}
+                for o in options:
+                    assert isinstance(o, Choice)
+                    numbers = legal.setdefault(o.path, [])
+                    if o.number is not None:
+                        numbers.append(o.number)
+                known = self._legal[id(options)] = (options, legal)
+            return self.bot.program(view, known[1])
         drawn = prompt.context.get("drawn")
         return self.bot.keep(view, drawn if isinstance(drawn, list) else list(prompt.options))  # type: ignore[arg-type]
 
@@ -246,6 +286,12 @@ class OutspeedCartridge(EngineCartridge):
         s.drawn = [pool.pop() for _ in s.drawn]
         s.pile = pool
         return OutspeedGame(copy)
+
+    @property
+    def statistics(self) -> "OutspeedStatistics":
+        """Outspeed's statistics for simulations (the console's hook: :mod:`outspeed.sim`)."""
+        from .sim.runner import Statistics
+        return Statistics(self)
 
     def play_main(self, argv: Sequence[str]) -> int:
         """`bitbox play --game outspeed ARGS`: exactly `outspeed play ARGS`."""

@@ -7,8 +7,11 @@
 * :mod:`.rates`: the 95 % Wilson score interval and the small-sample flag of every rate;
 * :mod:`.gamelog`: ``games.csv``, a row per game (the common columns, then the game's own);
 * :mod:`.charts`: what every chart shares (rate bars with intervals, whole-turn ticks);
-* :mod:`.games`: any registered cartridge played by its bots, with win rates by seat and bot
-  (``bitbox simulate GAME``). A game adds its own statistics on top (``outspeed simulate``);
+* :mod:`.runner`: the one runner: any cartridge's games played by its bots through the game
+  protocol, with the cartridge's statistics hook when it gives one (docs/games.md);
+* :mod:`.tally`: the games and wins of each seat and bot, for a game's statistics;
+* :mod:`.games`: any registered cartridge's win rates by seat and bot (``bitbox simulate GAME``);
+* :mod:`.command`: a game's own ``simulate`` command on the runner (``outspeed simulate``);
 * :mod:`.cli`: what every ``simulate`` command shares (the common options, their checks,
   the cap on workers, Ctrl-C/SIGTERM, ``--ray``, ``--out``, printing the report).
 """

@@ -96,5 +96,44 @@ def small_sample_note(fig: Any) -> None:
              f"{NONE} n=0: nothing to count", fontsize=7, color="#444444", ha="left", va="bottom")
 
 
-__all__ = ["FAIR_STYLE", "SMALL_ALPHA", "SMALL_HATCH", "counts_from_zero", "percent_axis", "pyplot", "rate_bars",
-           "save_figures", "small_sample_note", "whole_turns"]
+def seat_colour(name: str) -> str:
+    """A seat colour's hex code (its controller's light), for the bars of that seat."""
+    from ..colours import LIGHT_RGB
+    r, g, b = LIGHT_RGB[name]
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def bot_rates(ax: Any, bots: Sequence[Mapping[str, Any]], key: str, title: str, colour: str = "#8172b2") -> None:
+    """A rate of each bot (the rate rows hold under ``key``) on ``ax``, the bots named under
+    their bars."""
+    from .rates import rate_of
+    xs = range(len(bots))
+    rate_bars(ax, xs, [rate_of(dict(r), key) for r in bots], colour)
+    ax.set_xticks(xs, [r["bot"] for r in bots])
+    ax.set_title(title)
+
+
+def win_rate_figure(seats: Sequence[Mapping[str, Any]], bots: Sequence[Mapping[str, Any]], colours: Sequence[str],
+                    players: int) -> Any:
+    """Win rate by seat (each in its colour) and by bot, with their intervals and the fair
+    share (1 / ``players``); rows as :func:`bitbox.simulation.report.win_rate_tables` takes."""
+    from .rates import rate_of
+    plt = pyplot()
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.4))
+    rate_bars(a, range(len(seats)), [rate_of(dict(r), "win_rate") for r in seats],
+              [seat_colour(colours[r["seat"] - 1]) for r in seats])
+    a.set_xticks(range(len(seats)), [f"{r['seat']} {colours[r['seat'] - 1]}" for r in seats])
+    a.axhline(100 / players, label="fair share", **FAIR_STYLE)
+    a.set_title("Win rate by seat")
+    a.set_ylabel("win %")
+    a.legend()
+    rate_bars(b, range(len(bots)), [rate_of(dict(r), "win_rate") for r in bots], "#4c72b0")
+    b.set_xticks(range(len(bots)), [r["bot"] for r in bots])
+    b.axhline(100 / players, **FAIR_STYLE)
+    b.set_title("Win rate by bot")
+    b.set_ylabel("win %")
+    return fig
+
+
+__all__ = ["FAIR_STYLE", "SMALL_ALPHA", "SMALL_HATCH", "bot_rates", "counts_from_zero", "percent_axis", "pyplot", "rate_bars",
+           "save_figures", "seat_colour", "small_sample_note", "whole_turns", "win_rate_figure"]

@@ -1,8 +1,10 @@
-"""Any registered cartridge played many times by bots: win rates by seat and by bot.
+"""Any registered cartridge played many times by bots: win rates by seat and by bot, the same
+figures for every game (``bitbox simulate GAME``).
 
-``bitbox simulate GAME`` runs it; a game with statistics of its own builds them on the same
-harness (``outspeed simulate``). Game ``i`` of a run is seeded from ``(run seed, i)`` and each
-seat's bot from ``(game seed, seat)`` in the namespace ``bitbox-simulate/GAME``.
+The games are the console's runner's (:mod:`.runner`), without the cartridge's statistics: game
+``i`` of a run is seeded from ``(run seed, i)`` and each seat's bot from ``(game seed, seat)``
+in the namespace ``bitbox-simulate/GAME``. A game's own command (``outspeed simulate``) runs the
+same runner with the cartridge's statistics hook.
 """
 from __future__ import annotations
 
@@ -13,16 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import bot_names, make_bot, play
+from ..bots import bot_names
 from ..games import JSON, Cartridge, GameError, check_options, check_players, find
 from ..games.conformance import player_names
 from ..i18n import counted
-from . import seeds
+from . import runner
 from .gamelog import Column, GameLog, common_columns, common_row
-from .pool import run_indexed
 from .progress import Progress
 from .rates import Rate
 from .report import CI_HEADER, SMALL_NOTE, ci, num, rate, run_line, table
+
+Record = runner.Record
 
 
 @dataclass(frozen=True)
@@ -57,51 +60,13 @@ class Run:
         shift = index if self.rotate else 0
         return [self.bots[(k + shift) % len(self.bots)] for k in range(self.players)]
 
+    @property
+    def namespace(self) -> str:
+        """The seeds' namespace: ``bitbox-simulate/GAME``."""
+        return f"bitbox-simulate/{self.game}"
 
-@dataclass(frozen=True)
-class Record:
-    """One game: its index and seed, the bot in each seat, each seat's share of the win (1/k
-    for each of k winners), and how many applies it took."""
-
-    index: int
-    seed: int
-    bots: tuple[str, ...]
-    wins: tuple[float, ...]
-    steps: int
-
-
-class Job:
-    """One game of a :class:`Run` by index (picklable: the cartridge is found again by name
-    in each worker process)."""
-
-    def __init__(self, run: Run) -> None:
-        self.run = run
-        self._cartridge: Cartridge | None = None
-
-    def __getstate__(self) -> Run:
-        return self.run
-
-    def __setstate__(self, run: Run) -> None:
-        self.run, self._cartridge = run, None
-
-    def __call__(self, index: int) -> Record:
-        if self._cartridge is None:
-            self._cartridge = find(self.run.game)
-        c, run = self._cartridge, self.run
-        namespace = f"bitbox-simulate/{c.name}"
-        gseed = seeds.game_seed(namespace, run.seed, index)
-        names = player_names(c, run.players)
-        kinds = run.seat_bots(index)
-        bots = {p: make_bot(c, kinds[k], seeds.bot_seed(namespace, gseed, k)) for k, p in enumerate(names)}
-        steps = [0]
-
-        def count(_: object) -> None:
-            steps[0] += 1
-
-        game = play(c.new(names, gseed, run.options), bots, count)
-        winners = set(game.winners)
-        share = 1 / len(winners) if winners else 0.0
-        return Record(index, gseed, tuple(kinds), tuple(share if p in winners else 0.0 for p in names), steps[0])
+    def cartridge_options(self) -> Mapping[str, JSON]:
+        return self.options
 
 
 @dataclass
@@ -121,17 +86,18 @@ class Summary:
         return ([Rate(w, int(g)) for g, w, _ in self.seat], {name: Rate(w, int(g)) for name, (g, w, _) in self.bot.items()})
 
     def add(self, r: Record) -> None:
+        wins = r["wins"]
         if not self.seat:
-            self.seat = [[0, 0.0, 0.0] for _ in r.wins]
+            self.seat = [[0, 0.0, 0.0] for _ in wins]
         if self.log is None:
-            self.log = GameLog(csv_columns(len(r.wins)))
-            self.names = player_names(find(self.run.game), len(r.wins))     # found once, not per game
-        row = common_row(r.index, r.seed, r.bots, r.wins, self.names)
+            self.log = GameLog(csv_columns(len(wins)))
+            self.names = player_names(find(self.run.game), len(wins))     # found once, not per game
+        row = common_row(r["index"], r["seed"], r["bots"], wins, self.names)
         del row["turns"]                    # a game's turns are its own: any cartridge has prompts
-        self.log.add({**row, "prompts": r.steps})
+        self.log.add({**row, "prompts": r["prompts"]})
         self.games += 1
-        self.steps += r.steps
-        for k, (name, w) in enumerate(zip(r.bots, r.wins)):
+        self.steps += r["prompts"]
+        for k, (name, w) in enumerate(zip(r["bots"], wins)):
             for t in (self.seat[k], self.bot.setdefault(name, [0, 0.0, 0.0])):
                 t[0] += 1
                 t[1] += w
@@ -209,10 +175,7 @@ def records(run: Run, workers: int = 1, progress: Progress | None = None, ray: s
     when ``ray`` is not None (an address, or "" for a Ray instance on this machine;
     :mod:`bitbox.simulation.cluster`): the same records either way."""
     run.check()
-    if ray is not None:
-        from . import cluster
-        return cluster.run_indexed(Job(run), run.games, ray, progress, on_start)
-    return run_indexed(Job(run), run.games, workers, progress)
+    return runner.records(run, workers, progress, ray, on_start, with_statistics=False)
 
 
 def simulate(run: Run, workers: int = 1, progress: Progress | None = None, ray: str | None = None) -> Summary:
@@ -232,4 +195,4 @@ def simulate(run: Run, workers: int = 1, progress: Progress | None = None, ray: 
     return summary
 
 
-__all__ = ["GameError", "Job", "Record", "Run", "Summary", "csv_columns", "records", "simulate"]
+__all__ = ["GameError", "Record", "Run", "Summary", "csv_columns", "records", "simulate"]

@@ -7,9 +7,10 @@ in a file: ``simulate ... > report.txt`` keeps exactly what the terminal showed.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
-from .rates import SMALL_SAMPLE, Rate
+from .rates import SMALL_SAMPLE, Rate, rate_of
 
 # Columns two spaces apart, a line of dashes under the headers, nothing else (ASCII only).
 _BOX_LINES = ("    ", "    ", "--  ", "    ", "    ", "    ", "    ", "    ")
@@ -77,4 +78,50 @@ def run_line(games: int, seconds: float, workers: int) -> str:
     return f"played in {seconds:.1f} s ({rate_:,.0f} games/s) on {workers} worker{'s' if workers != 1 else ''}"
 
 
-__all__ = ["CI_HEADER", "NONE", "SMALL_NOTE", "ci", "num", "pct", "rate", "run_line", "table"]
+def rate_cell(row: Mapping[str, Any], key: str, digits: int = 1) -> str:
+    """:func:`rate` of the rate a row holds under ``key`` (:meth:`Rate.data`)."""
+    return rate(rate_of(dict(row), key), digits)
+
+
+def ci_cell(row: Mapping[str, Any], key: str) -> str:
+    """:func:`ci` of the rate a row holds under ``key``."""
+    return ci(rate_of(dict(row), key))
+
+
+def points(x: float | None) -> str:
+    """A difference of rates in percentage points: ``+2.5 pp`` (``—`` for None)."""
+    return NONE if x is None else f"{100 * x:+.1f} pp"
+
+
+class Cell(NamedTuple):
+    """A column a game adds to the win-rate tables: its header, its cell from a row of
+    ``by_seat()``/``by_bot()``, and whether it is right-aligned."""
+
+    header: str
+    cell: Callable[[Mapping[str, Any]], object]
+    right: bool = True
+
+
+def win_rate_tables(seats: Sequence[Mapping[str, Any]], bots: Sequence[Mapping[str, Any]], colours: Sequence[str],
+                    seat_cells: Sequence[Cell] = (), bot_cells: Sequence[Cell] = ()) -> list[str]:
+    """"Win rate by seat" and "Win rate by bot": games, wins, win % and its interval, then the
+    game's own columns. A row has ``seat`` (from 1) or ``bot``, ``games``, ``wins`` and the
+    ``win_rate`` data (:meth:`Rate.data`)."""
+    def tally(r: Mapping[str, Any]) -> list[object]:
+        return [r["games"], num(r["wins"]), rate_cell(r, "win_rate"), ci_cell(r, "win_rate")]
+
+    def right(first: int, cells: Sequence[Cell]) -> list[int]:      # the 4 figures, then the game's
+        return [*range(first, first + 4), *(first + 4 + i for i, c in enumerate(cells) if c.right)]
+
+    seat_rows = [[r["seat"], colours[r["seat"] - 1], *tally(r), *(c.cell(r) for c in seat_cells)] for r in seats]
+    bot_rows = [[r["bot"], *tally(r), *(c.cell(r) for c in bot_cells)] for r in bots]
+    return ["\nWin rate by seat",
+            table(["seat", "colour", "games", "wins", "win %", CI_HEADER, *(c.header for c in seat_cells)], seat_rows,
+                  right=right(2, seat_cells)),
+            "\nWin rate by bot",
+            table(["bot", "seats", "wins", "win %", CI_HEADER, *(c.header for c in bot_cells)], bot_rows,
+                  right=right(1, bot_cells))]
+
+
+__all__ = ["CI_HEADER", "NONE", "SMALL_NOTE", "Cell", "ci", "ci_cell", "num", "pct", "points", "rate", "rate_cell",
+           "run_line", "table", "win_rate_tables"]

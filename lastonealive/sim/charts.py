@@ -7,53 +7,25 @@ ticks; count and level axes start at 0.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from bitbox.colours import LIGHT_RGB
-from bitbox.simulation.charts import (
-    FAIR_STYLE,
-    counts_from_zero,
-    pyplot,
-    rate_bars,
-    save_figures,
-    small_sample_note,
-    whole_turns,
-)
+from bitbox.simulation import charts
+from bitbox.simulation.charts import pyplot, rate_bars, small_sample_note, whole_turns
 from bitbox.simulation.rates import SMALL_SAMPLE, Rate, rate_of
 
-from .report import describe
-from .runner import COLOURS, SimConfig
+from .runner import COLOURS
 from .stats import TOKENS, Stats
 
 
-def _hex(name: str) -> str:
-    r, g, b = LIGHT_RGB[name]
-    return f"#{r:02x}{g:02x}{b:02x}"
-
-
-def figures(stats: Stats, config: SimConfig) -> dict[str, Any]:
-    """The charts as matplotlib figures, by file name (:func:`write_charts` saves them)."""
+def figures(stats: Stats, config: Any) -> dict[str, Any]:
+    """The charts as matplotlib figures, by file name (the console's runner saves them)."""
     plt = pyplot()
-    title = f"Last One Alive: {stats.games} games, {describe(config)}"
+    title = f"Last One Alive: {stats.games} games, {config.describe()}"
     figs: dict[str, Any] = {}
 
     # Win rate by seat and by bot, with 95 % intervals and the fair share.
     seats, bots = stats.by_seat(), stats.by_bot()
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.4))
-    rate_bars(a, range(len(seats)), [rate_of(r, "win_rate") for r in seats],
-              [_hex(COLOURS[r["seat"] - 1]) for r in seats])
-    a.set_xticks(range(len(seats)), [f"{r['seat']} {COLOURS[r['seat'] - 1]}" for r in seats])
-    a.axhline(100 / config.players, label="fair share", **FAIR_STYLE)
-    a.set_title("Win rate by seat")
-    a.set_ylabel("win %")
-    a.legend()
-    rate_bars(b, range(len(bots)), [rate_of(r, "win_rate") for r in bots], "#4c72b0")
-    b.set_xticks(range(len(bots)), [r["bot"] for r in bots])
-    b.axhline(100 / config.players, **FAIR_STYLE)
-    b.set_title("Win rate by bot")
-    b.set_ylabel("win %")
-    figs["win_rate.png"] = fig
+    figs["win_rate.png"] = charts.win_rate_figure(seats, bots, COLOURS, config.players)
 
     # Turns survived and turn survival by bot; game length.
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
@@ -63,16 +35,14 @@ def figures(stats: Stats, config: SimConfig) -> dict[str, Any]:
     axes[0].set_xticks(xs, labels)
     axes[0].set_ylim(bottom=0)
     axes[0].set_title("Turns survived per game")
-    rate_bars(axes[1], xs, [rate_of(r, "turn_survival") for r in bots], "#8172b2")
-    axes[1].set_xticks(xs, labels)
-    axes[1].set_title("Turns not ending overrun (%)")
+    charts.bot_rates(axes[1], bots, "turn_survival", "Turns not ending overrun (%)")
     hist = stats.length()["histogram"]
     axes[2].bar(list(hist), list(hist.values()), color="#4c72b0")
     axes[2].set_title(f"Game length (mean {stats.length()['mean']:.1f} turns)")
     axes[2].set_xlabel("turns")
     axes[2].set_ylabel("games")
     whole_turns(axes[2].xaxis)
-    counts_from_zero(axes[2])
+    charts.counts_from_zero(axes[2])
     figs["turns.png"] = fig
 
     # The apocalypse level over time.
@@ -128,9 +98,4 @@ def figures(stats: Stats, config: SimConfig) -> dict[str, Any]:
     return figs
 
 
-def write_charts(stats: Stats, config: SimConfig, out: Path) -> list[Path]:
-    """Write the charts into ``out``; return their paths."""
-    return save_figures(figures(stats, config), out)
-
-
-__all__ = ["figures", "write_charts"]
+__all__ = ["figures"]

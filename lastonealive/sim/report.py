@@ -1,61 +1,24 @@
-"""The terminal report of a Last One Alive simulation (the tables are bitbox.simulation.report's)."""
+"""The tables of a Last One Alive simulation's report, after the console's heading
+(:class:`bitbox.simulation.runner.Result`; the layout is :mod:`bitbox.simulation.report`'s)."""
 from __future__ import annotations
 
 from typing import Any
 
-from bitbox.i18n import counted
-from bitbox.simulation.rates import rate_of
-from bitbox.simulation.report import CI_HEADER, NONE, SMALL_NOTE, ci, num, pct, rate, run_line, table
+from bitbox.simulation.report import CI_HEADER, Cell, ci_cell, num, pct, points, rate_cell, table, win_rate_tables
 
-from .runner import COLOURS, SimConfig
+from .runner import COLOURS
 from .stats import Stats
 
 
-def _pp(x: float | None) -> str:
-    return NONE if x is None else f"{100 * x:+.1f} pp"
-
-
-def _rate(row: dict[str, Any], key: str, digits: int = 1) -> str:
-    return rate(rate_of(row, key), digits)
-
-
-def _ci(row: dict[str, Any], key: str) -> str:
-    return ci(rate_of(row, key))
-
-
-def describe(config: SimConfig) -> str:
-    seating = "rotated over the seats game by game" if config.rotate else "fixed seats"
-    variants = ", ".join(config.variants) or "base game"
-    zombie = "" if config.first_zombie == "each" else ", starting zombie for the first player only"
-    return (f"{config.players} players, bots {','.join(config.bots)} ({seating}), {variants}{zombie}, "
-            f"seed {config.seed}")
-
-
-def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int) -> str:
-    out: list[str] = [f"Last One Alive simulation: {counted(stats.games, 'game', 'games')}, {describe(config)}",
-                      run_line(stats.games, seconds, workers), SMALL_NOTE]
+def tables(stats: Stats, config: Any) -> str:
     survivors = "survivors" in config.variants
-
-    out.append("\nWin rate by seat")
-    out.append(table(["seat", "colour", "games", "wins", "win %", CI_HEADER, "turns survived", "out"],
-                     [[r["seat"], COLOURS[r["seat"] - 1], r["games"], num(r["wins"]), _rate(r, "win_rate"),
-                       _ci(r, "win_rate"), num(r["turns_survived"]), _rate(r, "out", 0)]
-                      for r in stats.by_seat()], right=range(2, 8)))
-
-    out.append("\nWin rate by bot")
-    headers = ["bot", "seats", "wins", "win %", CI_HEADER, "turns survived", "out", "turn survival",
-               "heroes earned", "drawn up/down"]
+    seat_cells = (Cell("turns survived", lambda r: num(r["turns_survived"])), Cell("out", lambda r: rate_cell(r, "out", 0)))
+    bot_cells = [*seat_cells, Cell("turn survival", lambda r: rate_cell(r, "turn_survival")),
+                 Cell("heroes earned", lambda r: num(r["heroes_earned"], 2)),
+                 Cell("drawn up/down", lambda r: f"{r['drawn_face_up']:.2f}/{r['drawn_face_down']:.2f}")]
     if survivors:
-        headers.insert(7, "lives lost")
-    rows = []
-    for r in stats.by_bot():
-        row = [r["bot"], r["games"], num(r["wins"]), _rate(r, "win_rate"), _ci(r, "win_rate"),
-               num(r["turns_survived"]), _rate(r, "out", 0), _rate(r, "turn_survival"), num(r["heroes_earned"], 2),
-               f"{r['drawn_face_up']:.2f}/{r['drawn_face_down']:.2f}"]
-        if survivors:
-            row.insert(7, num(r["lives_lost"], 2))
-        rows.append(row)
-    out.append(table(headers, rows, right=range(1, len(headers))))
+        bot_cells.insert(2, Cell("lives lost", lambda r: num(r["lives_lost"], 2)))
+    out = win_rate_tables(stats.by_seat(), stats.by_bot(), COLOURS, seat_cells, bot_cells)
 
     length = stats.length()
     ends = "; ".join(f"{n} by {why}" for why, n in length["ends"].items())
@@ -87,11 +50,11 @@ def render(stats: Stats, config: SimConfig, *, seconds: float, workers: int) -> 
     out.append(table(["bot", "token", "uses", "per game", "how", "survived", CI_HEADER, "all turns", "win % users",
                       CI_HEADER, "contribution"],
                      [[r["bot"], r["token"], r["uses"], num(r["per_game"], 2),
-                       " ".join(f"{m} {n}" for m, n in r["modes"].items()), _rate(r, "survived"), _ci(r, "survived"),
-                       pct(r["turn_survival"]), _rate(r, "win_rate_users"), _ci(r, "win_rate_users"),
-                       _pp(r["contribution"])]
+                       " ".join(f"{m} {n}" for m, n in r["modes"].items()), rate_cell(r, "survived"), ci_cell(r, "survived"),
+                       pct(r["turn_survival"]), rate_cell(r, "win_rate_users"), ci_cell(r, "win_rate_users"),
+                       points(r["contribution"])]
                       for r in stats.token_rows()], right=(2, 3, 5, 6, 7, 8, 9, 10)))
     return "\n".join(out)
 
 
-__all__ = ["describe", "render"]
+__all__ = ["tables"]

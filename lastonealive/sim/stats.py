@@ -26,9 +26,10 @@ of worker processes). Definitions:
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from bitbox.simulation.rates import Rate
+from bitbox.simulation.tally import SeatTally, Tallies
 
 from ..rules import HELD
 
@@ -36,17 +37,15 @@ MODES = ("before", "reroll", "discard", "pass", "dice")
 TOKENS = HELD           # axe, chainsaw, flare, pistol, medkit, radio, barricade, hero
 
 
-class _Tally:
-    __slots__ = ("games", "wins", "own_turns", "out", "overruns", "lives_lost", "heroes", "up", "down")
+class _Tally(SeatTally):
+    __slots__ = ("own_turns", "out", "overruns", "lives_lost", "heroes", "up", "down")
 
     def __init__(self) -> None:
-        self.games = 0
-        self.wins = 0.0
+        super().__init__()
         self.own_turns = self.out = self.overruns = self.lives_lost = self.heroes = self.up = self.down = 0
 
     def add(self, win: float, own: int, out: bool, lives_lost: int, heroes: int, up: int, down: int) -> None:
-        self.games += 1
-        self.wins += win
+        self.add_game(win)
         self.own_turns += own
         self.out += out
         self.overruns += lives_lost + out
@@ -57,8 +56,7 @@ class _Tally:
 
     def row(self) -> dict[str, Any]:
         g = max(self.games, 1)
-        return {"games": self.games, "wins": round(self.wins, 3), **Rate(self.wins, self.games).data("win_rate"),
-                "turns_survived": self.own_turns / g, **Rate(self.out, self.games).data("out"),
+        return {**super().row(), "turns_survived": self.own_turns / g, **Rate(self.out, self.games).data("out"),
                 **Rate(max(self.own_turns - self.overruns, 0), self.own_turns).data("turn_survival"),
                 "lives_lost": self.lives_lost / g, "heroes_earned": self.heroes / g,
                 "drawn_face_up": self.up / g, "drawn_face_down": self.down / g}
@@ -73,16 +71,11 @@ class _TokenTally:
         self.modes: Counter[str] = Counter()
 
 
-class Stats:
+class Stats(Tallies[_Tally]):
     """Running totals over game records (see the module docstring)."""
 
     def __init__(self, players: int) -> None:
-        self.players = players
-        self.games = 0
-        self.seat = [_Tally() for _ in range(players)]
-        self.bot: dict[str, _Tally] = {}
-        self.lengths: Counter[int] = Counter()
-        self.ends: Counter[str] = Counter()
+        super().__init__(players, _Tally)
         self.level_sum: Counter[int] = Counter()       # game turn -> sum of levels
         self.level_n: Counter[int] = Counter()         # game turn -> games still going
         self.final_level: Counter[int] = Counter()
@@ -96,15 +89,12 @@ class Stats:
         return t
 
     def add(self, rec: Mapping[str, Any]) -> None:
-        self.games += 1
+        super().add(rec)
         bots, wins = rec["bots"], rec["wins"]
         for k in range(self.players):
-            args = (wins[k], rec["own_turns"][k], rec["out"][k] is not None, rec["lives_lost"][k],
-                    rec["heroes"][k], rec["drawn"][k][0], rec["drawn"][k][1])
-            self.seat[k].add(*args)
-            self.bot.setdefault(bots[k], _Tally()).add(*args)
-        self.lengths[rec["turns"]] += 1
-        self.ends[rec["end"]] += 1
+            for seat_or_bot in self.tally(k, bots[k]):
+                seat_or_bot.add(wins[k], rec["own_turns"][k], rec["out"][k] is not None, rec["lives_lost"][k],
+                                rec["heroes"][k], rec["drawn"][k][0], rec["drawn"][k][1])
         for t, level in enumerate(rec["levels"], 1):
             self.level_sum[t] += level
             self.level_n[t] += 1
@@ -131,23 +121,9 @@ class Stats:
             tally.games_used += 1
             tally.wins_used += wins[seat]
 
-    def extend(self, records: Iterable[Mapping[str, Any]]) -> "Stats":
-        for r in records:
-            self.add(r)
-        return self
-
     # ------------------------------------------------------------------ figures
-    def by_seat(self) -> list[dict[str, Any]]:
-        return [{"seat": k + 1, **t.row()} for k, t in enumerate(self.seat)]
-
-    def by_bot(self) -> list[dict[str, Any]]:
-        return [{"bot": name, **t.row()} for name, t in self.bot.items()]
-
     def length(self) -> dict[str, Any]:
-        n = max(self.games, 1)
-        return {"mean": sum(t * c for t, c in self.lengths.items()) / n,
-                "histogram": {t: self.lengths[t] for t in sorted(self.lengths)},
-                "ends": dict(sorted(self.ends.items()))}
+        return {**super().length(), "ends": dict(sorted(self.ends.items()))}
 
     def levels(self) -> list[dict[str, Any]]:
         """The mean level at the start of each game turn, with the games still going."""
@@ -179,6 +155,16 @@ class Stats:
         return {"games": self.games, "players": self.players, "by_seat": self.by_seat(), "by_bot": self.by_bot(),
                 "length": self.length(), "levels": self.levels(), "final_levels": self.final_levels(),
                 "tokens": self.token_rows()}
+
+    def report(self, config: Any) -> str:
+        """The tables after the report's heading (:mod:`.report`)."""
+        from .report import tables
+        return tables(self, config)
+
+    def figures(self, config: Any) -> dict[str, Any]:
+        """The charts (:mod:`.charts`)."""
+        from .charts import figures
+        return figures(self, config)
 
 
 __all__ = ["MODES", "Stats", "TOKENS"]

@@ -8,27 +8,27 @@ whole-turn ticks; count and zone axes start at 0.
 from __future__ import annotations
 
 import math
-from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from bitbox.simulation.charts import (
-    FAIR_STYLE,
+    bot_rates,
     counts_from_zero,
     pyplot,
     rate_bars,
-    save_figures,
     small_sample_note,
     whole_turns,
+    win_rate_figure,
 )
 from bitbox.simulation.rates import Rate, rate_of
 
 from ..rules.tiles import PATH_NAMES
-from .runner import COLOURS, SimConfig
-from .stats import CAUSES, PATHS, Stats
+from .runner import COLOURS
+from .stats import CAUSES, PATHS
+
+if TYPE_CHECKING:
+    from .stats import Stats
 
 CAUSE_COLOURS = {"fuel": "#d62728", "overpaid": "#ff7f0e", "board": "#7f7f7f", "pushed": "#9467bd"}
-SEAT_COLOURS = {"red": "#d62728", "blue": "#1f77b4", "green": "#2ca02c", "yellow": "#e5c100",
-                "purple": "#9467bd", "orange": "#ff7f0e"}
 PATH_COLOURS = {"left": "#4c72b0", "center": "#55a868", "right": "#c44e52"}
 UNLIT = "×"
 
@@ -39,29 +39,16 @@ def _top(rates: Iterable[Rate]) -> float:
     return min(100.0, max(10.0, 10 * math.ceil(max(highs, default=0.0) * 1.1 / 10)))
 
 
-def figures(stats: Stats, config: SimConfig,
+def figures(stats: Stats, config: Any,
             lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> dict[str, Any]:
-    """The charts as matplotlib figures, by file name (:func:`write_charts` saves them)."""
+    """The charts as matplotlib figures, by file name (the console's runner saves them)."""
     plt = pyplot()
     title = f"{stats.games} games, {config.players} players, bots {','.join(config.bots)}"
     figs: dict[str, Any] = {}
 
     # Win rate by seat and by bot, with 95 % intervals and the fair share.
     seats, bots = stats.by_seat(), stats.by_bot()
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.4))
-    names = [f"{r['seat']} {COLOURS[r['seat'] - 1]}" for r in seats]
-    rate_bars(a, range(len(seats)), [rate_of(r, "win_rate") for r in seats],
-              [SEAT_COLOURS[COLOURS[r["seat"] - 1]] for r in seats])
-    a.set_xticks(range(len(seats)), names)
-    a.axhline(100 / config.players, label="fair share", **FAIR_STYLE)
-    a.set_title("Win rate by seat")
-    a.set_ylabel("win %")
-    a.legend()
-    rate_bars(b, range(len(bots)), [rate_of(r, "win_rate") for r in bots], "#4c72b0")
-    b.set_xticks(range(len(bots)), [r["bot"] for r in bots])
-    b.axhline(100 / config.players, **FAIR_STYLE)
-    b.set_title("Win rate by bot")
-    b.set_ylabel("win %")
+    fig = win_rate_figure(seats, bots, COLOURS, config.players)
     fig.suptitle(title)
     small_sample_note(fig)
     figs["win_rate.png"] = fig
@@ -78,9 +65,7 @@ def figures(stats: Stats, config: SimConfig,
     axes[0].set_xticks(xs, labels)
     axes[0].set_ylim(bottom=0)
     axes[0].set_title("Average finishing zone\n(ships racing at the end)")
-    rate_bars(axes[1], xs, [rate_of(r, "survived") for r in bots], "#8172b2")
-    axes[1].set_xticks(xs, labels)
-    axes[1].set_title("Ships still racing at the end (%)")
+    bot_rates(axes[1], bots, "survived", "Ships still racing at the end (%)")
     axes[2].bar(list(xs), [r["avg_place"] for r in bots], 0.8, color="#c44e52")
     axes[2].set_xticks(xs, labels)
     axes[2].set_ylim(0, config.players)
@@ -161,8 +146,3 @@ def figures(stats: Stats, config: SimConfig,
     figs["game_length.png"] = fig
     return figs
 
-
-def write_charts(stats: Stats, config: SimConfig, out: Path,
-                 lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> list[Path]:
-    """Write the charts into ``out``; return their paths."""
-    return save_figures(figures(stats, config, lit), out)

@@ -25,25 +25,25 @@ from collections import Counter, defaultdict
 from typing import Any, Iterable, Mapping
 
 from bitbox.simulation.rates import Rate
+from bitbox.simulation.tally import SeatTally, Tallies
 
 CAUSES = ("fuel", "overpaid", "board", "pushed")
 PATHS = ("left", "center", "right")
+Lit = Mapping[tuple[int, str], Iterable[str]]
 
 
-class _Tally:
-    __slots__ = ("games", "wins", "zone_sum", "zone_n", "place_sum", "elim")
+class _Tally(SeatTally):
+    __slots__ = ("zone_sum", "zone_n", "place_sum", "elim")
 
     def __init__(self) -> None:
-        self.games = 0
-        self.wins = 0.0
+        super().__init__()
         self.zone_sum = 0
         self.zone_n = 0
         self.place_sum = 0
         self.elim: Counter[str] = Counter()
 
     def add(self, win: float, zone: int | None, place: int, cause: str | None) -> None:
-        self.games += 1
-        self.wins += win
+        self.add_game(win)
         self.place_sum += place
         if zone is not None:
             self.zone_sum += zone
@@ -52,45 +52,35 @@ class _Tally:
             self.elim[cause] += 1
 
     def row(self) -> dict[str, Any]:
-        g = max(self.games, 1)
-        return {
-            "games": self.games, "wins": round(self.wins, 3), **Rate(self.wins, self.games).data("win_rate"),
-            **Rate(self.zone_n, self.games).data("survived"),
-            "avg_zone": self.zone_sum / self.zone_n if self.zone_n else None,
-            "avg_place": self.place_sum / g, "eliminated": {c: self.elim[c] for c in CAUSES},
-        }
+        return {**super().row(), **Rate(self.zone_n, self.games).data("survived"),
+                "avg_zone": self.zone_sum / self.zone_n if self.zone_n else None,
+                "avg_place": self.place_sum / max(self.games, 1), "eliminated": {c: self.elim[c] for c in CAUSES}}
 
 
-class Stats:
-    """Running totals over game records (see the module docstring)."""
+class Stats(Tallies[_Tally]):
+    """Running totals over game records (see the module docstring); ``lit``: the paths lit on
+    each tile face (:func:`outspeed.sim.lit_paths`), for the path figures."""
 
-    def __init__(self, players: int) -> None:
-        self.players = players
-        self.games = 0
-        self.seat = [_Tally() for _ in range(players)]
-        self.bot: dict[str, _Tally] = {}
+    def __init__(self, players: int, lit: Lit | None = None) -> None:
+        super().__init__(players, _Tally)
+        self.lit = lit
         self.causes: Counter[str] = Counter()
         self.cause_turn: dict[str, int] = defaultdict(int)
         self.elim_turns: Counter[int] = Counter()
-        self.lengths: Counter[int] = Counter()
-        self.ends: Counter[str] = Counter()
         # (tile, face) -> [programs, wins of those programs, per path: [picks, wins]]
         self.paths: dict[tuple[int, str], list[Any]] = {}
 
     def add(self, rec: Mapping[str, Any]) -> None:
-        self.games += 1
+        super().add(rec)
         cause_of = {seat: cause for seat, cause, _ in rec["eliminated"]}
         for seat, cause, turn in rec["eliminated"]:
             self.causes[cause] += 1
             self.cause_turn[cause] += turn
             self.elim_turns[turn] += 1
-        for k in range(self.players):
-            args = (rec["wins"][k], rec["zone"][k], rec["place"][k], cause_of.get(k))
-            self.seat[k].add(*args)
-            self.bot.setdefault(rec["bots"][k], _Tally()).add(*args)
-        self.lengths[rec["turns"]] += 1
-        self.ends[rec["end"]] += 1
         wins = rec["wins"]
+        for k, bot in enumerate(rec["bots"]):
+            for t in self.tally(k, bot):
+                t.add(wins[k], rec["zone"][k], rec["place"][k], cause_of.get(k))
         for tile, face, picks in rec["picks"]:
             entry = self.paths.get((tile, face))
             if entry is None:
@@ -101,18 +91,7 @@ class Stats:
                 entry[2][path][0] += 1
                 entry[2][path][1] += wins[seat]
 
-    def extend(self, records: Iterable[Mapping[str, Any]]) -> "Stats":
-        for r in records:
-            self.add(r)
-        return self
-
     # ------------------------------------------------------------------ figures
-    def by_seat(self) -> list[dict[str, Any]]:
-        return [{"seat": k + 1, **t.row()} for k, t in enumerate(self.seat)]
-
-    def by_bot(self) -> list[dict[str, Any]]:
-        return [{"bot": name, **t.row()} for name, t in self.bot.items()]
-
     def eliminations(self) -> list[dict[str, Any]]:
         ships = max(self.games * self.players, 1)
         return [{"cause": c, "count": self.causes[c], "per_game": self.causes[c] / max(self.games, 1),
@@ -120,9 +99,10 @@ class Stats:
                  "avg_turn": self.cause_turn[c] / self.causes[c] if self.causes[c] else None}
                 for c in CAUSES]
 
-    def path_rows(self, lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> list[dict[str, Any]]:
-        """One row per path of every tile face played (only the lit paths, if ``lit`` maps
-        (tile, face) to them)."""
+    def path_rows(self, lit: Lit | None = None) -> list[dict[str, Any]]:
+        """One row per path of every tile face played (only the lit paths, if ``lit`` (else the
+        statistics' own) maps (tile, face) to them)."""
+        lit = lit if lit is not None else self.lit
         rows = []
         for (tile, face), (programs, wins, per) in sorted(self.paths.items()):
             base = wins / programs if programs else 0.0
@@ -140,13 +120,20 @@ class Stats:
         return rows
 
     def length(self) -> dict[str, Any]:
-        n = max(self.games, 1)
-        return {"mean": sum(t * c for t, c in self.lengths.items()) / n,
-                "histogram": {t: self.lengths[t] for t in sorted(self.lengths)},
-                "ends": {e: self.ends[e] for e in ("finish", "last ship", "nobody")},
+        return {**super().length(), "ends": {e: self.ends[e] for e in ("finish", "last ship", "nobody")},
                 "eliminations_by_turn": {t: self.elim_turns[t] for t in sorted(self.elim_turns)}}
 
-    def to_data(self, lit: Mapping[tuple[int, str], Iterable[str]] | None = None) -> dict[str, Any]:
+    def to_data(self, lit: Lit | None = None) -> dict[str, Any]:
         return {"games": self.games, "players": self.players, "by_seat": self.by_seat(),
                 "by_bot": self.by_bot(), "eliminations": self.eliminations(),
                 "paths": self.path_rows(lit), "length": self.length()}
+
+    def report(self, config: Any) -> str:
+        """The tables after the report's heading (:mod:`.report`)."""
+        from .report import tables
+        return tables(self, config)
+
+    def figures(self, config: Any) -> dict[str, Any]:
+        """The charts (:mod:`.charts`)."""
+        from .charts import figures
+        return figures(self, config)

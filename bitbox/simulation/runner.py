@@ -1,0 +1,338 @@
+"""The one simulation runner: many games of any cartridge played by its bots, through the game
+protocol, with the cartridge's own statistics when it gives a hook for them.
+
+A game of a run is played like this (:func:`play_one`): game ``i`` of a run seeded ``S`` is
+seeded from ``(S, i)`` and the bot in seat ``k`` (0-based) from ``(game seed, k)`` in the run's
+namespace (:mod:`.seeds`); the players are the seat colours; ``cartridge.new(players, seed,
+options)``; every seat's bot made by :func:`bitbox.bots.make_bot` (any bot name the cartridge or
+the console knows); the prompts answered until the game ends (:func:`bitbox.bots.play`). A
+game's record is plain data (cheap to pickle): ``index``, ``seed``, ``bots`` (the bot in each
+seat), ``wins`` (each seat's share of the win: 1/k for each of k winners), ``prompts`` (the
+applies it took), then what the cartridge's statistics hook records. Records come back in
+game-index order for any number of worker processes or on Ray (:func:`records`), so a run's
+figures are the same however it is spread.
+
+**The statistics hook** (:class:`Statistics`): a cartridge may give an object as its
+``statistics`` attribute. For each game, in the worker process, ``statistics.watch(game,
+players)`` returns a :class:`Watch` that sees the events of each apply, and, if it has an
+``answered`` method, every answer of every seat; its :meth:`Watch.record` adds the game's own
+fields to the record. In the main process, ``statistics.columns(players)`` and
+``statistics.row(record)`` add its columns to ``games.csv``, and ``statistics.tally(config)``
+makes the :class:`Tally` that adds the records up, gives the report's tables
+(:meth:`Tally.report`), its figures for ``results.json`` (:meth:`Tally.to_data`) and its charts
+(:meth:`Tally.figures`). Everything else — the seeds, the pool and Ray, the progress bar, the
+report's heading, ``games.csv``'s common columns, ``results.json``, writing the charts — is
+the console's (:func:`simulate`, :class:`Result`).
+
+A game's ``simulate`` command describes its run with a :class:`Config` (a dataclass with
+``games``, ``players``, ``bots``, ``seed``, ``rotate`` and its own options, mapped to the
+cartridge's options by :meth:`Config.cartridge_options`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, TextIO, runtime_checkable
+
+from ..bots import Bot, make_bot, play
+from ..games import JSON, Cartridge, Game, GameEvent, Player, Prompt, find
+from ..games.conformance import player_names
+from ..i18n import counted
+from . import seeds
+from .gamelog import Column, GameLog, common_columns, common_row
+from .pool import run_indexed
+from .progress import Progress
+from .report import SMALL_NOTE, run_line
+
+Record = dict[str, Any]
+
+
+# --------------------------------------------------------------------------- the hook
+
+@runtime_checkable
+class Watch(Protocol):
+    """One game seen by a cartridge's statistics (in the worker process that plays it).
+
+    It may also have ``answered(seat, prompt, action)``: called with every answer a seat's
+    bot gives (``seat`` 0-based), before it is applied."""
+
+    def events(self, events: Sequence[GameEvent]) -> None:
+        """The events of one apply, in order."""
+        ...
+
+    def record(self) -> Mapping[str, Any]:
+        """The game's own fields of its record, once it is over (plain data: lists, numbers,
+        strings; the keys ``index``, ``seed``, ``bots``, ``wins`` and ``prompts`` are the
+        console's)."""
+        ...
+
+
+@runtime_checkable
+class Tally(Protocol):
+    """A cartridge's figures over the records of a run (in the main process)."""
+
+    games: int
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """One game's record, in game-index order."""
+        ...
+
+    def report(self, config: Any) -> str:
+        """The report's tables (what follows the console's heading lines)."""
+        ...
+
+    def to_data(self) -> Mapping[str, Any]:
+        """The figures for ``results.json`` (after its ``config``)."""
+        ...
+
+    def figures(self, config: Any) -> Mapping[str, Any]:
+        """The charts: file name -> matplotlib figure (the console saves and closes them)."""
+        ...
+
+
+@runtime_checkable
+class Statistics(Protocol):
+    """The statistics hook a cartridge may give as its ``statistics`` attribute (see the
+    module docstring)."""
+
+    def watch(self, game: Game, players: Sequence[Player]) -> Watch: ...
+
+    def columns(self, players: int) -> Sequence[Column]:
+        """``games.csv``'s columns after the common ones (:func:`bitbox.simulation.gamelog.seat_columns`
+        for per-seat ones)."""
+        ...
+
+    def row(self, record: Mapping[str, Any]) -> Mapping[str, object]:
+        """The values of :meth:`columns` for one game's record."""
+        ...
+
+    def tally(self, config: Any) -> Tally: ...
+
+
+def statistics_of(cartridge: Cartridge) -> Statistics | None:
+    """The cartridge's statistics hook, or None when it has none."""
+    hook = getattr(cartridge, "statistics", None)
+    return hook if isinstance(hook, Statistics) else None
+
+
+# --------------------------------------------------------------------------- a run
+
+class Config:
+    """What every run has, for a game's configuration dataclass to inherit (it declares the
+    fields ``games``, ``players``, ``bots``, ``seed``, ``rotate`` and its own, in the order
+    ``results.json`` gives them): the checks, the seats' bots, the seed namespace.
+
+    ``bots`` are cycled over the seats; with ``rotate`` the cycle starts one seat further in
+    each game, so every bot sits in every seat equally often."""
+
+    game: ClassVar[str]                 # the cartridge's name
+    namespace: ClassVar[str]            # the seeds' namespace (:mod:`.seeds`)
+    games: int
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    rotate: bool
+
+    def __post_init__(self) -> None:
+        from ..bots import bot_names
+        if self.games < 1:
+            raise ValueError(f"the number of games must be 1 or more, not {self.games}")
+        c = self.cartridge()
+        if not c.min_players <= self.players <= c.max_players:
+            raise ValueError(f"{c.title} is for {c.min_players} to {c.max_players} players, not {self.players}")
+        if not self.bots:
+            raise ValueError("name at least one bot")
+        known = bot_names(c)
+        unknown = [b for b in self.bots if b not in known]
+        if unknown:
+            raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(known)})")
+        self.check()
+
+    def check(self) -> None:
+        """The game's own checks (ValueError with one line)."""
+
+    def cartridge(self) -> Cartridge:
+        return find(self.game)
+
+    def cartridge_options(self) -> Mapping[str, JSON]:
+        """The cartridge's options for the games of this run."""
+        return {}
+
+    def seat_bots(self, index: int) -> list[str]:
+        """The bot name in each seat of game ``index``."""
+        shift = index if self.rotate else 0
+        return [self.bots[(k + shift) % len(self.bots)] for k in range(self.players)]
+
+    def seating(self) -> str:
+        return "rotated over the seats game by game" if self.rotate else "fixed seats"
+
+    def describe(self) -> str:
+        """The run after its number of games in the report's first line."""
+        return f"{self.players} players, bots {','.join(self.bots)} ({self.seating()}), seed {self.seed}"
+
+    def to_data(self) -> dict[str, Any]:
+        """The configuration as ``results.json`` gives it (the fields in order)."""
+        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
+                for f in dataclasses.fields(self)}                     # type: ignore[arg-type]
+
+
+class _Answers:
+    """A seat's bot whose every answer a :class:`Watch` sees (unchanged)."""
+
+    __slots__ = ("bot", "seat", "seen", "name")
+
+    def __init__(self, bot: Bot, seat: int, seen: Callable[[int, Prompt, Any], None]) -> None:
+        self.bot, self.seat, self.seen, self.name = bot, seat, seen, bot.name
+
+    def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Any:
+        action = self.bot.choose(view, prompt)
+        self.seen(self.seat, prompt, action)
+        return action
+
+
+def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statistics | None = None) -> Record:
+    """Play game ``index`` of the run ``config``; return its record (see the module docstring).
+    ``config`` has ``namespace``, ``seed``, ``players``, ``seat_bots(index)`` and
+    ``cartridge_options()`` (a :class:`Config`, or ``bitbox simulate``'s run)."""
+    namespace = config.namespace
+    gseed = seeds.game_seed(namespace, config.seed, index)
+    names = player_names(cartridge, config.players)
+    kinds = config.seat_bots(index)
+    game = cartridge.new(names, gseed, config.cartridge_options())
+    watch = statistics.watch(game, names) if statistics is not None else None
+    answered = getattr(watch, "answered", None)
+    bots: dict[Player, Bot] = {}
+    for k, p in enumerate(names):
+        bot = make_bot(cartridge, kinds[k], seeds.bot_seed(namespace, gseed, k))
+        bots[p] = _Answers(bot, k, answered) if answered is not None else bot
+    steps = [0]
+    seen = watch.events if watch is not None else None
+
+    def on_events(events: Sequence[GameEvent]) -> None:
+        steps[0] += 1
+        if seen is not None:
+            seen(events)
+
+    play(game, bots, on_events)
+    winners = set(game.winners)
+    share = 1 / len(winners) if winners else 0.0
+    record: Record = {"index": index, "seed": gseed, "bots": kinds,
+                      "wins": [share if p in winners else 0.0 for p in names], "prompts": steps[0]}
+    if watch is not None:
+        record.update(watch.record())
+    return record
+
+
+class Job:
+    """:func:`play_one` for a run, as the pool's picklable job: the cartridge goes to the worker
+    processes by name (found again there), not by value."""
+
+    def __init__(self, config: Any, cartridge: Cartridge | None = None, with_statistics: bool = True) -> None:
+        self.config = config
+        self.with_statistics = with_statistics
+        self._use(cartridge)
+
+    def _use(self, cartridge: Cartridge | None) -> None:
+        self.cartridge = cartridge
+        self.hook = statistics_of(cartridge) if cartridge is not None and self.with_statistics else None
+
+    def __getstate__(self) -> tuple[Any, bool]:
+        return self.config, self.with_statistics
+
+    def __setstate__(self, state: tuple[Any, bool]) -> None:
+        self.config, self.with_statistics = state
+        self._use(None)
+
+    def __call__(self, index: int) -> Record:
+        if self.cartridge is None:
+            self._use(find(self.config.game))
+        assert self.cartridge is not None
+        return play_one(self.config, index, self.cartridge, self.hook)
+
+
+def records(config: Any, workers: int = 1, progress: Progress | None = None, ray: str | None = None,
+            on_start: Callable[[int], None] | None = None, cartridge: Cartridge | None = None,
+            with_statistics: bool = True) -> Iterator[Record]:
+    """Every game's record, in game-index order, played on ``workers`` processes, or on Ray's
+    pool when ``ray`` is not None (an address, or "" for a Ray instance on this machine:
+    :mod:`.cluster`; ``on_start`` gets its number of pool processes): the same records
+    either way. ``cartridge``: the one to play in this process (else found by name)."""
+    job = Job(config, cartridge, with_statistics)
+    if ray is not None:
+        from . import cluster
+        return cluster.run_indexed(job, config.games, ray, progress, on_start)
+    return run_indexed(job, config.games, workers, progress)
+
+
+# --------------------------------------------------------------------------- the result
+
+@dataclass
+class Result:
+    """A run's figures: the cartridge's :class:`Tally` (``stats``) and ``games.csv`` (``log``)."""
+
+    config: Any
+    stats: Any                  # the cartridge's Tally
+    seconds: float
+    workers: int
+    log: GameLog                # games.csv: a row per game
+    title: str
+
+    def report(self) -> str:
+        """The plain-text report: the run in two lines, the note on rates, the game's tables."""
+        return "\n".join([f"{self.title} simulation: {counted(self.stats.games, 'game', 'games')}, "
+                          f"{self.config.describe()}", run_line(self.stats.games, self.seconds, self.workers),
+                          SMALL_NOTE, self.stats.report(self.config)])
+
+    def to_data(self) -> dict[str, Any]:
+        """The configuration and the figures (no timing: the same for the same seed, whatever
+        ``--workers``)."""
+        return {"config": self.config.to_data(), **self.stats.to_data()}
+
+    def write(self, out: Path) -> list[Path]:
+        """The PNG charts, ``results.json`` and ``games.csv`` (a row per game) into ``out``."""
+        from .charts import save_figures
+        files = save_figures(self.stats.figures(self.config), out)
+        data = out / "results.json"
+        data.write_text(json.dumps(self.to_data(), indent=1, default=str) + "\n", encoding="utf-8")
+        return files + [data, self.log.write(out)]
+
+
+def csv_columns(statistics: Statistics, players: int) -> list[Column]:
+    """``games.csv`` of a game with statistics: the common columns, then the game's own."""
+    return [*common_columns(players), *statistics.columns(players)]
+
+
+def simulate(config: Config, workers: int = 1, progress: TextIO | None = None, ray: str | None = None,
+             cartridge: Cartridge | None = None) -> Result:
+    """Play ``config.games`` games on ``workers`` processes, or on Ray's pool when ``ray`` is
+    not None (a cluster's address, or "" for a Ray instance on this machine); ``progress`` is
+    the stream for the progress bar (None: no bar). The figures are the same either way.
+    ``cartridge``: the cartridge to use in this process (else the one registered under
+    ``config.game``); it must have a statistics hook."""
+    c = cartridge if cartridge is not None else config.cartridge()
+    hook = statistics_of(c)
+    if hook is None:
+        raise ValueError(f"{c.name} has no statistics hook (bitbox simulate {c.name} gives its win rates)")
+    bar = Progress(config.games, progress) if progress is not None else None
+    start = time.perf_counter()
+    stats = hook.tally(config)
+    log = GameLog(csv_columns(hook, config.players))
+    colours = player_names(c, config.players)
+    used = [workers]
+    try:
+        for record in records(config, workers, bar, ray, lambda n: used.__setitem__(0, n), c):
+            stats.add(record)
+            log.add({**common_row(record["index"], record["seed"], record["bots"], record["wins"], colours,
+                                  record.get("turns")), **hook.row(record)})
+    finally:
+        if bar:
+            bar.close()
+    return Result(config, stats, time.perf_counter() - start, used[0], log, c.title)
+
+
+__all__ = ["Config", "Job", "Record", "Result", "Statistics", "Tally", "Watch", "csv_columns", "play_one", "records",
+           "simulate", "statistics_of"]
