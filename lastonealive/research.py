@@ -113,6 +113,11 @@ class LastOneAliveEncoding(EncodingBase):
             return ["roll"]
         raise KeyError(kind)
 
+    def display(self, size: tuple[int, int]) -> Any:
+        """The table's screen (``render_mode="rgb_array"``), drawn from the public view."""
+        from .display import TableDisplay
+        return TableDisplay(size=size, lang="en")
+
     # ------------------------------------------------------------------ observations
     def observe(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> np.ndarray:
         o = np.zeros(self.observation_size, dtype=np.float32)

@@ -79,6 +79,11 @@ class OutspeedEncoding(EncodingBase):
         front = max(zone[p.player] for p in prompts)
         return [p for p in prompts if zone[p.player] == front]
 
+    def display(self, size: tuple[int, int]) -> Any:
+        """The table's screen (``render_mode="rgb_array"``), drawn from the public view."""
+        from .display.render import TableDisplay
+        return TableDisplay(size=size, lang="en")
+
     # ------------------------------------------------------------------ observations
     def observe(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> np.ndarray:
         o = np.zeros(OBSERVATION_SIZE, dtype=np.float32)

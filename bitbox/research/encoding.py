@@ -28,6 +28,11 @@ documented by the game (docs/research.md). The environment appends the selection
 **Turns.** :meth:`Encoding.acting` picks, among the prompts open and not yet answered, the
 ones answered now (by default: all of them at once). Outspeed's bonus phase uses it to ask
 the players zone by zone, front to back, as the table does.
+
+**Optional.** An encoding may also give ``state(view)`` (the public state vector; by
+default :meth:`observe` of the public view for no player) and ``display(size)`` (the game's
+screen, for ``render_mode="rgb_array"``; by default the table drawn as text). They are not
+part of :class:`Encoding`: :class:`EncodingBase` gives both.
 """
 from __future__ import annotations
 
@@ -85,6 +90,17 @@ class EncodingBase:
 
     def acting(self, game: Game, prompts: Sequence[Prompt]) -> Sequence[Prompt]:
         return prompts
+
+    def state(self, view: Mapping[str, JSON]) -> "object":
+        """The public state as a vector of :attr:`observation_size` (the environments'
+        ``state()``): :meth:`observe` of the *public* view for no player (no seat is "me",
+        nothing private is in it, no prompt)."""
+        return self.observe(view, "", None)                           # type: ignore[attr-defined]
+
+    def display(self, size: tuple[int, int]) -> "object | None":
+        """The game's table display (a :class:`bitbox.display.shell.Shell` of ``size``) for
+        ``render_mode="rgb_array"``; None draws the table as text."""
+        return None
 
 
 def one_hot(out: "object", at: int, index: int | None) -> None:

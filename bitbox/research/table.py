@@ -220,7 +220,8 @@ class Table:
         return None
 
     # ------------------------------------------------------------------ what a player sees
-    def observation(self, player: Player) -> dict[str, np.ndarray]:
+    def features(self, player: Player) -> np.ndarray:
+        """``player``'s observation vector: their private view encoded, then their selection."""
         game = self.game
         assert game is not None
         prompt = self.acting.get(player)
@@ -228,8 +229,20 @@ class Table:
         sel = np.zeros(self.n_actions, dtype=np.float32)
         for k, n in self.selection(player).items():
             sel[k] = n
-        return {"observation": np.concatenate([np.asarray(features, dtype=np.float32), sel]),
-                "action_mask": self.mask(player)}
+        return np.concatenate([np.asarray(features, dtype=np.float32), sel])
+
+    def observation(self, player: Player) -> dict[str, np.ndarray]:
+        return {"observation": self.features(player), "action_mask": self.mask(player)}
+
+    def state(self) -> np.ndarray:
+        """The public state (the environments' ``state()``): the encoding's vector of the
+        public view, for no player; nothing hidden is in it."""
+        game = self.game
+        assert game is not None
+        view = game.public_view()
+        state = getattr(self.encoding, "state", None)
+        vec = state(view) if callable(state) else self.encoding.observe(view, "", None)
+        return np.asarray(vec, dtype=np.float32)
 
     def prompt(self, player: Player) -> Prompt | None:
         """The prompt ``player`` answers now (private to that player), if any."""
