@@ -238,11 +238,14 @@ class Cartridge(Protocol):
         """The game :meth:`Game.to_data` saved; :class:`GameError` if the data is not one."""
         ...
 
-    def redeal(self, game: Game, seed: int) -> Game:
+    def redeal(self, game: Game, seed: int, keep: Player | None = None) -> Game:
         """Another game with the same public information as ``game`` and its hidden parts
         (pile order, held token types, unrevealed tiles, random state) drawn again from
-        ``seed``: what a player cannot tell apart from ``game``. A game without hidden
-        information returns a copy."""
+        ``seed``: what a player cannot tell apart from ``game``. With ``keep``, what that
+        player knows stays as it is (their own hand, their draw: their private view is the
+        same), and only what is hidden from them is drawn again: a world consistent with
+        what ``keep`` has seen (the OpenSpiel adapter's ``resample_from_infostate``). A game
+        without hidden information returns a copy."""
         ...
 
     def action_to_data(self, action: Action) -> JSON:

@@ -14,6 +14,7 @@ game is not touched, the agent still has to answer).
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -28,8 +29,10 @@ from .encoding import CONFIRM, NOOP, RESERVED, Encoding
 GROUP = "bitbox.research"
 
 
+@functools.lru_cache(maxsize=None)
 def find_encoding(game: str) -> Encoding:
-    """The encoding the game ``game`` declares in the entry points ``bitbox.research``."""
+    """The encoding the game ``game`` declares in the entry points ``bitbox.research`` (loaded
+    once: an encoding is fixed)."""
     from importlib.metadata import entry_points
     for ep in entry_points(group=GROUP):
         if ep.name == game:
@@ -64,6 +67,7 @@ class Table:
         self._masks: dict[Player, np.ndarray] = {}       # while the player's selection is unchanged
         self._singles: dict[Player, dict[int, Action]] = {}  # one-id answers no other answer extends
         self.applied = 0                               # game.apply calls
+        self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
 
     @classmethod
     def of(cls, game: str, players: int | Sequence[Player], options: Mapping[str, Any] | None = None) -> "Table":
@@ -73,10 +77,48 @@ class Table:
             players = player_names(cartridge, players)
         return cls(cartridge, find_encoding(game), players, options)
 
+    # ------------------------------------------------------------------ copies
+    def __deepcopy__(self, memo: dict) -> "Table":
+        """An independent copy (its game through the protocol: ``from_data(to_data())``);
+        the cartridge, the encoding and what is derived from the prompts are shared."""
+        other = object.__new__(Table)
+        other.__dict__.update(self.__dict__)
+        if self.game is not None:
+            other.game = self.cartridge.from_data(self.game.to_data())
+        other.pending = dict(self.pending)
+        other.staged = {p: Counter(c) for p, c in self.staged.items()}
+        other.acting = dict(self.acting)
+        other._choices, other._masks, other._singles = dict(self._choices), dict(self._masks), dict(self._singles)
+        other.log = None if self.log is None else list(self.log)
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        """As data (pickle): the game by its cartridge's name, its state through the
+        protocol (``to_data``), the answers waiting as the cartridge's data."""
+        c = self.cartridge
+        return {"game": c.name, "players": list(self.players), "options": self.options,
+                "data": None if self.game is None else self.game.to_data(),
+                "pending": {p: c.action_to_data(a) for p, a in self.pending.items()},
+                "staged": {p: sorted(sel.elements()) for p, sel in self.staged.items()},
+                "applied": self.applied, "log": self.log is not None}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        fresh = Table.of(data["game"], data["players"], data["options"])
+        self.__dict__.update(fresh.__dict__)
+        self.log = [] if data["log"] else None
+        if data["data"] is not None:
+            self.game = self.cartridge.from_data(data["data"])
+            self.pending = {p: self.cartridge.action_from_data(a) for p, a in data["pending"].items()}
+            self.staged = {p: Counter(ids) for p, ids in data["staged"].items()}
+            self.applied = data["applied"]
+            self._advance()
+
     # ------------------------------------------------------------------ the game
     def new_game(self, seed: int) -> None:
         self.game = self.cartridge.new(self.players, seed, self.options)
         self.pending, self.staged = {}, {}
+        if self.log is not None:
+            self.log = []
         self.applied = 0
         self._advance()
 
@@ -102,7 +144,9 @@ class Table:
                 self.acting = {p.player: p for p in self.encoding.acting(game, open_)}
                 return
             answers, self.pending = self.pending, {}
-            game.apply(answers)
+            events = game.apply(answers)
+            if self.log is not None:
+                self.log.extend(events)
             self.applied += 1
         self.acting = {}
 

@@ -18,10 +18,19 @@ def _blocks():
 
 def test_the_example_runs_as_written(capsys):
     blocks = _blocks()
-    assert len(blocks) >= 2
+    assert len(blocks) == 3
     exec(compile(blocks[0], str(DOC), "exec"), {"__name__": "__doc_example__"})
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Outspeed: {'red': ") and out[1].startswith("Last One Alive: {'red': ")
+
+
+def test_the_openspiel_example_runs_as_written(capsys):
+    pytest.importorskip("pyspiel", reason="the openspiel extra is installed by ./dev test")
+    block = next(b for b in _blocks() if "pyspiel" in b)
+    exec(compile(block, str(DOC), "exec"), {"__name__": "__doc_example__"})
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out] == ["bitbox_lastonealive", "bitbox_outspeed"]
+    assert all(" returns: [" in line and line.endswith(" moves") for line in out)
 
 
 def test_the_supersuit_pipeline_runs_as_written(capsys):
