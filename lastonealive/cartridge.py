@@ -111,6 +111,14 @@ class LastOneAliveGame:
         except RulesError as exc:
             raise GameError(str(exc)) from None
 
+    def private_views(self, players: Sequence[Player]) -> Mapping[Player, Mapping[str, JSON]]:
+        """:meth:`private_view` of several players from one public view (an optional part of
+        the protocol: the research environments use it)."""
+        try:
+            return self.engine.private_views(players)
+        except RulesError as exc:
+            raise GameError(str(exc)) from None
+
     def to_data(self) -> Mapping[str, JSON]:
         return self.engine.to_data()
 

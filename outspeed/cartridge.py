@@ -163,6 +163,14 @@ class OutspeedGame:
             raise GameError(f"unknown player {player!r} (players: {', '.join(self.players)})")
         return self.engine.private_view(player)
 
+    def private_views(self, players: Sequence[Player]) -> Mapping[Player, Mapping[str, JSON]]:
+        """:meth:`private_view` of several players from one public view (an optional part of
+        the protocol: the research environments use it)."""
+        for p in players:
+            if p not in self.engine.state.players:
+                raise GameError(f"unknown player {p!r} (players: {', '.join(self.players)})")
+        return self.engine.private_views(players)
+
     def to_data(self) -> Mapping[str, JSON]:
         return self.engine.to_data()
 

@@ -30,7 +30,7 @@ from typing import Any, cast
 import numpy as np
 
 from bitbox.games.protocol import Action, Game, Player, Prompt
-from bitbox.research.encoding import RESERVED, EncodingBase
+from bitbox.research.encoding import RESERVED, SplitEncoding
 
 from .cartridge import BONUS, KEEP, PROGRAM
 from .rules import PATHS, TOKENS, Choice
@@ -44,7 +44,7 @@ SEAT_BLOCK = 13
 OBSERVATION_SIZE = 149
 
 
-class OutspeedEncoding(EncodingBase):
+class OutspeedEncoding(SplitEncoding):
     observation_high = 255.0
     observation_size = OBSERVATION_SIZE
 
@@ -85,7 +85,7 @@ class OutspeedEncoding(EncodingBase):
         return TableDisplay(size=size, lang="en")
 
     # ------------------------------------------------------------------ observations
-    def observe(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> np.ndarray:
+    def public_part(self, view: Mapping[str, Any]) -> np.ndarray:
         o = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         o[0] = view["turn"]
         phase = "finished" if view["finished"] else view["phase"]
@@ -122,7 +122,6 @@ class OutspeedEncoding(EncodingBase):
             name = p["player"]
             o[at] = 1
             o[at + 1] = bool(p["active"])
-            o[at + 2] = name == player
             o[at + 3] = max(0, p["zone"] - rear) if p["zone"] is not None else 0
             o[at + 4] = p["fuel"]
             o[at + 5] = p["tokens"]
@@ -134,6 +133,12 @@ class OutspeedEncoding(EncodingBase):
                 o[at + 10] = shown[1] or 0
             o[at + 11] = name in out
             o[at + 12] = name in winners
+        return o
+
+    def private_part(self, o: np.ndarray, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> None:
+        for k, p in enumerate(view["players"][:SEATS]):
+            if p["player"] == player:
+                o[56 + SEAT_BLOCK * k + 2] = 1
         for t in view.get("held") or ():
             if t in TOKENS:
                 o[134 + TOKENS.index(t)] += 1
@@ -142,7 +147,6 @@ class OutspeedEncoding(EncodingBase):
                 o[140 + TOKENS.index(t)] += 1
         if prompt is not None:
             o[146 + (BONUS, PROGRAM, KEEP).index(prompt.kind)] = 1
-        return np.clip(o, 0, self.observation_high, out=o)
 
 
 def encoding() -> OutspeedEncoding:

@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+
 from ..games.protocol import JSON, Action, Game, Player, Prompt
 
 #: The ids every environment reserves before the game's own.
@@ -91,6 +93,11 @@ class EncodingBase:
     def acting(self, game: Game, prompts: Sequence[Prompt]) -> Sequence[Prompt]:
         return prompts
 
+    def observe_many(self, views: Mapping[Player, Mapping[str, JSON]],
+                     prompts: Mapping[Player, Prompt | None]) -> dict[Player, "object"]:
+        """:meth:`observe` of several players at one moment (``views``: their private views)."""
+        return {p: self.observe(v, p, prompts.get(p)) for p, v in views.items()}         # type: ignore[attr-defined]
+
     def state(self, view: Mapping[str, JSON]) -> "object":
         """The public state as a vector of :attr:`observation_size` (the environments'
         ``state()``): :meth:`observe` of the *public* view for no player (no seat is "me",
@@ -103,10 +110,45 @@ class EncodingBase:
         return None
 
 
+class SplitEncoding(EncodingBase):
+    """An encoding whose vector is a public part (the same for every player at one moment)
+    and a private part: :meth:`public_part` is worked out once for all the players observed
+    at one moment (:meth:`observe_many`) and :meth:`private_part` for each."""
+
+    def public_part(self, view: Mapping[str, JSON]) -> "np.ndarray":
+        """A new vector of :attr:`observation_size` with what ``view``'s public values give."""
+        raise NotImplementedError
+
+    def private_part(self, o: "np.ndarray", view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> None:
+        """Write what only ``player`` knows (and which seat is theirs) into ``o``."""
+        raise NotImplementedError
+
+    def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "np.ndarray":
+        o = self.public_part(view)
+        self.private_part(o, view, player, prompt)
+        return np.clip(o, 0, self.observation_high, out=o)
+
+    def observe_many(self, views: Mapping[Player, Mapping[str, JSON]],
+                     prompts: Mapping[Player, Prompt | None]) -> dict[Player, "object"]:
+        if not views:
+            return {}
+        base = self.public_part(next(iter(views.values())))
+        out: dict[Player, object] = {}
+        for p, v in views.items():
+            o = base.copy()
+            self.private_part(o, v, p, prompts.get(p))
+            out[p] = np.clip(o, 0, self.observation_high, out=o)
+        return out
+
+    def state(self, view: Mapping[str, JSON]) -> "np.ndarray":
+        o = self.public_part(view)
+        return np.clip(o, 0, self.observation_high, out=o)
+
+
 def one_hot(out: "object", at: int, index: int | None) -> None:
     """Set ``out[at + index]`` to 1 (nothing when ``index`` is None)."""
     if index is not None:
         out[at + index] = 1.0                                           # type: ignore[index]
 
 
-__all__ = ["CONFIRM", "Encoding", "EncodingBase", "NOOP", "RESERVED", "one_hot"]
+__all__ = ["CONFIRM", "Encoding", "EncodingBase", "NOOP", "RESERVED", "SplitEncoding", "one_hot"]

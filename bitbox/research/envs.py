@@ -83,9 +83,14 @@ class _Common:
         return self._action_spaces[agent]
 
     def _observe(self, agent: Player) -> Any:
+        return self._observe_all((agent,))[agent]
+
+    def _observe_all(self, agents: Sequence[Player]) -> dict[Player, Any]:
+        """Every agent's observation at this moment, from one public view."""
+        features = self.table.features_of(agents)
         if self.flat:
-            return self.table.features(agent)
-        return self.table.observation(agent)
+            return features
+        return {a: {"observation": features[a], "action_mask": self.table.mask(a)} for a in agents}
 
     def _info(self, agent: Player) -> dict[str, Any]:
         return {"action_mask": self.table.mask(agent)} if self.flat else {}
@@ -168,7 +173,7 @@ class GameParallelEnv(_Common, ParallelEnv):
         self.table.new_game(self._seeds.next(seed))
         self.agents = list(self.possible_agents)
         self.cycles = 0
-        return {a: self._observe(a) for a in self.agents}, {a: self._info(a) for a in self.agents}
+        return self._observe_all(self.agents), {a: self._info(a) for a in self.agents}
 
     def step(self, actions: Mapping[Player, Any]):
         table = self.table
@@ -188,7 +193,7 @@ class GameParallelEnv(_Common, ParallelEnv):
         done = table.finished
         cut = self._truncated()
         rewards = table.rewards() if done else {a: 0.0 for a in self.agents}
-        observations = {a: self._observe(a) for a in self.agents}
+        observations = self._observe_all(self.agents)
         if self.flat:
             for a in self.agents:
                 infos[a]["action_mask"] = table.mask(a)

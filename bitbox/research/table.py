@@ -63,8 +63,10 @@ class Table:
         self.pending: dict[Player, Action] = {}       # answers waiting for the rest of the phase
         self.staged: dict[Player, Counter[int]] = {}   # selections in progress
         self.acting: dict[Player, Prompt] = {}         # the prompts answered now
-        self._choices: dict[Player, list[tuple[Counter[int], Action]]] = {}
-        self._masks: dict[Player, np.ndarray] = {}       # while the player's selection is unchanged
+        self._choices: dict[Player, list[tuple[tuple[int, ...], Action]]] = {}
+        self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool]]] = {}
+        self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
+        self._idle[NOOP] = 1
         self._singles: dict[Player, dict[int, Action]] = {}  # one-id answers no other answer extends
         self.applied = 0                               # game.apply calls
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
@@ -88,7 +90,7 @@ class Table:
         other.pending = dict(self.pending)
         other.staged = {p: Counter(c) for p, c in self.staged.items()}
         other.acting = dict(self.acting)
-        other._choices, other._masks, other._singles = dict(self._choices), dict(self._masks), dict(self._singles)
+        other._choices, other._nodes, other._singles = dict(self._choices), dict(self._nodes), dict(self._singles)
         other.log = None if self.log is None else list(self.log)
         return other
 
@@ -130,7 +132,7 @@ class Table:
         """Answer what needs no one, apply complete phases, and find who acts now."""
         game = self.game
         assert game is not None
-        self._choices, self._masks, self._singles = {}, {}, {}
+        self._choices, self._nodes, self._singles = {}, {}, {}
         while not game.finished:
             prompts = game.prompts()
             if not prompts:
@@ -159,11 +161,15 @@ class Table:
         return {p: (1.0 / len(winners) if p in winners else 0.0) for p in self.players}
 
     # ------------------------------------------------------------------ masks
-    def _options(self, player: Player) -> list[tuple[Counter[int], Action]]:
+    # An option is the sorted tuple of its ids (a multiset); a selection in progress is
+    # looked up by its sorted tuple too. What a selection allows (its mask, the option it is
+    # whole, whether a longer option contains it) is worked out once per prompt and selection.
+    def _options(self, player: Player) -> list[tuple[tuple[int, ...], Action]]:
         got = self._choices.get(player)
         if got is None:
             prompt = self.acting[player]
-            got = self._choices[player] = [(Counter(self.encoding.ids(prompt, o)), o) for o in prompt.options]
+            ids = self.encoding.ids
+            got = self._choices[player] = [(tuple(sorted(ids(prompt, o))), o) for o in prompt.options]
         return got
 
     def _single(self, player: Player) -> dict[int, Action]:
@@ -171,43 +177,55 @@ class Table:
         got = self._singles.get(player)
         if got is None:
             options = self._options(player)
-            in_longer = {k for ids, _ in options if sum(ids.values()) > 1 for k in ids}
+            in_longer = {k for ids, _ in options if len(ids) > 1 for k in ids}
             got = {}
             for ids, o in options:
-                if sum(ids.values()) == 1:
-                    (k,) = ids
+                if len(ids) == 1:
+                    k = ids[0]
                     if k not in in_longer and k not in got:
                         got[k] = o
             self._singles[player] = got
         return got
 
+    def _node(self, player: Player) -> tuple[np.ndarray, Action | None, bool]:
+        """For ``player``'s selection now: its mask, the option it is (or None), and whether
+        a longer option contains it."""
+        sel = self.staged.get(player)
+        key = tuple(sorted(sel.elements())) if sel else ()
+        nodes = self._nodes.setdefault(player, {})
+        node = nodes.get(key)
+        if node is None:
+            node = nodes[key] = self._work_out(self._options(player), key)
+        return node
+
+    def _work_out(self, options: list[tuple[tuple[int, ...], Action]],
+                  key: tuple[int, ...]) -> tuple[np.ndarray, Action | None, bool]:
+        out = np.zeros(self.n_actions, dtype=np.int8)
+        if not key:                                 # nothing chosen yet: every part of every option
+            out[[k for ids, _ in options for k in ids]] = 1
+            return out, None, True
+        whole: Action | None = None
+        is_whole = longer = False
+        n = len(key)
+        for ids, o in options:
+            if len(ids) < n:
+                continue
+            rest = _rest(ids, key)
+            if rest is None:                        # the selection is not part of this option
+                continue
+            if rest:
+                longer = True
+                out[list(rest)] = 1
+            elif not is_whole:
+                whole, is_whole = o, True
+                out[CONFIRM] = 1
+        return out, (whole if is_whole else _NONE), longer
+
     def mask(self, player: Player) -> np.ndarray:
         """1 for each id legal for ``player`` now (only no-op without a prompt open)."""
-        cached = self._masks.get(player)
-        if cached is None:
-            cached = self._masks[player] = self._mask(player)
-        return cached.copy()
-
-    def _mask(self, player: Player) -> np.ndarray:
-        out = np.zeros(self.n_actions, dtype=np.int8)
         if player not in self.acting:
-            out[NOOP] = 1
-            return out
-        sel = self.staged.get(player, Counter())
-        if not sel:                                 # nothing chosen yet: every part of every option
-            for ids, _ in self._options(player):
-                for k in ids:
-                    out[k] = 1
-            return out
-        for ids, _ in self._options(player):
-            if not sel - ids:                       # the selection is part of this option
-                rest = ids - sel
-                if rest:
-                    for k in rest:
-                        out[k] = 1
-                else:
-                    out[CONFIRM] = 1
-        return out
+            return self._idle.copy()
+        return self._node(player)[0].copy()
 
     def selection(self, player: Player) -> Counter[int]:
         return self.staged.get(player, Counter())
@@ -221,23 +239,24 @@ class Table:
         if player not in self.acting:
             return None if action == NOOP else f"{player} has no prompt open now: only no-op (0) is legal, not {action}"
         prompt = self.acting[player]
-        if not 0 <= action < self.n_actions or not self.mask(player)[action]:
+        node = self._node(player)
+        if not 0 <= action < self.n_actions or not node[0][action]:
             return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
-        self._masks.pop(player, None)
         if player not in self.staged:              # the usual case: a whole answer in one id
             singles = self._single(player)
             if action in singles:
                 self.pending[player] = singles[action]
                 del self.acting[player]
                 return None
-        sel = self.staged.setdefault(player, Counter())
-        if action != CONFIRM:
-            sel[action] += 1
-        options = self._options(player)
-        whole = [o for ids, o in options if ids == sel]
-        longer = action != CONFIRM and any(ids != sel and not sel - ids for ids, _ in options)
-        if whole and not longer:
-            self.pending[player] = whole[0]
+        if action == CONFIRM:                      # the selection is whole: confirmed as it is
+            self.pending[player] = node[1]
+            del self.staged[player]
+            del self.acting[player]
+            return None
+        self.staged.setdefault(player, Counter())[action] += 1
+        _, whole, longer = self._node(player)
+        if whole is not _NONE and not longer:
+            self.pending[player] = whole
             del self.staged[player]
             del self.acting[player]
         return None
@@ -266,14 +285,31 @@ class Table:
     # ------------------------------------------------------------------ what a player sees
     def features(self, player: Player) -> np.ndarray:
         """``player``'s observation vector: their private view encoded, then their selection."""
+        return self.features_of((player,))[player]
+
+    def features_of(self, players: Sequence[Player]) -> dict[Player, np.ndarray]:
+        """:meth:`features` of several players at this moment: their private views made from
+        one public view (when the game gives ``private_views``) and encoded together (the
+        public part once, when the encoding gives ``observe_many``)."""
         game = self.game
         assert game is not None
-        prompt = self.acting.get(player)
-        features = self.encoding.observe(game.private_view(player), player, prompt)
-        sel = np.zeros(self.n_actions, dtype=np.float32)
-        for k, n in self.selection(player).items():
-            sel[k] = n
-        return np.concatenate([np.asarray(features, dtype=np.float32), sel])
+        many = getattr(game, "private_views", None)
+        views = many(players) if many is not None else {p: game.private_view(p) for p in players}
+        prompts = {p: self.acting.get(p) for p in players}
+        observe_many = getattr(self.encoding, "observe_many", None)
+        encoded = observe_many(views, prompts) if observe_many is not None else \
+            {p: self.encoding.observe(views[p], p, prompts[p]) for p in players}
+        size = self.encoding.observation_size
+        out = {}
+        for p in players:
+            vec = np.zeros(size + self.n_actions, dtype=np.float32)
+            vec[:size] = encoded[p]                                   # type: ignore[assignment]
+            sel = self.staged.get(p)
+            if sel:
+                for k, n in sel.items():
+                    vec[size + k] = n
+            out[p] = vec
+        return out
 
     def observation(self, player: Player) -> dict[str, np.ndarray]:
         return {"observation": self.features(player), "action_mask": self.mask(player)}
@@ -296,13 +332,31 @@ class Table:
         """The ids still to send for ``player`` to give ``answer`` (a member of their
         prompt's options), ending with confirm when the answer needs it."""
         prompt = self.acting[player]
-        want = Counter(self.encoding.ids(prompt, answer))
-        sel = self.selection(player)
-        if sel - want:
+        want = tuple(sorted(self.encoding.ids(prompt, answer)))
+        rest = _rest(want, tuple(sorted(self.selection(player).elements())))
+        if rest is None:
             raise GameError(f"{player}'s selection so far is not part of {answer!r}")
-        rest = list((want - sel).elements())
-        longer = any(ids != want and not want - ids for ids, _ in self._options(player))
-        return rest + ([CONFIRM] if longer else [])
+        longer = any(len(ids) > len(want) and _rest(ids, want) is not None for ids, _ in self._options(player))
+        return list(rest) + ([CONFIRM] if longer else [])
+
+
+_NONE: Any = object()        # "no option": an option may itself be None (Outspeed's "no bonus token")
+
+
+def _rest(ids: tuple[int, ...], part: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``ids`` without ``part`` (both sorted multisets), or None when ``part`` is not in ``ids``."""
+    if not part:
+        return ids
+    rest = []
+    i, n = 0, len(part)
+    for x in ids:
+        if i < n and x == part[i]:
+            i += 1
+        elif i < n and x > part[i]:
+            return None
+        else:
+            rest.append(x)
+    return tuple(rest) if i == n else None
 
 
 def random_seed() -> int:
