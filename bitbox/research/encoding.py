@@ -66,7 +66,8 @@ class Encoding(Protocol):
 
     def ids(self, prompt: Prompt, option: Action) -> tuple[int, ...]:
         """The ids (``RESERVED`` and above) of ``option``, one of ``prompt.options``: one id, or
-        the parts of a composite answer (a multiset, in any order)."""
+        the parts of a composite answer (a multiset, in any order). A function of the
+        prompt's kind and the option alone (the environments remember it by those)."""
         ...
 
     def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "object":
@@ -133,11 +134,12 @@ class SplitEncoding(EncodingBase):
         if not views:
             return {}
         base = self.public_part(next(iter(views.values())))
+        np.clip(base, 0, self.observation_high, out=base)    # the private parts are small counts and flags
         out: dict[Player, object] = {}
         for p, v in views.items():
             o = base.copy()
             self.private_part(o, v, p, prompts.get(p))
-            out[p] = np.clip(o, 0, self.observation_high, out=o)
+            out[p] = o
         return out
 
     def state(self, view: Mapping[str, JSON]) -> "np.ndarray":

@@ -65,6 +65,7 @@ class Table:
         self.acting: dict[Player, Prompt] = {}         # the prompts answered now
         self._choices: dict[Player, list[tuple[tuple[int, ...], Action]]] = {}
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool]]] = {}
+        self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
         self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
         self._idle[NOOP] = 1
         self._singles: dict[Player, dict[int, Action]] = {}  # one-id answers no other answer extends
@@ -168,8 +169,15 @@ class Table:
         got = self._choices.get(player)
         if got is None:
             prompt = self.acting[player]
-            ids = self.encoding.ids
-            got = self._choices[player] = [(tuple(sorted(ids(prompt, o))), o) for o in prompt.options]
+            kind, known, ids = prompt.kind, self._ids, self.encoding.ids
+            got = []
+            for o in prompt.options:
+                key = (kind, o)
+                k = known.get(key)
+                if k is None:
+                    k = known[key] = tuple(sorted(ids(prompt, o)))
+                got.append((k, o))
+            self._choices[player] = got
         return got
 
     def _single(self, player: Player) -> dict[int, Action]:
