@@ -34,20 +34,40 @@ class ClusterError(Exception):
     """The cluster cannot be reached or joined (one line, naming the address)."""
 
 
+#: What a gRPC client sends first (HTTP/2's connection preface and an empty SETTINGS frame);
+#: Ray's GCS and Ray Client servers speak gRPC and answer it with their own SETTINGS at once.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
 def check_reachable(address: str, timeout: float = 5.0, label: str = "--ray") -> None:
     """For an address with a port (``HOST:PORT``, ``ray://HOST:PORT``): ClusterError unless
-    something answers there within ``timeout`` seconds (Ray itself would retry for minutes)."""
+    a server there answers within ``timeout`` seconds in all: one that refuses the connection,
+    and one that accepts it but says nothing to a gRPC greeting, fail in one line (Ray itself
+    would retry for minutes, printing its own warnings)."""
     import socket
+    import time
     rest = address.split("://", 1)[-1]
     host, sep, port = rest.rpartition(":")
     if not sep or not host:
         return                                  # "auto" and the like: Ray says itself
     if not port.isdigit():
         raise ClusterError(f"{label} {address}: the port must be a number")
+    deadline = time.monotonic() + timeout
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        conn = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
     except OSError as exc:
         raise ClusterError(f"{label} {address}: no Ray cluster answers there ({exc.strerror or exc})") from None
+    try:
+        conn.settimeout(max(0.05, deadline - time.monotonic()))
+        conn.sendall(_HTTP2_HELLO)
+        answered = bool(conn.recv(9))
+    except OSError:                             # a timeout, or the peer hung up
+        answered = False
+    finally:
+        conn.close()
+    if not answered:
+        raise ClusterError(f"{label} {address}: no Ray cluster answers there (something accepts connections "
+                           f"but said nothing in {timeout:g} s)")
 
 
 def missing() -> str | None:
@@ -81,9 +101,9 @@ def connected(address: str | None) -> Iterator[Any]:
         if address:
             check_reachable(address, label=label)
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-        else:
-            ray.init(num_cpus=usable_cores(), include_dashboard=False, logging_level=logging.ERROR,
-                     log_to_driver=False)
+        else:                                   # a private instance, even when another runs here
+            ray.init(address="local", num_cpus=usable_cores(), include_dashboard=False,
+                     logging_level=logging.ERROR, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
         where = f"the Ray cluster at {address}" if address else "a Ray instance on this machine"
         raise ClusterError(f"--ray: cannot join {where}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \
