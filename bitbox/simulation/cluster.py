@@ -88,6 +88,33 @@ def _play_range(bounds: tuple[int, int]) -> list[object]:
     return [job(i) for i in range(*bounds)]
 
 
+AUTH_HINT = ("it asks for a token: set RAY_AUTH_MODE=token and give this machine the cluster's token "
+             "(~/.ray/auth_token, or RAY_AUTH_TOKEN)")
+
+
+@contextlib.contextmanager
+def _ray_output_aside(seen: list[str]) -> Iterator[None]:
+    """Ray's own output while it connects (its core writes to file descriptor 2 itself) goes
+    into ``seen`` and to the log at debug level (``-v``, ``--log-file``), not to the terminal."""
+    import sys
+    import tempfile
+    log = logging.getLogger("bitbox.simulation.cluster")
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as aside:
+        os.dup2(aside.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            aside.seek(0)
+            seen.extend(aside.read().decode("utf-8", "replace").splitlines())
+            for line in seen:
+                log.debug("ray: %s", line)
+
+
 @contextlib.contextmanager
 def connected(address: str | None) -> Iterator[Any]:
     """Ray, initialised for the run (and shut down after it if this started it)."""
@@ -95,18 +122,24 @@ def connected(address: str | None) -> Iterator[Any]:
     if ray.is_initialized():
         yield ray
         return
-    label = "--ray" if address else "RAY_ADDRESS"
+    label = "RAY_ADDRESS" if not address and os.environ.get("RAY_ADDRESS") else "--ray"
     address = address or os.environ.get("RAY_ADDRESS") or None
+    seen: list[str] = []
     try:
         if address:
             check_reachable(address, label=label)
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-        else:                                   # a private instance, even when another runs here
-            ray.init(address="local", num_cpus=usable_cores(), include_dashboard=False,
-                     logging_level=logging.ERROR, log_to_driver=False)
+        with _ray_output_aside(seen):
+            if address:
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+            else:                               # a private instance, even when another runs here
+                ray.init(address="local", num_cpus=usable_cores(), include_dashboard=False,
+                         logging_level=logging.ERROR, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
         where = f"the Ray cluster at {address}" if address else "a Ray instance on this machine"
-        raise ClusterError(f"--ray: cannot join {where}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \
+        said = " ".join([str(exc), *seen])
+        if "Unauthenticated" in said or "InvalidAuthToken" in said or "auth token" in said.lower():
+            raise ClusterError(f"{label}: cannot join {where}: {AUTH_HINT}") from None
+        raise ClusterError(f"{label}: cannot join {where}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \
             from None
     try:
         yield ray
@@ -136,4 +169,4 @@ def run_indexed(job: Callable[[int], R], count: int, address: str | None = None,
                     progress.update(len(results))
 
 
-__all__ = ["INSTALL", "ClusterError", "check_reachable", "connected", "cpus", "missing", "run_indexed"]
+__all__ = ["AUTH_HINT", "INSTALL", "ClusterError", "check_reachable", "connected", "cpus", "missing", "run_indexed"]

@@ -177,3 +177,27 @@ def test_ray_alone_starts_a_private_instance(monkeypatch):
     with cluster.connected(None):
         pass
     assert calls[0][0] == "init" and calls[0][1]["address"] == "local" and calls[1][0] == "shutdown"
+
+
+def test_an_authentication_failure_says_so_and_rays_lines_stay_off_the_terminal(monkeypatch, capfd, caplog):
+    """A cluster that asks for a token: one line saying so and what to set; what Ray's core
+    writes to the terminal's stderr while it tries goes to the log (-v, --log-file) instead.
+    (Against a real token-protected instance the same line comes after Ray's ~20 s of retries.)"""
+    from bitbox.simulation import cluster
+
+    def refused_init(**kw):
+        os.write(2, b"[W gcs_client.cc:210] Failed to get cluster ID from GCS server: Unauthenticated: "
+                    b"RPC error: InvalidAuthToken: Authentication token is missing or incorrect\n")
+        raise ConnectionError("Failed to connect to Ray cluster")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refused_init)
+    monkeypatch.setattr(cluster, "check_reachable", lambda *a, **k: None)
+    caplog.set_level(logging.DEBUG, logger="bitbox.simulation.cluster")
+    with pytest.raises(cluster.ClusterError) as err:
+        with cluster.connected("127.0.0.1:6379"):
+            pass
+    assert str(err.value) == f"--ray: cannot join the Ray cluster at 127.0.0.1:6379: {cluster.AUTH_HINT}"
+    assert "RAY_AUTH_MODE=token" in str(err.value)
+    assert capfd.readouterr().err == ""                      # nothing of Ray's on the terminal
+    assert any("InvalidAuthToken" in r.getMessage() for r in caplog.records)
