@@ -24,7 +24,7 @@ import numpy as np
 
 from ..games import Cartridge, GameError, find, names
 from ..games.protocol import Action, Game, Player, Prompt, check_options, check_players
-from .encoding import CONFIRM, NOOP, RESERVED, Encoding
+from .encoding import CONFIRM, NOOP, RESERVED, Encoding, SplitEncoding
 
 GROUP = "bitbox.research"
 
@@ -298,25 +298,31 @@ class Table:
     def features_of(self, players: Sequence[Player]) -> dict[Player, np.ndarray]:
         """:meth:`features` of several players at this moment: their private views made from
         one public view (when the game gives ``private_views``) and encoded together (the
-        public part once, when the encoding gives ``observe_many``)."""
+        public part once, when the encoding is a :class:`SplitEncoding`)."""
         game = self.game
         assert game is not None
         many = getattr(game, "private_views", None)
         views = many(players) if many is not None else {p: game.private_view(p) for p in players}
-        prompts = {p: self.acting.get(p) for p in players}
-        observe_many = getattr(self.encoding, "observe_many", None)
-        encoded = observe_many(views, prompts) if observe_many is not None else \
-            {p: self.encoding.observe(views[p], p, prompts[p]) for p in players}
-        size = self.encoding.observation_size
-        out = {}
+        enc = self.encoding
+        size = enc.observation_size
+        out: dict[Player, np.ndarray] = {}
+        if isinstance(enc, SplitEncoding) and views:
+            base = np.zeros(size + self.n_actions, dtype=np.float32)
+            base[:size] = enc.public_part(next(iter(views.values())))
+            np.clip(base, 0, enc.observation_high, out=base)     # the private parts are small counts and flags
+            for p in players:
+                vec = out[p] = base.copy()
+                enc.private_part(vec, views[p], p, self.acting.get(p))
+        else:
+            for p in players:
+                vec = out[p] = np.zeros(size + self.n_actions, dtype=np.float32)
+                vec[:size] = np.asarray(enc.observe(views[p], p, self.acting.get(p)), dtype=np.float32)
         for p in players:
-            vec = np.zeros(size + self.n_actions, dtype=np.float32)
-            vec[:size] = encoded[p]                                   # type: ignore[assignment]
             sel = self.staged.get(p)
             if sel:
+                vec = out[p]
                 for k, n in sel.items():
                     vec[size + k] = n
-            out[p] = vec
         return out
 
     def observation(self, player: Player) -> dict[str, np.ndarray]:

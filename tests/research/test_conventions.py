@@ -232,3 +232,51 @@ def test_the_versioned_makers():
         make("chess_v0")
     with pytest.raises(AttributeError):
         getattr(research, "chess_v0")
+
+
+def test_a_plain_encoding_and_a_game_without_private_views_give_the_same_features():
+    """The fast path (one public view for every agent, the public part encoded once) and the
+    plain one (each agent's private view, each encoded whole) agree."""
+    from bitbox.research import Table
+    from bitbox.research.encoding import EncodingBase
+
+    class Plain(EncodingBase):                                     # the same encoding, observed whole
+        def __init__(self, inner):
+            self.inner, self.names = inner, inner.names
+            self.observation_size, self.observation_high = inner.observation_size, inner.observation_high
+
+        def ids(self, prompt, option):
+            return self.inner.ids(prompt, option)
+
+        def observe(self, view, player, prompt):
+            return self.inner.observe(view, player, prompt)
+
+        def acting(self, game, prompts):
+            return self.inner.acting(game, prompts)
+
+    class NoPrivateViews:                                          # a game without the optional method
+        def __init__(self, game):
+            self._game = game
+
+        def __getattr__(self, name):
+            if name == "private_views":
+                raise AttributeError(name)
+            return getattr(self._game, name)
+
+    for game, players in GAMES:
+        fast = Table.of(game, players)
+        plain = Table(fast.cartridge, Plain(fast.encoding), fast.players)
+        rng = random.Random(3)
+        fast.new_game(3)
+        plain.new_game(3)
+        for _ in range(25):
+            if fast.finished:
+                break
+            plain.game = NoPrivateViews(fast.game)
+            plain.acting, plain.staged = fast.acting, fast.staged
+            want = plain.features_of(fast.players)
+            got = fast.features_of(fast.players)
+            assert all(np.array_equal(got[p], want[p]) for p in fast.players)
+            for p in list(fast.acting)[:1]:
+                fast.act(p, _random_action(rng, fast.mask(p)))
+            fast.settle()
