@@ -49,6 +49,9 @@ only that player knows (Outspeed's draw offers the two tokens drawn), so a host 
 prompt to that player's controller, bot or screen area only. :meth:`Cartridge.redeal` gives
 a game with the same public information and the hidden parts drawn again; the conformance
 test (:mod:`bitbox.games.conformance`) checks that the public view cannot tell them apart.
+A game may also give ``private_views(players)`` (optional, not part of :class:`Game`): the
+private view of each listed player, all made from one public view, for a host that needs
+every player's view at the same moment (the research environments).
 
 **Determinism.** A game is a pure function of its seed, options and answers: all chance
 comes from a generator held in the state (:class:`bitbox.games.chance.Chance` is one a new

@@ -9,7 +9,8 @@ environments, each game also has a versioned maker, ``<game>_v0`` (``outspeed_v0
 ``lastonealive_v0``, any other installed game with an encoding), with ``env()`` (the AEC
 environment), ``parallel_env()`` and ``raw_env()``; :func:`make` takes the id as a string.
 docs/research.md documents the actions, the observations (their layout per game), rewards
-and seeding, with examples.
+and seeding, with examples. :mod:`bitbox.research.openspiel` (the extra ``openspiel``) makes
+the same games OpenSpiel games.
 """
 from __future__ import annotations
 
