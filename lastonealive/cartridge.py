@@ -128,9 +128,10 @@ class LastOneAliveCartridge(EngineCartridge):
         except RulesError as exc:
             raise GameError(str(exc)) from None
 
-    def redeal(self, game: AnyGame, seed: int) -> LastOneAliveGame:
+    def redeal(self, game: AnyGame, seed: int, keep: Player | None = None) -> LastOneAliveGame:
         """The hidden parts drawn again: the random state, the bag's order, and which object
-        is on the other side of each face-down token and of a token being placed at setup."""
+        is on the other side of each face-down token and of a token being placed at setup.
+        ``keep``'s own face-down tokens, and the token they are placing, stay."""
         if not isinstance(game, LastOneAliveGame):
             raise GameError(f"not a Last One Alive game: {type(game).__name__}")
         copy = game.engine.copy()
@@ -138,14 +139,16 @@ class LastOneAliveCartridge(EngineCartridge):
         rng = random.Random(seed)
         s.rng = random.Random(rng.getrandbits(64))
         s.forced_roll, s.forced, s.queued = None, None, {}
-        hidden = [h for p in s.players for h in s.held[p] if h[0] == "barricade" and h[1] in OBJECTS]
+        hidden = [h for p in s.players if p != keep for h in s.held[p] if h[0] == "barricade" and h[1] in OBJECTS]
         objects = [t for t in s.bag if t in OBJECTS] + [h[1] for h in hidden]
-        if s.setup_token is not None:
+        own_token = keep is not None and s.phase == "setup" and s.active == keep
+        redraw_setup = s.setup_token is not None and not own_token
+        if redraw_setup:
             objects.append(s.setup_token)
         rng.shuffle(objects)
         for h in hidden:
             h[1] = objects.pop()
-        if s.setup_token is not None:
+        if redraw_setup:
             s.setup_token = objects.pop()
         bag = objects + [t for t in s.bag if t not in OBJECTS]
         rng.shuffle(bag)

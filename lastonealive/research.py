@@ -38,7 +38,7 @@ import numpy as np
 from bitbox.games import GameError
 from bitbox.games.protocol import Action as AnyAction
 from bitbox.games.protocol import Player, Prompt
-from bitbox.research.encoding import RESERVED, EncodingBase
+from bitbox.research.encoding import RESERVED, SplitEncoding
 
 from .rules import FACES, HELD, OBJECTS, SYMBOLS, TYPES, Action
 
@@ -49,9 +49,13 @@ PREFIX = {"zombie": "z", "shoot": "s", "object": "o", "barricade": "b"}
 SEAT_BLOCK = 62
 SLOT_BLOCK = 16
 DIE_TOKENS = ("pistol", "axe", "chainsaw", "barricade")
+_PHASE = {k: i for i, k in enumerate(PHASES)}
+_TYPE = {k: i for i, k in enumerate(TYPES)}
+_FACE = {k: i for i, k in enumerate(FACES)}
+_HELD = {k: i for i, k in enumerate(HELD)}
 
 
-class LastOneAliveEncoding(EncodingBase):
+class LastOneAliveEncoding(SplitEncoding):
     observation_high = 255.0
 
     def __init__(self, counts: Mapping[str, int]) -> None:
@@ -113,54 +117,77 @@ class LastOneAliveEncoding(EncodingBase):
             return ["roll"]
         raise KeyError(kind)
 
+    def display(self, size: tuple[int, int]) -> Any:
+        """The table's screen (``render_mode="rgb_array"``), drawn from the public view."""
+        from .display import TableDisplay
+        return TableDisplay(size=size, lang="en")
+
     # ------------------------------------------------------------------ observations
-    def observe(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> np.ndarray:
+    def public_part(self, view: Mapping[str, Any]) -> np.ndarray:
         o = np.zeros(self.observation_size, dtype=np.float32)
+        ones: list[int] = []                       # positions set to 1
+        adds: list[int] = []                       # positions counted (+1 each)
         o[0] = view["turn"]
         o[1] = view["level"]
         o[2] = bool(view["night"])
         o[3] = view["apocalypse_drawn"]
         o[4] = view["bag_size"]
-        for k, t in enumerate(TYPES):
-            o[5 + k] = view["pool"].get(t, 0)
+        pool = view["pool"]
+        o[5:9] = [pool.get(t, 0) for t in TYPES]
         phase = "finished" if view["finished"] else view["phase"]
-        if phase in PHASES:
-            o[9 + PHASES.index(phase)] = 1
+        if phase in _PHASE:
+            ones.append(9 + _PHASE[phase])
         ts = view["turn_state"]
         o[22:30] = (len(ts["radio"]), bool(ts["chainsaw_before"]), ts["pistols"], ts["axes"], bool(ts["hero_used"]),
                     ts["draws_left"], ts["bangs_left"], ts["gives_left"])
         active = view["active"]
-        winners = set(view.get("winners") or ())
+        winners = view.get("winners") or ()
         scores = view.get("scores") or {}
+        front: list[Any] = []
         for k, p in enumerate(view["players"][:SEATS]):
             at = self._seats_at + SEAT_BLOCK * k
             name = p["player"]
-            o[at:at + 5] = (1, bool(p["in_game"]), name == player, name == active, p.get("lives", 0))
+            ones.append(at)
+            if p["in_game"]:
+                ones.append(at + 1)
+            if name == active:
+                ones.append(at + 3)
+                front = p["front"]
+            o[at + 4] = p.get("lives", 0)
             for h in p["tokens"]:
-                if h in HELD:
-                    o[at + 5 + HELD.index(h)] += 1
+                if h in _HELD:
+                    adds.append(at + 5 + _HELD[h])
             symbols = 0
             for _, t, f in p["front"]:
-                if t in TYPES and f in FACES:
-                    o[at + 13 + 9 * TYPES.index(t) + FACES.index(f)] += 1
+                if t in _TYPE and f in _FACE:
+                    adds.append(at + 13 + 9 * _TYPE[t] + _FACE[f])
                 symbols += SYMBOLS.get(f, 0)
             o[at + 49] = scores.get(name, 0)
-            o[at + 50] = name in winners
+            if name in winners:
+                ones.append(at + 50)
             o[at + 51] = len(p["front"])
             o[at + 52] = symbols
-        front: list[Any] = next((p["front"] for p in view["players"] if p["player"] == active), [])
+        slots, slots_at = self._slot, self._slots_at
         for where, dice in ((1, view["tray"]), (2, front)):
             for die_id, t, f in dice:
-                slot = self._slot.get(die_id) if die_id is not None else None
+                slot = slots.get(die_id) if die_id is not None else None
                 if slot is None:
                     continue
-                at = self._slots_at + SLOT_BLOCK * slot
-                o[at] = 1
-                o[at + where] = 1
-                if t in TYPES:
-                    o[at + 3 + TYPES.index(t)] = 1
-                if f in FACES:
-                    o[at + 7 + FACES.index(f)] = 1
+                at = slots_at + SLOT_BLOCK * slot
+                ones += (at, at + where)
+                if t in _TYPE:
+                    ones.append(at + 3 + _TYPE[t])
+                if f in _FACE:
+                    ones.append(at + 7 + _FACE[f])
+        o[ones] = 1
+        for i in adds:                             # a few: faster than np.add.at
+            o[i] += 1
+        return o
+
+    def private_part(self, o: np.ndarray, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> None:
+        for k, p in enumerate(view["players"][:SEATS]):
+            if p["player"] == player:
+                o[self._seats_at + SEAT_BLOCK * k + 2] = 1
         at = self._me_at
         for obj in view.get("hidden") or ():
             if obj in OBJECTS:
@@ -169,7 +196,6 @@ class LastOneAliveEncoding(EncodingBase):
             o[at + 6 + OBJECTS.index(view["setup_token"])] = 1
         if prompt is not None and prompt.kind in PHASES[:-1]:
             o[at + 12 + PHASES.index(prompt.kind)] = 1
-        return np.clip(o, 0, self.observation_high, out=o)
 
 
 def encoding() -> LastOneAliveEncoding:

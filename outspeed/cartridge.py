@@ -267,10 +267,11 @@ class OutspeedCartridge(EngineCartridge):
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise GameError(f"not a saved Outspeed game: {type(exc).__name__} {exc}") from None
 
-    def redeal(self, game: AnyGame, seed: int) -> OutspeedGame:
+    def redeal(self, game: AnyGame, seed: int, keep: Player | None = None) -> OutspeedGame:
         """The hidden parts drawn again: the random state, the order of the tiles not yet
         revealed, and which token is where among the pile, the hands and a pending draw
-        (each hand and draw keeps its size; unknown physical tokens stay unknown)."""
+        (each hand and draw keeps its size; unknown physical tokens stay unknown). ``keep``'s
+        own tokens, and their draw while they choose, stay."""
         if not isinstance(game, OutspeedGame):
             raise GameError(f"not an Outspeed game: {type(game).__name__}")
         copy = game.engine.copy()
@@ -279,11 +280,15 @@ class OutspeedCartridge(EngineCartridge):
         s.rng = random.Random(rng.getrandbits(64))
         s.forced_dice = {}
         rng.shuffle(s.stack)
-        pool = list(s.pile) + list(s.drawn) + [t for p in s.players for t in s.held[p] if t != UNKNOWN]
+        own_draw = keep is not None and s.phase == "draw" and s.draw_queue[:1] == [keep]
+        pool = (list(s.pile) + ([] if own_draw else list(s.drawn))
+                + [t for p in s.players if p != keep for t in s.held[p] if t != UNKNOWN])
         rng.shuffle(pool)
         for p in s.players:
-            s.held[p] = [UNKNOWN if t == UNKNOWN else pool.pop() for t in s.held[p]]
-        s.drawn = [pool.pop() for _ in s.drawn]
+            if p != keep:
+                s.held[p] = [UNKNOWN if t == UNKNOWN else pool.pop() for t in s.held[p]]
+        if not own_draw:
+            s.drawn = [pool.pop() for _ in s.drawn]
         s.pile = pool
         return OutspeedGame(copy)
 

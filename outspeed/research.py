@@ -30,7 +30,7 @@ from typing import Any, cast
 import numpy as np
 
 from bitbox.games.protocol import Action, Game, Player, Prompt
-from bitbox.research.encoding import RESERVED, EncodingBase
+from bitbox.research.encoding import RESERVED, SplitEncoding
 
 from .cartridge import BONUS, KEEP, PROGRAM
 from .rules import PATHS, TOKENS, Choice
@@ -42,9 +42,12 @@ TILES = 16
 ZONES = 21
 SEAT_BLOCK = 13
 OBSERVATION_SIZE = 149
+_PHASE = {k: i for i, k in enumerate(PHASES)}
+_FACE = {k: i for i, k in enumerate(FACES)}
+_PATH = {k: i for i, k in enumerate(PATHS)}
 
 
-class OutspeedEncoding(EncodingBase):
+class OutspeedEncoding(SplitEncoding):
     observation_high = 255.0
     observation_size = OBSERVATION_SIZE
 
@@ -79,56 +82,72 @@ class OutspeedEncoding(EncodingBase):
         front = max(zone[p.player] for p in prompts)
         return [p for p in prompts if zone[p.player] == front]
 
+    def display(self, size: tuple[int, int]) -> Any:
+        """The table's screen (``render_mode="rgb_array"``), drawn from the public view."""
+        from .display.render import TableDisplay
+        return TableDisplay(size=size, lang="en")
+
     # ------------------------------------------------------------------ observations
-    def observe(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> np.ndarray:
+    def public_part(self, view: Mapping[str, Any]) -> np.ndarray:
         o = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        ones: list[int] = []                       # positions set to 1
         o[0] = view["turn"]
         phase = "finished" if view["finished"] else view["phase"]
-        if phase in PHASES:
-            o[1 + PHASES.index(phase)] = 1
+        if phase in _PHASE:
+            ones.append(1 + _PHASE[phase])
         tile = view["tile"]
         face = view["face"]
         if tile is not None:
             if 1 <= tile["number"] <= TILES:
-                o[5 + tile["number"] - 1] = 1
-            o[21] = bool(tile.get("finish"))
+                ones.append(5 + tile["number"] - 1)
+            if tile.get("finish"):
+                ones.append(21)
             paths = (tile.get("faces") or {}).get(face) or {}
-            for k, path in enumerate(PATHS):
-                o[26 + k] = paths.get(path) is not None
-        if face in FACES:
-            o[22 + FACES.index(face)] = 1
-        if view.get("next_face") in FACES:
-            o[24 + FACES.index(view["next_face"])] = 1
+            ones += [26 + k for k, path in enumerate(PATHS) if paths.get(path) is not None]
+        if face in _FACE:
+            ones.append(22 + _FACE[face])
+        if view.get("next_face") in _FACE:
+            ones.append(24 + _FACE[view["next_face"]])
         o[29] = view["tiles_left"]
         rear = view["track"]["rear"]
         o[30] = rear
         o[31] = view["track"]["boards"]
-        for z in view["force_fields"]:
-            if 0 <= z - rear < ZONES:
-                o[32 + z - rear] = 1
+        ones += [32 + z - rear for z in view["force_fields"] if 0 <= z - rear < ZONES]
         o[53] = view["markers_left"]
         o[54] = view["pile_size"]
         o[55] = view["discards"]
         revealed = view.get("revealed") or {}
-        winners = set(view.get("winners") or ())
+        winners = view.get("winners") or ()
         out = {e[0] for e in view.get("eliminated") or ()}
+        drawing = view.get("drawing")
         for k, p in enumerate(view["players"][:SEATS]):
             at = 56 + SEAT_BLOCK * k
             name = p["player"]
-            o[at] = 1
-            o[at + 1] = bool(p["active"])
-            o[at + 2] = name == player
-            o[at + 3] = max(0, p["zone"] - rear) if p["zone"] is not None else 0
+            ones.append(at)
+            if p["active"]:
+                ones.append(at + 1)
+            if p["zone"] is not None:
+                o[at + 3] = max(0, p["zone"] - rear)
             o[at + 4] = p["fuel"]
             o[at + 5] = p["tokens"]
-            o[at + 6] = view.get("drawing") == name
+            if drawing == name:
+                ones.append(at + 6)
             shown = revealed.get(name)
             if shown:
-                if shown[0] in PATHS:
-                    o[at + 7 + PATHS.index(shown[0])] = 1
+                if shown[0] in _PATH:
+                    ones.append(at + 7 + _PATH[shown[0]])
                 o[at + 10] = shown[1] or 0
-            o[at + 11] = name in out
-            o[at + 12] = name in winners
+            if name in out:
+                ones.append(at + 11)
+            if name in winners:
+                ones.append(at + 12)
+        o[ones] = 1
+        return o
+
+    def private_part(self, o: np.ndarray, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> None:
+        for k, p in enumerate(view["players"][:SEATS]):
+            if p["player"] == player:
+                o[56 + SEAT_BLOCK * k + 2] = 1
         for t in view.get("held") or ():
             if t in TOKENS:
                 o[134 + TOKENS.index(t)] += 1
@@ -137,7 +156,6 @@ class OutspeedEncoding(EncodingBase):
                 o[140 + TOKENS.index(t)] += 1
         if prompt is not None:
             o[146 + (BONUS, PROGRAM, KEEP).index(prompt.kind)] = 1
-        return np.clip(o, 0, self.observation_high, out=o)
 
 
 def encoding() -> OutspeedEncoding:

@@ -63,6 +63,14 @@ class EngineGame(Generic[E]):
             raise GameError(f"unknown player {player!r} (players: {', '.join(self.players)})")
         return self.engine.private_view(player)
 
+    def private_views(self, players: Sequence[Player]) -> Mapping[Player, Mapping[str, JSON]]:
+        """:meth:`private_view` of several players from one public view (an optional part of the
+        protocol, for an engine that has ``private_views``: the research environments use it)."""
+        for p in players:
+            if p not in self.players:
+                raise GameError(f"unknown player {p!r} (players: {', '.join(self.players)})")
+        return self.engine.private_views(players)
+
     def to_data(self) -> Mapping[str, JSON]:
         return self.engine.to_data()
 
@@ -131,7 +139,7 @@ class EngineCartridge(ABC):
         """The game ``to_data`` saved (the protocol's)."""
 
     @abstractmethod
-    def redeal(self, game: Any, seed: int) -> Any:
+    def redeal(self, game: Any, seed: int, keep: str | None = None) -> Any:
         """The same public information, the hidden parts drawn again (the protocol's)."""
 
     # -------------------------------------------------------------- bots

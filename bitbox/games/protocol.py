@@ -49,6 +49,9 @@ only that player knows (Outspeed's draw offers the two tokens drawn), so a host 
 prompt to that player's controller, bot or screen area only. :meth:`Cartridge.redeal` gives
 a game with the same public information and the hidden parts drawn again; the conformance
 test (:mod:`bitbox.games.conformance`) checks that the public view cannot tell them apart.
+A game may also give ``private_views(players)`` (optional, not part of :class:`Game`): the
+private view of each listed player, all made from one public view, for a host that needs
+every player's view at the same moment (the research environments).
 
 **Determinism.** A game is a pure function of its seed, options and answers: all chance
 comes from a generator held in the state (:class:`bitbox.games.chance.Chance` is one a new
@@ -238,11 +241,14 @@ class Cartridge(Protocol):
         """The game :meth:`Game.to_data` saved; :class:`GameError` if the data is not one."""
         ...
 
-    def redeal(self, game: Game, seed: int) -> Game:
+    def redeal(self, game: Game, seed: int, keep: Player | None = None) -> Game:
         """Another game with the same public information as ``game`` and its hidden parts
         (pile order, held token types, unrevealed tiles, random state) drawn again from
-        ``seed``: what a player cannot tell apart from ``game``. A game without hidden
-        information returns a copy."""
+        ``seed``: what a player cannot tell apart from ``game``. With ``keep``, what that
+        player knows stays as it is (their own hand, their draw: their private view is the
+        same), and only what is hidden from them is drawn again: a world consistent with
+        what ``keep`` has seen (the OpenSpiel adapter's ``resample_from_infostate``). A game
+        without hidden information returns a copy."""
         ...
 
     def action_to_data(self, action: Action) -> JSON:

@@ -4,15 +4,19 @@
 
 :class:`GameParallelEnv` and :class:`GameAECEnv` play any cartridge whose distribution
 declares a research encoding (entry points ``bitbox.research``: Outspeed and Last One
-Alive); :func:`parallel_env` and :func:`aec_env` make them by game name. docs/research.md
-documents the actions, the observations (their layout per game), rewards and seeding, with
-an example.
+Alive); :func:`parallel_env` and :func:`aec_env` make them by game name. As PettingZoo's own
+environments, each game also has a versioned maker, ``<game>_v0`` (``outspeed_v0``,
+``lastonealive_v0``, any other installed game with an encoding), with ``env()`` (the AEC
+environment), ``parallel_env()`` and ``raw_env()``; :func:`make` takes the id as a string.
+docs/research.md documents the actions, the observations (their layout per game), rewards
+and seeding, with examples. :mod:`bitbox.research.openspiel` (the extra ``openspiel``) makes
+the same games OpenSpiel games.
 """
 from __future__ import annotations
 
 from typing import Any
 
-INSTALL = 'pip install ".[research]"  (pettingzoo, gymnasium, numpy)'
+INSTALL = 'pip install ".[research]"  (pettingzoo, gymnasium, numpy, supersuit)'
 
 
 def missing() -> str | None:
@@ -36,7 +40,70 @@ def aec_env(game: str = "lastonealive", players: Any = 3, options: Any = None, *
     return GameAECEnv(game, players, options, **kwargs)
 
 
+VERSION = "v0"
+
+
+class Maker:
+    """A game's environments under a versioned id (``outspeed_v0``), as PettingZoo's own
+    environment modules: ``env()`` and ``raw_env()`` make the AEC environment,
+    ``parallel_env()`` the parallel one; each takes ``players``, ``options``,
+    ``render_mode``, ``max_cycles`` and ``flat``."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.name = f"{game}_{VERSION}"
+
+    def env(self, **kwargs: Any):
+        return aec_env(self.game, **{"players": _default_players(self.game), **kwargs})
+
+    raw_env = env
+
+    def parallel_env(self, **kwargs: Any):
+        return parallel_env(self.game, **{"players": _default_players(self.game), **kwargs})
+
+    def __repr__(self) -> str:
+        return f"<bitbox.research {self.name}>"
+
+
+def _default_players(game: str) -> int:
+    """4 players when the game takes 4, else the nearest count it takes."""
+    from ..games import find
+    cartridge = find(game)
+    return min(max(4, cartridge.min_players), cartridge.max_players)
+
+
+def make(env_id: str, parallel: bool = False, **kwargs: Any):
+    """The environment ``env_id`` (``"outspeed_v0"``): the AEC one, or with
+    ``parallel=True`` the parallel one; ``kwargs`` as :class:`Maker`'s."""
+    maker = _maker(env_id)
+    if maker is None:
+        from ..games import GameError
+        raise GameError(f"no environment called {env_id!r} (the ids are <game>_{VERSION}: "
+                        f"{', '.join(env_ids()) or 'none'})")
+    return maker.parallel_env(**kwargs) if parallel else maker.env(**kwargs)
+
+
+def env_ids() -> list[str]:
+    """The versioned ids of every installed game with a research encoding."""
+    from importlib.metadata import entry_points
+
+    from ..games import names
+    from .table import GROUP
+    return sorted(f"{ep.name}_{VERSION}" for ep in entry_points(group=GROUP) if ep.name in set(names()))
+
+
+def _maker(name: str) -> Maker | None:
+    suffix = f"_{VERSION}"
+    if name.endswith(suffix) and name in env_ids():
+        return Maker(name[:-len(suffix)])
+    return None
+
+
 def __getattr__(name: str) -> Any:
+    if not name.startswith("_"):
+        maker = _maker(name)
+        if maker is not None:
+            return maker
     if name in ("GameParallelEnv", "GameAECEnv", "BotPolicy"):
         from . import envs
         return getattr(envs, name)
@@ -46,5 +113,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["BotPolicy", "GameAECEnv", "GameParallelEnv", "INSTALL", "Table", "aec_env", "find_encoding", "missing",
-           "parallel_env"]
+__all__ = ["BotPolicy", "GameAECEnv", "GameParallelEnv", "INSTALL", "Maker", "Table", "aec_env", "env_ids",
+           "find_encoding", "make", "missing", "parallel_env"]

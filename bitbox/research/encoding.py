@@ -28,11 +28,18 @@ documented by the game (docs/research.md). The environment appends the selection
 **Turns.** :meth:`Encoding.acting` picks, among the prompts open and not yet answered, the
 ones answered now (by default: all of them at once). Outspeed's bonus phase uses it to ask
 the players zone by zone, front to back, as the table does.
+
+**Optional.** An encoding may also give ``state(view)`` (the public state vector; by
+default :meth:`observe` of the public view for no player) and ``display(size)`` (the game's
+screen, for ``render_mode="rgb_array"``; by default the table drawn as text). They are not
+part of :class:`Encoding`: :class:`EncodingBase` gives both.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
+
+import numpy as np
 
 from ..games.protocol import JSON, Action, Game, Player, Prompt
 
@@ -59,7 +66,8 @@ class Encoding(Protocol):
 
     def ids(self, prompt: Prompt, option: Action) -> tuple[int, ...]:
         """The ids (``RESERVED`` and above) of ``option``, one of ``prompt.options``: one id, or
-        the parts of a composite answer (a multiset, in any order)."""
+        the parts of a composite answer (a multiset, in any order). A function of the
+        prompt's kind and the option alone (the environments remember it by those)."""
         ...
 
     def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "object":
@@ -86,6 +94,58 @@ class EncodingBase:
     def acting(self, game: Game, prompts: Sequence[Prompt]) -> Sequence[Prompt]:
         return prompts
 
+    def observe_many(self, views: Mapping[Player, Mapping[str, JSON]],
+                     prompts: Mapping[Player, Prompt | None]) -> dict[Player, "object"]:
+        """:meth:`observe` of several players at one moment (``views``: their private views)."""
+        return {p: self.observe(v, p, prompts.get(p)) for p, v in views.items()}         # type: ignore[attr-defined]
+
+    def state(self, view: Mapping[str, JSON]) -> "object":
+        """The public state as a vector of :attr:`observation_size` (the environments'
+        ``state()``): :meth:`observe` of the *public* view for no player (no seat is "me",
+        nothing private is in it, no prompt)."""
+        return self.observe(view, "", None)                           # type: ignore[attr-defined]
+
+    def display(self, size: tuple[int, int]) -> "object | None":
+        """The game's table display (a :class:`bitbox.display.shell.Shell` of ``size``) for
+        ``render_mode="rgb_array"``; None draws the table as text."""
+        return None
+
+
+class SplitEncoding(EncodingBase):
+    """An encoding whose vector is a public part (the same for every player at one moment)
+    and a private part: :meth:`public_part` is worked out once for all the players observed
+    at one moment (:meth:`observe_many`) and :meth:`private_part` for each."""
+
+    def public_part(self, view: Mapping[str, JSON]) -> "np.ndarray":
+        """A new vector of :attr:`observation_size` with what ``view``'s public values give."""
+        raise NotImplementedError
+
+    def private_part(self, o: "np.ndarray", view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> None:
+        """Write what only ``player`` knows (and which seat is theirs) into ``o``."""
+        raise NotImplementedError
+
+    def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "np.ndarray":
+        o = self.public_part(view)
+        self.private_part(o, view, player, prompt)
+        return np.clip(o, 0, self.observation_high, out=o)
+
+    def observe_many(self, views: Mapping[Player, Mapping[str, JSON]],
+                     prompts: Mapping[Player, Prompt | None]) -> dict[Player, "object"]:
+        if not views:
+            return {}
+        base = self.public_part(next(iter(views.values())))
+        np.clip(base, 0, self.observation_high, out=base)    # the private parts are small counts and flags
+        out: dict[Player, object] = {}
+        for p, v in views.items():
+            o = base.copy()
+            self.private_part(o, v, p, prompts.get(p))
+            out[p] = o
+        return out
+
+    def state(self, view: Mapping[str, JSON]) -> "np.ndarray":
+        o = self.public_part(view)
+        return np.clip(o, 0, self.observation_high, out=o)
+
 
 def one_hot(out: "object", at: int, index: int | None) -> None:
     """Set ``out[at + index]`` to 1 (nothing when ``index`` is None)."""
@@ -93,4 +153,4 @@ def one_hot(out: "object", at: int, index: int | None) -> None:
         out[at + index] = 1.0                                           # type: ignore[index]
 
 
-__all__ = ["CONFIRM", "Encoding", "EncodingBase", "NOOP", "RESERVED", "one_hot"]
+__all__ = ["CONFIRM", "Encoding", "EncodingBase", "NOOP", "RESERVED", "SplitEncoding", "one_hot"]

@@ -9,7 +9,10 @@
   seat order; the answers of a simultaneous phase are kept, unseen, until the last is in.
 
 Both: observations ``{"observation": float32 vector, "action_mask": int8 vector}``
-(the player's private view encoded by the game, then the selection in progress);
+(the player's private view encoded by the game, then the selection in progress), or with
+``flat=True`` the vector alone as a ``Box`` and the mask in ``infos[agent]["action_mask"]``
+and :meth:`action_mask` (what SuperSuit's observation wrappers and SB3-contrib's
+``ActionMasker`` need);
 ``Discrete`` actions over the game's fixed enumeration (:mod:`bitbox.research.encoding`);
 an id outside the mask is refused (``infos[agent]["refused"]`` says why in one line, the game
 is unchanged, the agent still has to answer); rewards 0 until the end, then each winner's
@@ -18,7 +21,9 @@ terminates when the game ends (an eliminated player stays an agent until then, w
 as its only action, unless its game still asks it something). ``reset(seed=S)`` plays the
 game the cartridge deals for seed ``S`` (the same as ``cartridge.new(players, S, options)``);
 ``reset()`` without a seed takes the next seed from a generator seeded by the last seed
-given (or by the OS).
+given (or by the OS). ``max_cycles=N`` truncates every agent after N steps of a game that
+has not ended (rewards 0). ``render_mode`` is ``"ansi"`` (the public table as text) or
+``"rgb_array"`` (the table's screen); ``state()`` is the public state (``state_space``).
 """
 from __future__ import annotations
 
@@ -30,17 +35,113 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
+from ..games import GameError
 from ..games.protocol import Player
 from .table import Table
 
+RENDER_MODES = ("ansi", "rgb_array")
 
-def _spaces(table: Table) -> spaces.Dict:
-    enc = table.encoding
-    size = enc.observation_size + table.n_actions
-    return spaces.Dict({
-        "observation": spaces.Box(0.0, float(enc.observation_high), (size,), np.float32),
-        "action_mask": spaces.Box(0, 1, (table.n_actions,), np.int8),
-    })
+
+class _Common:
+    """What both environments share: spaces, render modes, the public state, truncation."""
+
+    metadata: dict[str, Any]
+    table: Table
+    possible_agents: list[Player]
+    agents: list[Player]
+
+    def _setup(self, game: str, players: int | Sequence[Player], options: Mapping[str, Any] | None,
+               render_mode: str | None, max_cycles: int | None, flat: bool) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise GameError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
+                                       or max_cycles < 1):
+            raise GameError(f"max_cycles must be a whole number of steps, 1 or more (or None), not {max_cycles!r}")
+        self.table = Table.of(game, players, options)
+        self.metadata = {**self.metadata, "name": f"{game}_v0"}
+        self.possible_agents = list(self.table.players)
+        self.agents = []
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.flat = bool(flat)
+        enc = self.table.encoding
+        high = float(enc.observation_high)
+        vector = spaces.Box(0.0, high, (enc.observation_size + self.table.n_actions,), np.float32)
+        mask = spaces.Box(0, 1, (self.table.n_actions,), np.int8)
+        self._observation_space: spaces.Space = vector if self.flat else spaces.Dict(
+            {"observation": vector, "action_mask": mask})
+        self._action_spaces = {a: spaces.Discrete(self.table.n_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, high, (enc.observation_size,), np.float32)
+        self._seeds = _Seeds()
+        self._frames: Any = None
+        self.cycles = 0
+
+    def observation_space(self, agent: Player) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: Player) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    def _observe(self, agent: Player) -> Any:
+        return self._observe_all((agent,))[agent]
+
+    def _observe_all(self, agents: Sequence[Player]) -> dict[Player, Any]:
+        """Every agent's observation at this moment, from one public view."""
+        features = self.table.features_of(agents)
+        if self.flat:
+            return features
+        return {a: {"observation": features[a], "action_mask": self.table.mask(a)} for a in agents}
+
+    def _info(self, agent: Player) -> dict[str, Any]:
+        return {"action_mask": self.table.mask(agent)} if self.flat else {}
+
+    def _truncated(self) -> bool:
+        """Count a step; True when it is the last one ``max_cycles`` allows."""
+        self.cycles += 1
+        return self.max_cycles is not None and self.cycles >= self.max_cycles and not self.table.finished
+
+    def state(self) -> np.ndarray:
+        """The public state (``state_space``): what the whole table sees, nothing hidden."""
+        if self.table.game is None:
+            raise GameError("no game yet: call reset() first")
+        return self.table.state()
+
+    def render(self) -> Any:
+        """``"ansi"``: the public table as text; ``"rgb_array"``: the table's screen as an
+        ``(H, W, 3)`` uint8 array; nothing without a render mode."""
+        if self.render_mode is None or self.table.game is None:
+            return None
+        from . import render
+        view = self.table.game.public_view()
+        if self.render_mode == "ansi":
+            return render.text(view, self.table.cartridge.title)
+        if self._frames is None:
+            self._frames = render.Frames(self.table.encoding)
+        return self._frames.frame(view, self.table.cartridge.title)
+
+    def close(self) -> None:
+        self._frames = None
+
+    def action_mask(self, agent: Player | None = None) -> np.ndarray:
+        """``agent``'s legal actions now (1 for each legal id): by default the agent to act
+        (the AEC environment's ``agent_selection``; the parallel one's first agent with a
+        prompt open). What SB3-contrib's ``ActionMasker`` asks for."""
+        if agent is None:
+            agent = self._default_agent()
+        return self.table.mask(agent)
+
+    def _default_agent(self) -> Player:
+        return self.table.next_agent() or self.possible_agents[0]
+
+    # ---------------------------------------------------------------- for bots
+    def prompt(self, agent: Player):
+        """The prompt ``agent`` answers now (private to that agent), or None."""
+        return self.table.prompt(agent)
+
+    def view(self, agent: Player) -> Mapping[str, Any]:
+        """``agent``'s private view (what a bot of ours reads)."""
+        assert self.table.game is not None
+        return self.table.game.private_view(agent)
 
 
 class _Seeds:
@@ -58,38 +159,27 @@ class _Seeds:
         return self.rng.getrandbits(63)
 
 
-class GameParallelEnv(ParallelEnv):
+class GameParallelEnv(_Common, ParallelEnv):
     """Any game with a research encoding as a ``ParallelEnv`` (see the module docstring)."""
 
-    metadata = {"name": "bitbox_parallel_v0", "render_modes": [], "is_parallelizable": True}
+    metadata = {"name": "bitbox_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": True}
 
     def __init__(self, game: str = "outspeed", players: int | Sequence[Player] = 4,
-                 options: Mapping[str, Any] | None = None, render_mode: str | None = None) -> None:
-        self.table = Table.of(game, players, options)
-        self.metadata = {**self.metadata, "name": f"bitbox_{game}_parallel_v0"}
-        self.possible_agents = list(self.table.players)
-        self.agents: list[Player] = []
-        self.render_mode = render_mode
-        self._observation_space = _spaces(self.table)
-        self._action_spaces = {a: spaces.Discrete(self.table.n_actions) for a in self.possible_agents}
-        self._seeds = _Seeds()
-
-    def observation_space(self, agent: Player) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: Player) -> spaces.Space:
-        return self._action_spaces[agent]
+                 options: Mapping[str, Any] | None = None, render_mode: str | None = None,
+                 max_cycles: int | None = None, flat: bool = False) -> None:
+        self._setup(game, players, options, render_mode, max_cycles, flat)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         self.table.new_game(self._seeds.next(seed))
         self.agents = list(self.possible_agents)
-        return {a: self.table.observation(a) for a in self.agents}, {a: {} for a in self.agents}
+        self.cycles = 0
+        return self._observe_all(self.agents), {a: self._info(a) for a in self.agents}
 
     def step(self, actions: Mapping[Player, Any]):
         table = self.table
-        infos: dict[Player, dict[str, Any]] = {a: {} for a in self.agents}
         if not self.agents:
             return {}, {}, {}, {}, {}
+        infos: dict[Player, dict[str, Any]] = {a: {} for a in self.agents}
         acting = set(table.acting)                  # fixed for the whole step
         for agent in self.agents:                   # in seat order
             if agent not in actions:
@@ -101,51 +191,40 @@ class GameParallelEnv(ParallelEnv):
                 infos[agent]["refused"] = why
         table.settle()
         done = table.finished
+        cut = self._truncated()
         rewards = table.rewards() if done else {a: 0.0 for a in self.agents}
-        observations = {a: table.observation(a) for a in self.agents}
+        observations = self._observe_all(self.agents)
+        if self.flat:
+            for a in self.agents:
+                infos[a]["action_mask"] = table.mask(a)
         terminations = {a: done for a in self.agents}
-        truncations = {a: False for a in self.agents}
+        truncations = {a: cut for a in self.agents}
         rewards = {a: rewards[a] for a in self.agents}
-        if done:
+        if done or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def state(self) -> np.ndarray:
-        raise NotImplementedError("the whole state holds hidden information: use each agent's observation")
-
-    def render(self) -> None:
-        return None
-
-    def close(self) -> None:
-        return None
-
-    # ---------------------------------------------------------------- for bots
-    def prompt(self, agent: Player):
-        """The prompt ``agent`` answers now (private to that agent), or None."""
-        return self.table.prompt(agent)
-
-    def view(self, agent: Player) -> Mapping[str, Any]:
-        """``agent``'s private view (what a bot of ours reads)."""
-        assert self.table.game is not None
-        return self.table.game.private_view(agent)
+    def _default_agent(self) -> Player:
+        for a in self.agents:
+            if a in self.table.acting:
+                return a
+        return self.possible_agents[0]
 
 
-class GameAECEnv(AECEnv):
-    """Any game with a research encoding as an ``AECEnv`` (see the module docstring)."""
+class GameAECEnv(_Common, AECEnv):
+    """Any game with a research encoding as an ``AECEnv`` (see the module docstring).
 
-    metadata = {"name": "bitbox_aec_v0", "render_modes": [], "is_parallelizable": True}
+    One agent acts at a time (the next with a prompt open), not every agent once a cycle:
+    PettingZoo's ``aec_to_parallel`` does not apply (the metadata says so); its
+    ``turn_based_aec_to_parallel`` does, and :class:`GameParallelEnv` plays the same games."""
+
+    metadata = {"name": "bitbox_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(self, game: str = "lastonealive", players: int | Sequence[Player] = 3,
-                 options: Mapping[str, Any] | None = None, render_mode: str | None = None) -> None:
-        super().__init__()
-        self.table = Table.of(game, players, options)
-        self.metadata = {**self.metadata, "name": f"bitbox_{game}_aec_v0"}
-        self.possible_agents = list(self.table.players)
-        self.agents: list[Player] = []
-        self.render_mode = render_mode
-        self._observation_space = _spaces(self.table)
-        self._action_spaces = {a: spaces.Discrete(self.table.n_actions) for a in self.possible_agents}
-        self._seeds = _Seeds()
+                 options: Mapping[str, Any] | None = None, render_mode: str | None = None,
+                 max_cycles: int | None = None, flat: bool = False) -> None:
+        AECEnv.__init__(self)
+        self._setup(game, players, options, render_mode, max_cycles, flat)
         self.rewards: dict[Player, float] = {}
         self._cumulative_rewards: dict[Player, float] = {}
         self.terminations: dict[Player, bool] = {}
@@ -153,31 +232,26 @@ class GameAECEnv(AECEnv):
         self.infos: dict[Player, dict[str, Any]] = {}
         self.agent_selection: Player = self.possible_agents[0]
 
-    def observation_space(self, agent: Player) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: Player) -> spaces.Space:
-        return self._action_spaces[agent]
-
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.table.new_game(self._seeds.next(seed))
         self.agents = list(self.possible_agents)
+        self.cycles = 0
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: self._info(a) for a in self.agents}
         self._select()
 
     def _select(self) -> None:
         nxt = self.table.next_agent()
-        if nxt is not None:
+        if nxt is not None and not any(self.truncations.values()):
             self.agent_selection = nxt
         elif self.agents:
             self.agent_selection = self.agents[0]
 
-    def observe(self, agent: Player) -> dict[str, np.ndarray]:
-        return self.table.observation(agent)
+    def observe(self, agent: Player) -> Any:
+        return self._observe(agent)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -196,23 +270,16 @@ class GameAECEnv(AECEnv):
             self.terminations = {a: True for a in self.agents}
         else:
             self.rewards = {a: 0.0 for a in self.agents}
+            if self._truncated():
+                self.truncations = {a: True for a in self.agents}
+        if self.flat:
+            for a in self.agents:
+                self.infos[a]["action_mask"] = table.mask(a)
         self._accumulate_rewards()
         self._select()
 
-    def render(self) -> None:
-        return None
-
-    def close(self) -> None:
-        return None
-
-    def prompt(self, agent: Player):
-        """The prompt ``agent`` answers now (private to that agent), or None."""
-        return self.table.prompt(agent)
-
-    def view(self, agent: Player) -> Mapping[str, Any]:
-        """``agent``'s private view (what a bot of ours reads)."""
-        assert self.table.game is not None
-        return self.table.game.private_view(agent)
+    def _default_agent(self) -> Player:
+        return self.agent_selection
 
 
 def _int(action: Any) -> int:

@@ -14,6 +14,7 @@ game is not touched, the agent still has to answer).
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -23,13 +24,15 @@ import numpy as np
 
 from ..games import Cartridge, GameError, find, names
 from ..games.protocol import Action, Game, Player, Prompt, check_options, check_players
-from .encoding import CONFIRM, NOOP, RESERVED, Encoding
+from .encoding import CONFIRM, NOOP, RESERVED, Encoding, SplitEncoding
 
 GROUP = "bitbox.research"
 
 
+@functools.lru_cache(maxsize=None)
 def find_encoding(game: str) -> Encoding:
-    """The encoding the game ``game`` declares in the entry points ``bitbox.research``."""
+    """The encoding the game ``game`` declares in the entry points ``bitbox.research`` (loaded
+    once: an encoding is fixed)."""
     from importlib.metadata import entry_points
     for ep in entry_points(group=GROUP):
         if ep.name == game:
@@ -60,10 +63,14 @@ class Table:
         self.pending: dict[Player, Action] = {}       # answers waiting for the rest of the phase
         self.staged: dict[Player, Counter[int]] = {}   # selections in progress
         self.acting: dict[Player, Prompt] = {}         # the prompts answered now
-        self._choices: dict[Player, list[tuple[Counter[int], Action]]] = {}
-        self._masks: dict[Player, np.ndarray] = {}       # while the player's selection is unchanged
+        self._choices: dict[Player, list[tuple[tuple[int, ...], Action]]] = {}
+        self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool]]] = {}
+        self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
+        self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
+        self._idle[NOOP] = 1
         self._singles: dict[Player, dict[int, Action]] = {}  # one-id answers no other answer extends
         self.applied = 0                               # game.apply calls
+        self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
 
     @classmethod
     def of(cls, game: str, players: int | Sequence[Player], options: Mapping[str, Any] | None = None) -> "Table":
@@ -73,10 +80,48 @@ class Table:
             players = player_names(cartridge, players)
         return cls(cartridge, find_encoding(game), players, options)
 
+    # ------------------------------------------------------------------ copies
+    def __deepcopy__(self, memo: dict) -> "Table":
+        """An independent copy (its game through the protocol: ``from_data(to_data())``);
+        the cartridge, the encoding and what is derived from the prompts are shared."""
+        other = object.__new__(Table)
+        other.__dict__.update(self.__dict__)
+        if self.game is not None:
+            other.game = self.cartridge.from_data(self.game.to_data())
+        other.pending = dict(self.pending)
+        other.staged = {p: Counter(c) for p, c in self.staged.items()}
+        other.acting = dict(self.acting)
+        other._choices, other._nodes, other._singles = dict(self._choices), dict(self._nodes), dict(self._singles)
+        other.log = None if self.log is None else list(self.log)
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        """As data (pickle): the game by its cartridge's name, its state through the
+        protocol (``to_data``), the answers waiting as the cartridge's data."""
+        c = self.cartridge
+        return {"game": c.name, "players": list(self.players), "options": self.options,
+                "data": None if self.game is None else self.game.to_data(),
+                "pending": {p: c.action_to_data(a) for p, a in self.pending.items()},
+                "staged": {p: sorted(sel.elements()) for p, sel in self.staged.items()},
+                "applied": self.applied, "log": self.log is not None}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        fresh = Table.of(data["game"], data["players"], data["options"])
+        self.__dict__.update(fresh.__dict__)
+        self.log = [] if data["log"] else None
+        if data["data"] is not None:
+            self.game = self.cartridge.from_data(data["data"])
+            self.pending = {p: self.cartridge.action_from_data(a) for p, a in data["pending"].items()}
+            self.staged = {p: Counter(ids) for p, ids in data["staged"].items()}
+            self.applied = data["applied"]
+            self._advance()
+
     # ------------------------------------------------------------------ the game
     def new_game(self, seed: int) -> None:
         self.game = self.cartridge.new(self.players, seed, self.options)
         self.pending, self.staged = {}, {}
+        if self.log is not None:
+            self.log = []
         self.applied = 0
         self._advance()
 
@@ -88,7 +133,7 @@ class Table:
         """Answer what needs no one, apply complete phases, and find who acts now."""
         game = self.game
         assert game is not None
-        self._choices, self._masks, self._singles = {}, {}, {}
+        self._choices, self._nodes, self._singles = {}, {}, {}
         while not game.finished:
             prompts = game.prompts()
             if not prompts:
@@ -102,7 +147,9 @@ class Table:
                 self.acting = {p.player: p for p in self.encoding.acting(game, open_)}
                 return
             answers, self.pending = self.pending, {}
-            game.apply(answers)
+            events = game.apply(answers)
+            if self.log is not None:
+                self.log.extend(events)
             self.applied += 1
         self.acting = {}
 
@@ -115,11 +162,22 @@ class Table:
         return {p: (1.0 / len(winners) if p in winners else 0.0) for p in self.players}
 
     # ------------------------------------------------------------------ masks
-    def _options(self, player: Player) -> list[tuple[Counter[int], Action]]:
+    # An option is the sorted tuple of its ids (a multiset); a selection in progress is
+    # looked up by its sorted tuple too. What a selection allows (its mask, the option it is
+    # whole, whether a longer option contains it) is worked out once per prompt and selection.
+    def _options(self, player: Player) -> list[tuple[tuple[int, ...], Action]]:
         got = self._choices.get(player)
         if got is None:
             prompt = self.acting[player]
-            got = self._choices[player] = [(Counter(self.encoding.ids(prompt, o)), o) for o in prompt.options]
+            kind, known, ids = prompt.kind, self._ids, self.encoding.ids
+            got = []
+            for o in prompt.options:
+                key = (kind, o)
+                k = known.get(key)
+                if k is None:
+                    k = known[key] = tuple(sorted(ids(prompt, o)))
+                got.append((k, o))
+            self._choices[player] = got
         return got
 
     def _single(self, player: Player) -> dict[int, Action]:
@@ -127,43 +185,55 @@ class Table:
         got = self._singles.get(player)
         if got is None:
             options = self._options(player)
-            in_longer = {k for ids, _ in options if sum(ids.values()) > 1 for k in ids}
+            in_longer = {k for ids, _ in options if len(ids) > 1 for k in ids}
             got = {}
             for ids, o in options:
-                if sum(ids.values()) == 1:
-                    (k,) = ids
+                if len(ids) == 1:
+                    k = ids[0]
                     if k not in in_longer and k not in got:
                         got[k] = o
             self._singles[player] = got
         return got
 
+    def _node(self, player: Player) -> tuple[np.ndarray, Action | None, bool]:
+        """For ``player``'s selection now: its mask, the option it is (or None), and whether
+        a longer option contains it."""
+        sel = self.staged.get(player)
+        key = tuple(sorted(sel.elements())) if sel else ()
+        nodes = self._nodes.setdefault(player, {})
+        node = nodes.get(key)
+        if node is None:
+            node = nodes[key] = self._work_out(self._options(player), key)
+        return node
+
+    def _work_out(self, options: list[tuple[tuple[int, ...], Action]],
+                  key: tuple[int, ...]) -> tuple[np.ndarray, Action | None, bool]:
+        out = np.zeros(self.n_actions, dtype=np.int8)
+        if not key:                                 # nothing chosen yet: every part of every option
+            out[[k for ids, _ in options for k in ids]] = 1
+            return out, None, True
+        whole: Action | None = None
+        is_whole = longer = False
+        n = len(key)
+        for ids, o in options:
+            if len(ids) < n:
+                continue
+            rest = _rest(ids, key)
+            if rest is None:                        # the selection is not part of this option
+                continue
+            if rest:
+                longer = True
+                out[list(rest)] = 1
+            elif not is_whole:
+                whole, is_whole = o, True
+                out[CONFIRM] = 1
+        return out, (whole if is_whole else _NONE), longer
+
     def mask(self, player: Player) -> np.ndarray:
         """1 for each id legal for ``player`` now (only no-op without a prompt open)."""
-        cached = self._masks.get(player)
-        if cached is None:
-            cached = self._masks[player] = self._mask(player)
-        return cached.copy()
-
-    def _mask(self, player: Player) -> np.ndarray:
-        out = np.zeros(self.n_actions, dtype=np.int8)
         if player not in self.acting:
-            out[NOOP] = 1
-            return out
-        sel = self.staged.get(player, Counter())
-        if not sel:                                 # nothing chosen yet: every part of every option
-            for ids, _ in self._options(player):
-                for k in ids:
-                    out[k] = 1
-            return out
-        for ids, _ in self._options(player):
-            if not sel - ids:                       # the selection is part of this option
-                rest = ids - sel
-                if rest:
-                    for k in rest:
-                        out[k] = 1
-                else:
-                    out[CONFIRM] = 1
-        return out
+            return self._idle.copy()
+        return self._node(player)[0].copy()
 
     def selection(self, player: Player) -> Counter[int]:
         return self.staged.get(player, Counter())
@@ -177,23 +247,24 @@ class Table:
         if player not in self.acting:
             return None if action == NOOP else f"{player} has no prompt open now: only no-op (0) is legal, not {action}"
         prompt = self.acting[player]
-        if not 0 <= action < self.n_actions or not self.mask(player)[action]:
+        node = self._node(player)
+        if not 0 <= action < self.n_actions or not node[0][action]:
             return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
-        self._masks.pop(player, None)
         if player not in self.staged:              # the usual case: a whole answer in one id
             singles = self._single(player)
             if action in singles:
                 self.pending[player] = singles[action]
                 del self.acting[player]
                 return None
-        sel = self.staged.setdefault(player, Counter())
-        if action != CONFIRM:
-            sel[action] += 1
-        options = self._options(player)
-        whole = [o for ids, o in options if ids == sel]
-        longer = action != CONFIRM and any(ids != sel and not sel - ids for ids, _ in options)
-        if whole and not longer:
-            self.pending[player] = whole[0]
+        if action == CONFIRM:                      # the selection is whole: confirmed as it is
+            self.pending[player] = node[1]
+            del self.staged[player]
+            del self.acting[player]
+            return None
+        self.staged.setdefault(player, Counter())[action] += 1
+        _, whole, longer = self._node(player)
+        if whole is not _NONE and not longer:
+            self.pending[player] = whole
             del self.staged[player]
             del self.acting[player]
         return None
@@ -220,16 +291,52 @@ class Table:
         return None
 
     # ------------------------------------------------------------------ what a player sees
-    def observation(self, player: Player) -> dict[str, np.ndarray]:
+    def features(self, player: Player) -> np.ndarray:
+        """``player``'s observation vector: their private view encoded, then their selection."""
+        return self.features_of((player,))[player]
+
+    def features_of(self, players: Sequence[Player]) -> dict[Player, np.ndarray]:
+        """:meth:`features` of several players at this moment: their private views made from
+        one public view (when the game gives ``private_views``) and encoded together (the
+        public part once, when the encoding is a :class:`SplitEncoding`)."""
         game = self.game
         assert game is not None
-        prompt = self.acting.get(player)
-        features = self.encoding.observe(game.private_view(player), player, prompt)
-        sel = np.zeros(self.n_actions, dtype=np.float32)
-        for k, n in self.selection(player).items():
-            sel[k] = n
-        return {"observation": np.concatenate([np.asarray(features, dtype=np.float32), sel]),
-                "action_mask": self.mask(player)}
+        many = getattr(game, "private_views", None)
+        views = many(players) if many is not None else {p: game.private_view(p) for p in players}
+        enc = self.encoding
+        size = enc.observation_size
+        out: dict[Player, np.ndarray] = {}
+        if isinstance(enc, SplitEncoding) and views:
+            base = np.zeros(size + self.n_actions, dtype=np.float32)
+            base[:size] = enc.public_part(next(iter(views.values())))
+            np.clip(base, 0, enc.observation_high, out=base)     # the private parts are small counts and flags
+            for p in players:
+                vec = out[p] = base.copy()
+                enc.private_part(vec, views[p], p, self.acting.get(p))
+        else:
+            for p in players:
+                vec = out[p] = np.zeros(size + self.n_actions, dtype=np.float32)
+                vec[:size] = np.asarray(enc.observe(views[p], p, self.acting.get(p)), dtype=np.float32)
+        for p in players:
+            sel = self.staged.get(p)
+            if sel:
+                vec = out[p]
+                for k, n in sel.items():
+                    vec[size + k] = n
+        return out
+
+    def observation(self, player: Player) -> dict[str, np.ndarray]:
+        return {"observation": self.features(player), "action_mask": self.mask(player)}
+
+    def state(self) -> np.ndarray:
+        """The public state (the environments' ``state()``): the encoding's vector of the
+        public view, for no player; nothing hidden is in it."""
+        game = self.game
+        assert game is not None
+        view = game.public_view()
+        state = getattr(self.encoding, "state", None)
+        vec = state(view) if callable(state) else self.encoding.observe(view, "", None)
+        return np.asarray(vec, dtype=np.float32)
 
     def prompt(self, player: Player) -> Prompt | None:
         """The prompt ``player`` answers now (private to that player), if any."""
@@ -239,13 +346,31 @@ class Table:
         """The ids still to send for ``player`` to give ``answer`` (a member of their
         prompt's options), ending with confirm when the answer needs it."""
         prompt = self.acting[player]
-        want = Counter(self.encoding.ids(prompt, answer))
-        sel = self.selection(player)
-        if sel - want:
+        want = tuple(sorted(self.encoding.ids(prompt, answer)))
+        rest = _rest(want, tuple(sorted(self.selection(player).elements())))
+        if rest is None:
             raise GameError(f"{player}'s selection so far is not part of {answer!r}")
-        rest = list((want - sel).elements())
-        longer = any(ids != want and not want - ids for ids, _ in self._options(player))
-        return rest + ([CONFIRM] if longer else [])
+        longer = any(len(ids) > len(want) and _rest(ids, want) is not None for ids, _ in self._options(player))
+        return list(rest) + ([CONFIRM] if longer else [])
+
+
+_NONE: Any = object()        # "no option": an option may itself be None (Outspeed's "no bonus token")
+
+
+def _rest(ids: tuple[int, ...], part: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``ids`` without ``part`` (both sorted multisets), or None when ``part`` is not in ``ids``."""
+    if not part:
+        return ids
+    rest = []
+    i, n = 0, len(part)
+    for x in ids:
+        if i < n and x == part[i]:
+            i += 1
+        elif i < n and x > part[i]:
+            return None
+        else:
+            rest.append(x)
+    return tuple(rest) if i == n else None
 
 
 def random_seed() -> int:

@@ -44,8 +44,9 @@ def add_options(p: argparse.ArgumentParser, games: int, out: bool = True) -> Non
     number of games; ``out``: whether the game writes charts and data into ``--out DIR``)."""
     p.add_argument("--games", type=int, default=games, metavar="N", help=f"games to play (default {games})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, metavar="W",
-                   help=f"worker processes (default 1; this machine has {os.cpu_count() or 1} cores)")
+    p.add_argument("--workers", type=int, default=None, metavar="W",
+                   help=f"worker processes (default 1; this machine has {os.cpu_count() or 1} cores; "
+                        "not with --ray, whose pool has a process per CPU of the cluster)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=RAY_HELP)
     if out:
         p.add_argument("--out", metavar="DIR",
@@ -119,14 +120,16 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
         return fail(prog, problem)
     if args.games < 1:
         return fail(prog, f"--games must be 1 or more, not {args.games}")
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         return fail(prog, f"--workers must be 1 or more, not {args.workers}")
     if args.ray is not None:
+        if args.workers is not None:
+            return fail(prog, "--workers is not used with --ray: the Ray pool has a process per CPU of the cluster")
         from .cluster import missing
         why = missing()
         if why:
             return fail(prog, why)
-    workers = cap_workers(prog, args.workers) if args.ray is None else args.workers
+    workers = cap_workers(prog, args.workers or 1) if args.ray is None else 1
     given = getattr(args, "out", None)
     out = Path(given) if given else None
     if out is not None:

@@ -34,20 +34,40 @@ class ClusterError(Exception):
     """The cluster cannot be reached or joined (one line, naming the address)."""
 
 
+#: What a gRPC client sends first (HTTP/2's connection preface and an empty SETTINGS frame);
+#: Ray's GCS and Ray Client servers speak gRPC and answer it with their own SETTINGS at once.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
 def check_reachable(address: str, timeout: float = 5.0, label: str = "--ray") -> None:
     """For an address with a port (``HOST:PORT``, ``ray://HOST:PORT``): ClusterError unless
-    something answers there within ``timeout`` seconds (Ray itself would retry for minutes)."""
+    a server there answers within ``timeout`` seconds in all: one that refuses the connection,
+    and one that accepts it but says nothing to a gRPC greeting, fail in one line (Ray itself
+    would retry for minutes, printing its own warnings)."""
     import socket
+    import time
     rest = address.split("://", 1)[-1]
     host, sep, port = rest.rpartition(":")
     if not sep or not host:
         return                                  # "auto" and the like: Ray says itself
     if not port.isdigit():
         raise ClusterError(f"{label} {address}: the port must be a number")
+    deadline = time.monotonic() + timeout
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        conn = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
     except OSError as exc:
         raise ClusterError(f"{label} {address}: no Ray cluster answers there ({exc.strerror or exc})") from None
+    try:
+        conn.settimeout(max(0.05, deadline - time.monotonic()))
+        conn.sendall(_HTTP2_HELLO)
+        answered = bool(conn.recv(9))
+    except OSError:                             # a timeout, or the peer hung up
+        answered = False
+    finally:
+        conn.close()
+    if not answered:
+        raise ClusterError(f"{label} {address}: no Ray cluster answers there (something accepts connections "
+                           f"but said nothing in {timeout:g} s)")
 
 
 def missing() -> str | None:
@@ -68,6 +88,33 @@ def _play_range(bounds: tuple[int, int]) -> list[object]:
     return [job(i) for i in range(*bounds)]
 
 
+AUTH_HINT = ("it asks for a token: set RAY_AUTH_MODE=token and give this machine the cluster's token "
+             "(~/.ray/auth_token, or RAY_AUTH_TOKEN)")
+
+
+@contextlib.contextmanager
+def _ray_output_aside(seen: list[str]) -> Iterator[None]:
+    """Ray's own output while it connects (its core writes to file descriptor 2 itself) goes
+    into ``seen`` and to the log at debug level (``-v``, ``--log-file``), not to the terminal."""
+    import sys
+    import tempfile
+    log = logging.getLogger("bitbox.simulation.cluster")
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as aside:
+        os.dup2(aside.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            aside.seek(0)
+            seen.extend(aside.read().decode("utf-8", "replace").splitlines())
+            for line in seen:
+                log.debug("ray: %s", line)
+
+
 @contextlib.contextmanager
 def connected(address: str | None) -> Iterator[Any]:
     """Ray, initialised for the run (and shut down after it if this started it)."""
@@ -75,18 +122,24 @@ def connected(address: str | None) -> Iterator[Any]:
     if ray.is_initialized():
         yield ray
         return
-    label = "--ray" if address else "RAY_ADDRESS"
+    label = "RAY_ADDRESS" if not address and os.environ.get("RAY_ADDRESS") else "--ray"
     address = address or os.environ.get("RAY_ADDRESS") or None
+    seen: list[str] = []
     try:
         if address:
             check_reachable(address, label=label)
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-        else:
-            ray.init(num_cpus=usable_cores(), include_dashboard=False, logging_level=logging.ERROR,
-                     log_to_driver=False)
+        with _ray_output_aside(seen):
+            if address:
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+            else:                               # a private instance, even when another runs here
+                ray.init(address="local", num_cpus=usable_cores(), include_dashboard=False,
+                         logging_level=logging.ERROR, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
         where = f"the Ray cluster at {address}" if address else "a Ray instance on this machine"
-        raise ClusterError(f"--ray: cannot join {where}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \
+        said = " ".join([str(exc), *seen])
+        if "Unauthenticated" in said or "InvalidAuthToken" in said or "auth token" in said.lower():
+            raise ClusterError(f"{label}: cannot join {where}: {AUTH_HINT}") from None
+        raise ClusterError(f"{label}: cannot join {where}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \
             from None
     try:
         yield ray
@@ -116,4 +169,4 @@ def run_indexed(job: Callable[[int], R], count: int, address: str | None = None,
                     progress.update(len(results))
 
 
-__all__ = ["INSTALL", "ClusterError", "check_reachable", "connected", "cpus", "missing", "run_indexed"]
+__all__ = ["AUTH_HINT", "INSTALL", "ClusterError", "check_reachable", "connected", "cpus", "missing", "run_indexed"]

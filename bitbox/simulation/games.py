@@ -122,23 +122,29 @@ class Summary:
 
     def to_data(self) -> dict[str, Any]:
         """The run and its figures as plain data (``results.json``): every rate with its 95 %
-        Wilson interval, its number of games and its small-sample flag; seats counted from 1."""
+        Wilson interval, its number of games and its small-sample flag; seats counted from 1.
+        Nothing about how it ran (the time, the workers: ``timing.json``), so the same run
+        gives the same data on 1 worker, on N workers and on Ray."""
         run = self.run
         seats, bots = self.rates()
         names = player_names(find(run.game), len(seats))
         return {"game": run.game, "games": self.games, "players": run.players, "bots": list(run.bots),
-                "rotate": run.rotate, "seed": run.seed, "options": dict(run.options), "seconds": self.seconds,
-                "workers": self.workers, "prompts_per_game": self.steps / max(self.games, 1),
+                "rotate": run.rotate, "seed": run.seed, "options": dict(run.options),
+                "prompts_per_game": self.steps / max(self.games, 1),
                 "seats": [{"seat": k + 1, "colour": names[k], **r.data("win_rate")} for k, r in enumerate(seats)],
                 "bots_rates": [{"bot": name, **r.data("win_rate")} for name, r in bots.items()]}
 
     def write(self, out: Path) -> list[Path]:
-        """``results.json``, ``games.csv`` and ``win-rates.png`` (by seat and by bot, with their
-        intervals) into ``out``; return their paths."""
+        """``results.json``, ``timing.json`` (seconds and workers), ``games.csv`` and
+        ``win-rates.png`` (by seat and by bot, with their intervals) into ``out``; return their
+        paths."""
         from .charts import FAIR_STYLE, pyplot, rate_bars, small_sample_note
         data = out / "results.json"
         data.write_text(json.dumps(self.to_data(), indent=1) + "\n", encoding="utf-8")
-        files = [data]
+        timing = out / "timing.json"                 # how the run went, apart: results.json is the same
+        timing.write_text(json.dumps({"seconds": self.seconds, "workers": self.workers}, indent=1) + "\n",
+                          encoding="utf-8")
+        files = [data, timing]
         if self.log is not None:
             files.append(self.log.write(out))
         seats, bots = self.rates()

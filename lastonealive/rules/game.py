@@ -1465,10 +1465,18 @@ class Game:
     def private_view(self, player: str) -> dict[str, Any]:
         """The public view plus what ``player`` alone knows: the object side of their
         face-down tokens, and the token they drew at setup while deciding its side."""
+        return self._private(self.public_view(), player)
+
+    def private_views(self, players: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """:meth:`private_view` of each of ``players``, from one public view (the views share
+        its values: read them, do not change them)."""
+        view = self.public_view()
+        return {p: self._private(dict(view), p) for p in players}
+
+    def _private(self, view: dict[str, Any], player: str) -> dict[str, Any]:
         s = self.state
         if player not in s.players:
             raise RulesError(f"unknown player {player!r}")
-        view = self.public_view()
         view["me"] = player
         view["hidden"] = [h[1] for h in s.held[player] if h[0] == "barricade"]
         view["setup_token"] = s.setup_token if s.phase == "setup" and s.active == player else None

@@ -650,8 +650,16 @@ class Game:
 
     def private_view(self, player: str) -> dict[str, Any]:
         """The public view plus what ``player`` alone knows: their tokens and their draw."""
-        s = self.state
+        return self._private(self.public_view(), player)
+
+    def private_views(self, players: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """:meth:`private_view` of each of ``players``, from one public view (the views share
+        its values: read them, do not change them)."""
         view = self.public_view()
+        return {p: self._private(dict(view), p) for p in players}
+
+    def _private(self, view: dict[str, Any], player: str) -> dict[str, Any]:
+        s = self.state
         view["me"] = player
         view["held"] = sorted(s.held[player])
         view["drawn"] = list(s.drawn) if s.phase == "draw" and s.draw_queue[:1] == [player] else []

@@ -23,7 +23,7 @@ def simulate(tmp_path, name: str, *extra: str) -> subprocess.CompletedProcess:
 def test_out_writes_results_games_csv_and_a_chart(tmp_path, game, players, bots):
     r = simulate(tmp_path, "one", game, "--games", "14", "--players", players, "--bots", bots)
     assert r.returncode == 0, r.stderr
-    assert "charts and data written to one/: results.json, games.csv, win-rates.png" in r.stdout
+    assert "charts and data written to one/: results.json, timing.json, games.csv, win-rates.png" in r.stdout
     data = json.loads((tmp_path / "one" / "results.json").read_text(encoding="utf-8"))
     assert data["game"] == game and data["games"] == 14 and data["players"] == 3
     assert [s["seat"] for s in data["seats"]] == [1, 2, 3] and data["seats"][0]["colour"] == "red"
@@ -48,6 +48,10 @@ def test_out_writes_results_games_csv_and_a_chart(tmp_path, game, players, bots)
     two = simulate(tmp_path, "two", game, "--games", "14", "--players", players, "--bots", bots, "--workers", "2")
     assert two.returncode == 0, two.stderr
     assert (tmp_path / "two" / "games.csv").read_bytes() == (tmp_path / "one" / "games.csv").read_bytes()
+    # results.json holds nothing about how the run went: the same bytes on 2 workers
+    assert (tmp_path / "two" / "results.json").read_bytes() == (tmp_path / "one" / "results.json").read_bytes()
+    timing = [json.loads((tmp_path / d / "timing.json").read_text(encoding="utf-8")) for d in ("one", "two")]
+    assert [t["workers"] for t in timing] == [1, 2] and all(t["seconds"] > 0 for t in timing)
 
 
 def test_out_that_is_a_file_is_one_line(tmp_path):

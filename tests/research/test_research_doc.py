@@ -12,12 +12,34 @@ pytest.importorskip("pettingzoo", reason="the research extra is installed by ./d
 DOC = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 
 
+def _blocks():
+    return re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+
+
 def test_the_example_runs_as_written(capsys):
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
-    assert len(blocks) == 1
+    blocks = _blocks()
+    assert len(blocks) == 3
     exec(compile(blocks[0], str(DOC), "exec"), {"__name__": "__doc_example__"})
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Outspeed: {'red': ") and out[1].startswith("Last One Alive: {'red': ")
+
+
+def test_the_openspiel_example_runs_as_written(capsys):
+    pytest.importorskip("pyspiel", reason="the openspiel extra is installed by ./dev test")
+    block = next(b for b in _blocks() if "pyspiel" in b)
+    exec(compile(block, str(DOC), "exec"), {"__name__": "__doc_example__"})
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out] == ["bitbox_lastonealive", "bitbox_outspeed"]
+    assert all(" returns: [" in line and line.endswith(" moves") for line in out)
+
+
+def test_the_supersuit_pipeline_runs_as_written(capsys):
+    pytest.importorskip("supersuit", reason="in the research extra")
+    block = next(b for b in _blocks() if "supersuit" in b)
+    exec(compile(block, str(DOC), "exec"), {"__name__": "__doc_example__"})
+    out = capsys.readouterr().out.strip()
+    assert out.startswith("observations: (6, ") and "float32 agents done: " in out
+    assert int(out.rsplit(" ", 1)[1]) >= 6               # every copy truncated at least once
 
 
 @pytest.mark.parametrize("game,heading", [("outspeed", "## Outspeed: actions and observation"),

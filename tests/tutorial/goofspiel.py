@@ -207,7 +207,9 @@ class GoofspielCartridge:
             raise GameError(f"not a saved Goofspiel game: {exc}") from None
         return game
 
-    def redeal(self, game: Any, seed: int) -> Goofspiel:
+    def redeal(self, game: Any, seed: int, keep: str | None = None) -> Goofspiel:
+        """The prize pile shuffled again (``keep``: a player whose knowledge stays; every player
+        knows the same here: the hands and scores are public)."""
         copy = self.from_data(game.to_data())
         copy.chance = Chance(seed)
         copy.chance.shuffle(copy.pile)

@@ -11,8 +11,9 @@ is built. ``auto`` prompts (nothing to decide) are applied as a table applies th
 
 Baseline, measured in the same run: five-player Outspeed games with its random bots
 (:mod:`bitbox_tools.bench.engine`'s game), the project's other rules engine on the same
-machine, at the same moment. The ratio is Last One Alive ÷ Outspeed. No target: the figure
-tells how many simulated games a study can afford (a table needs one game per hour).
+machine, at the same moment. The ratio is Last One Alive ÷ Outspeed; the suite's target is
+at least 1 (``bitbox_tools.bench.suite.LOA_ENGINE_TARGET``). The figure also tells how many
+simulated games a study can afford (a table needs one game per hour).
 """
 from __future__ import annotations
 

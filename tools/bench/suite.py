@@ -108,6 +108,14 @@ def engine_rows(quick: bool) -> list[Row]:
                 note=f"{r['ms_per_game']:.2f} ms a game over {r['games']} games")]
 
 
+#: Research and scale targets (ratios in one run): an environment plays at least half as many
+#: games a second as the protocol loop; ``bitbox simulate`` on one worker at least 0.8 of the
+#: bare engine loop; Last One Alive's engine at least as fast as Outspeed's (5 players each).
+ENV_TARGET = 0.5
+SIMULATE_TARGET = 0.8
+LOA_ENGINE_TARGET = 1.0
+
+
 def lastonealive_rows(quick: bool) -> list[Row]:
     """Last One Alive engine: 5-player random games per second, next to Outspeed's."""
     name = "lastonealive: 5-player random games"
@@ -117,7 +125,8 @@ def lastonealive_rows(quick: bool) -> list[Row]:
     r = mod.run(seconds=1.0 if quick else 3.0)
     return [Row(name, figure=f"{r['games_per_s']:,.0f} games/s",
                 baseline=f"{r['baseline_games_per_s']:,.0f} games/s (Outspeed, 5 players, same run)",
-                ratio=f"{r['ratio']:.3f}", value=r["games_per_s"], baseline_value=r["baseline_games_per_s"],
+                ratio=f"{r['ratio']:.3f}", target=f">= {LOA_ENGINE_TARGET:g}", ok=r["ratio"] >= LOA_ENGINE_TARGET,
+                value=r["games_per_s"], baseline_value=r["baseline_games_per_s"],
                 note=f"{r['ms_per_game']:.2f} ms a game over {r['games']} games, "
                      f"{r['decisions_per_game']:.0f} decisions a game")]
 
@@ -137,7 +146,8 @@ def research_rows(quick: bool) -> list[Row]:
     for e, name in zip(r["env"], names):
         rows.append(Row(name, figure=f"{e['env_steps_per_s']:,.0f} steps/s ({e['env_games_per_s']:,.0f} games/s)",
                         baseline=f"{e['engine_games_per_s']:,.0f} games/s (engine + cartridge + random bots, no env)",
-                        ratio=f"{e['ratio']:.3f}", value=e["env_steps_per_s"], baseline_value=e["engine_games_per_s"],
+                        ratio=f"{e['ratio']:.3f}", target=f">= {ENV_TARGET:g}", ok=e["ratio"] >= ENV_TARGET,
+                        value=e["env_steps_per_s"], baseline_value=e["engine_games_per_s"],
                         note=f"{e['players']} players, {e['steps_per_game']:.0f} steps a game, uniform random "
                              f"actions under the mask; ratio = env games/s / engine games/s"))
     s = r["simulate"]
@@ -149,9 +159,12 @@ def research_rows(quick: bool) -> list[Row]:
         note = f"{s['games']} Outspeed games, 4 random players, {s['cores']} cores; records identical to 1 worker"
         if label == "ray pool":
             note += f"; a local Ray instance ({s['ray_cpus']} CPUs) started in {s['ray_start_s']:.1f} s, not counted"
+        target = {"target": f">= {SIMULATE_TARGET:g}", "ok": s[label] / base >= SIMULATE_TARGET} \
+            if label == "1 worker" else {}
         rows.append(Row(name, figure=f"{s[label]:,.0f} games/s",
                         baseline=f"{base:,.0f} games/s (the rules engine and its bots in a loop)",
-                        ratio=f"{s[label] / base:.2f}", value=s[label], baseline_value=base, note=note))
+                        ratio=f"{s[label] / base:.2f}", value=s[label], baseline_value=base, note=note,
+                        **target))
     g = r["growth"]
     rows.append(Row(names[5], figure=", ".join(f"{n}: {ms:.2f}" for n, ms in g["games"].items()) + " ms a game",
                     note="Outspeed, 4 random players, 1 worker: a run costs games x the cost of a game"))

@@ -1,0 +1,344 @@
+"""OpenSpiel games for the console's cartridges (the optional extra ``openspiel``).
+
+    pip install ".[openspiel]"
+    import bitbox.research.openspiel          # registers bitbox_outspeed, bitbox_lastonealive, ...
+    game = pyspiel.load_game("bitbox_outspeed", {"players": 3})
+
+Importing this module registers every installed cartridge with a research encoding (the
+entry points ``bitbox.research``, as for the PettingZoo environments) as the pyspiel game
+``bitbox_<name>``. It is built on the game protocol through :class:`~bitbox.research.table.Table`,
+as the environments are, so one game's particulars are only its encoding:
+
+* **Turns.** Sequential: the player to move is the next with a prompt open, in seat order. A
+  simultaneous phase (Outspeed's programming) is asked one player after another, the answers
+  kept unseen until the last is in and then applied together, so it is a phase of imperfect
+  information, as at the table. A composite answer (Last One Alive's chosen dice) is chosen
+  one part per move, then *confirm* when it could grow; a prompt with one option, or one the
+  game marks ``auto``, is answered without a move.
+* **Chance** is drawn inside the game from its seed (``ChanceMode.SAMPLED_STOCHASTIC``: no
+  chance nodes). Each new initial state takes the next seed from a generator seeded by the
+  parameter ``seed`` (-1: from the OS; pyspiel itself makes initial states too, to clone a
+  state and to size a tensor, so a run is repeatable as a whole, not state by state). Clones
+  and serialised states carry the random state, so the same actions give the same game.
+* **Actions.** The encoding's ids (``num_distinct_actions``: no-op, confirm, then the game's
+  own); the legal ones are the mask of the player to move; ``action_to_string`` is the
+  encoding's name of the id.
+* **Observations.** ``observation_string``: the player's private view as JSON, the open
+  prompt's kind and the selection in progress; ``observation_tensor``: the environments'
+  observation vector. **Information state**: the same, plus the player's whole history: every
+  public event of the game so far, each prompt they were asked (with what it showed them) and
+  each of their moves (``information_state_string``); the tensor adds the count of each of
+  their moves. Nothing in either depends on another player's hidden parts.
+* **Rewards** at the end only: each winner's share of the win (1, or 1/k for k winners), 0
+  for the others (``GENERAL_SUM``: Outspeed's game without a winner gives 0 to all). A game
+  still going after ``max_game_length`` moves (a parameter) ends with 0 for everyone.
+* **resample_from_infostate(player)**: a state the player cannot tell apart from this one:
+  :meth:`Cartridge.redeal` with ``keep=player`` (what the player knows stays, every other
+  hidden part is drawn again), and the other players' answers waiting unseen drawn again
+  among their options. ``probability_sampler`` is accepted for the signature; the draws come
+  from the game's generator.
+
+Parameters: ``players`` (a number), ``seed``, ``max_game_length``, then the game's own options
+(``bitbox games`` lists them) with their defaults.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..games import GameError, find, names
+from .table import Table, find_encoding
+
+try:
+    import pyspiel
+except ImportError:                                                     # the extra is not installed
+    raise ImportError('the OpenSpiel games need open-spiel: pip install ".[openspiel]"') from None
+
+PREFIX = "bitbox_"
+#: The default move limit: far above the longest game seen in random play (docs/research.md).
+MAX_GAME_LENGTH = 5000
+
+
+def _players(cartridge: Any) -> int:
+    return min(max(4, cartridge.min_players), cartridge.max_players)
+
+
+def game_type(name: str) -> Any:
+    """The pyspiel ``GameType`` of the cartridge ``name``."""
+    cartridge = find(name)
+    params: dict[str, Any] = {"players": _players(cartridge), "seed": -1, "max_game_length": MAX_GAME_LENGTH}
+    for spec in cartridge.options:
+        if isinstance(spec.default, (bool, int, float, str)):
+            params[spec.name] = spec.default
+    return pyspiel.GameType(
+        short_name=PREFIX + name, long_name=f"{cartridge.title} (bitbox)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cartridge.max_players, min_num_players=cartridge.min_players,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=params)
+
+
+class BitboxGame(pyspiel.Game):
+    """One cartridge as a pyspiel game (see the module docstring)."""
+
+    def __init__(self, name: str, params: Mapping[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        gtype = game_type(name)
+        spec = gtype.parameter_specification
+        unknown = sorted(set(params) - set(spec))
+        if unknown:
+            raise GameError(f"{PREFIX}{name} has no parameter {unknown[0]!r} (parameters: {', '.join(spec)})")
+        values = {k: params.get(k, v) for k, v in spec.items()}
+        cartridge = find(name)
+        from ..games.conformance import player_names
+        players = player_names(cartridge, int(values["players"]))
+        options = {o.name: values[o.name] for o in cartridge.options if o.name in values}
+        self.table = Table(cartridge, find_encoding(name), players, options)   # a template: never played
+        self.max_length = int(values["max_game_length"])
+        if self.max_length < 1:
+            raise GameError(f"max_game_length must be 1 or more, not {self.max_length}")
+        seed = int(values["seed"])
+        self.rng = random.Random(seed if seed >= 0 else None)
+        enc = self.table.encoding
+        self.n_actions = self.table.n_actions
+        self.observation_size = enc.observation_size + self.n_actions
+        info = pyspiel.GameInfo(num_distinct_actions=self.n_actions, max_chance_outcomes=0,
+                                num_players=len(players), min_utility=0.0, max_utility=1.0,
+                                max_game_length=self.max_length)
+        super().__init__(gtype, info, {k: values[k] for k in spec})
+
+    def new_initial_state(self) -> "BitboxState":
+        return BitboxState(self)
+
+    def next_seed(self) -> int:
+        return self.rng.getrandbits(63)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class Memory:
+    """What each player has seen so far, entry by entry: ``(public, text)``; and the count
+    of each of their moves (the information-state tensor's history part)."""
+
+    def __init__(self, players: tuple[str, ...], n_actions: int) -> None:
+        self.trail: dict[str, list[tuple[bool, str]]] = {p: [] for p in players}
+        self.moves: dict[str, np.ndarray] = {p: np.zeros(n_actions, np.float32) for p in players}
+        self.asked: dict[str, int] = {}                     # player -> the phase (Table.applied) last asked
+
+    def __deepcopy__(self, memo: dict) -> "Memory":
+        other = copy.copy(self)
+        other.trail = {p: list(t) for p, t in self.trail.items()}
+        other.moves = {p: m.copy() for p, m in self.moves.items()}
+        other.asked = dict(self.asked)
+        return other
+
+    def forget_others(self, keep: str) -> None:
+        """Only ``keep``'s own memory stays whole; the others keep what was public."""
+        for p, t in self.trail.items():
+            if p != keep:
+                self.trail[p] = [e for e in t if e[0]]
+                self.moves[p][:] = 0
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+class BitboxState(pyspiel.State):
+    """A game in progress (see the module docstring). Its game is dealt on first use, so a
+    state made only to be overwritten (pyspiel's clone and deserialisation) costs nothing."""
+
+    def __init__(self, game: BitboxGame) -> None:
+        super().__init__(game)
+        self._seed = game.next_seed()
+        self._table: Table | None = None
+        self._memory: Memory | None = None
+        self._moves = 0
+
+    # ------------------------------------------------------------------ the game
+    def _t(self) -> Table:
+        if self._table is None:
+            game: BitboxGame = self.get_game()
+            t = game.table
+            table = Table(t.cartridge, t.encoding, t.players, t.options)
+            table.log = []
+            table.new_game(self._seed)
+            self._table = table
+            self._memory = Memory(table.players, table.n_actions)
+            self._note()
+        return self._table
+
+    def _note(self) -> None:
+        """Remember what the last move showed: the events applied (public), the prompts opened."""
+        table, memory = self._table, self._memory
+        assert table is not None and memory is not None and table.log is not None
+        if table.log:
+            lines = [(True, f"{e.kind} {_json(e.data)}") for e in table.log]
+            for t in memory.trail.values():
+                t.extend(lines)
+            table.log.clear()
+        for p, prompt in table.acting.items():             # a prompt opens once per phase applied
+            if memory.asked.get(p) != table.applied:
+                memory.asked[p] = table.applied
+                memory.trail[p].append((False, f"asked {prompt.kind} {_json(dict(prompt.context))}"))
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        table = self._t()
+        nxt = table.next_agent()
+        assert nxt is not None
+        return table.players.index(nxt)
+
+    def is_terminal(self) -> bool:
+        return self._t().finished or self._moves >= self.get_game().max_length
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.is_terminal() or player != self.current_player():
+            return []
+        return [int(k) for k in np.flatnonzero(self._t().mask(self._t().players[player]))]
+
+    def _apply_action(self, action: int) -> None:
+        table = self._t()
+        name = table.players[self.current_player()]
+        why = table.act(name, int(action))
+        if why:
+            raise pyspiel.SpielError(why)
+        assert self._memory is not None
+        self._memory.moves[name][action] += 1
+        self._memory.trail[name].append((False, f"moved {self._name(action)}"))
+        table.settle()
+        self._moves += 1
+        self._note()
+
+    def _name(self, action: int) -> str:
+        return self._t().describe(int(action)).rsplit(" (", 1)[0]
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._name(action)
+
+    def returns(self) -> list[float]:
+        table = self._t()
+        rewards = table.rewards()
+        return [rewards[p] for p in table.players]
+
+    def __str__(self) -> str:
+        table = self._t()
+        assert table.game is not None
+        c = table.cartridge
+        return _json({"game": table.game.to_data(), "moves": self._moves,
+                      "waiting": {p: c.action_to_data(a) for p, a in table.pending.items()},
+                      "selection": {p: sorted(s.elements()) for p, s in table.staged.items()}})
+
+    # ------------------------------------------------------------------ what a player knows
+    def observation_text(self, player: int, recall: bool) -> str:
+        table = self._t()
+        assert table.game is not None and self._memory is not None
+        name = table.players[player]
+        prompt = table.prompt(name)
+        now = _json({"view": table.game.private_view(name), "asked": None if prompt is None else prompt.kind,
+                     "selection": sorted(table.selection(name).elements())})
+        if not recall:
+            return now
+        return "\n".join([t for _, t in self._memory.trail[name]] + [now])
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "BitboxState":
+        """A state ``player_id`` cannot tell apart from this one (see the module docstring)."""
+        table = self._t()
+        assert table.game is not None
+        game: BitboxGame = self.get_game()
+        name = table.players[player_id]
+        other: BitboxState = self.clone()
+        t = other._t()
+        t.game = table.cartridge.redeal(table.game, game.next_seed(), keep=name)
+        prompts = {p.player: p for p in t.game.prompts()}
+        waiting = {}
+        for p, answer in table.pending.items():
+            options = prompts[p].options
+            if p == name and answer in options:
+                waiting[p] = answer
+            elif len(options) == 1 or prompts[p].context.get("auto") is True:
+                waiting[p] = options[0]
+            else:
+                waiting[p] = options[game.rng.randrange(len(options))]
+        t.pending = waiting
+        t.staged = {p: s for p, s in t.staged.items() if p == name}
+        t._advance()
+        assert other._memory is not None
+        other._memory.forget_others(name)
+        return other
+
+
+class Observer:
+    """pyspiel's observer of a state: the observation (``perfect_recall=False``) or the
+    information state (``True``) of a player; with ``private_info`` NONE, the public state."""
+
+    def __init__(self, game: BitboxGame, kind: Any) -> None:
+        self.recall = bool(kind.perfect_recall)
+        self.public = kind.private_info == pyspiel.PrivateInfoType.NONE
+        enc = game.table.encoding
+        if self.public:
+            size = enc.observation_size
+        else:
+            size = game.observation_size + (game.n_actions if self.recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: BitboxState, player: int) -> None:
+        table = state._t()
+        if self.public:
+            self.tensor[:] = table.state()
+            return
+        name = table.players[player]
+        features = table.features(name)
+        self.tensor[:len(features)] = features
+        if self.recall:
+            assert state._memory is not None
+            self.tensor[len(features):] = state._memory.moves[name]
+
+    def string_from(self, state: BitboxState, player: int) -> str:
+        table = state._t()
+        if self.public:
+            assert table.game is not None
+            return _json(table.game.public_view())
+        return state.observation_text(player, self.recall)
+
+
+def _creator(name: str) -> type:
+    """The game's class, as pyspiel registers Python games (``cls(params)``)."""
+    def __init__(self: BitboxGame, params: Mapping[str, Any] | None = None) -> None:
+        BitboxGame.__init__(self, name, params)
+    return type(f"BitboxGame_{name}", (BitboxGame,), {"__init__": __init__, "__module__": __name__})
+
+
+def register() -> list[str]:
+    """Register every installed cartridge with a research encoding (once); their pyspiel names."""
+    from importlib.metadata import entry_points
+
+    from .table import GROUP
+    registered = set(pyspiel.registered_names())
+    out = []
+    for game in sorted({ep.name for ep in entry_points(group=GROUP)} & set(names())):
+        short = PREFIX + game
+        if short not in registered:
+            pyspiel.register_game(game_type(game), _creator(game))
+        out.append(short)
+    return out
+
+
+GAMES = register()
+
+__all__ = ["GAMES", "MAX_GAME_LENGTH", "PREFIX", "BitboxGame", "BitboxState", "Observer", "game_type", "register"]
