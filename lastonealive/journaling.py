@@ -5,7 +5,7 @@ of an event, when a turn ends (the rest is the console's
 :class:`~bitbox.table.journal.StateJournalRules`)."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from bitbox.table.journal import StateJournalRules, check_choices
 
@@ -36,9 +36,6 @@ class LastOneAliveJournalRules(StateJournalRules):
 
     def die(self, event: Event) -> None:
         return None                      # the tray is in the view
-
-    def end_of_turn_view(self, view: Mapping[str, Any], events: Sequence[Event], game: Game) -> Mapping[str, Any]:
-        return view
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """Last One Alive's own settings of a record: language, bots (a comma list), token mode, variants."""

@@ -163,7 +163,7 @@ class Session(Referee):
         self.chain: list[str] = []
         self.medkit: str | None = None
         self._turn_shown = game.state.turn
-        self._before_view: dict[str, Any] = public_view(game)
+        self._ended: list[int] = []             # turns ended in the answer being shown (their frames)
         self.shown_view: dict[str, Any] = public_view(game)
 
     # ------------------------------------------------------------------ the console's hooks
@@ -421,7 +421,6 @@ class Session(Referee):
     def _show(self, before: Any, events: list[Event]) -> None:
         self.stage = "showing"
         self.kind = None
-        self._before_view = before
         self.shown_view = public_view(self.game)
         self._steps = deque(self._group(events))
         self._step_until = 0.0
@@ -449,6 +448,7 @@ class Session(Referee):
             return False
         if not self._steps:
             self._rolling = ()
+            self._frame(now)
             self._begin_phase()
             return True
         step = self._steps.popleft()
@@ -459,17 +459,29 @@ class Session(Referee):
             self.chain.append(step.chain_face)
         for e in step.events:
             if e.kind == "turn":
-                if self._turn_shown:               # the table as the turn ended (its dice still out)
-                    self.milestones.append(("turn_end", self._turn_shown,
-                                            replace(self.table(now), view=self._before_view, prompt=None)))
+                if self._turn_shown:               # its frame once every event of this answer is shown
+                    self._ended.append(self._turn_shown)
                 self.chain, self.medkit = [], None
                 self._turn_shown += 1
             if e.kind == "medkit":
                 self.medkit = e.data.get("face")
             if e.kind == "game_over":
-                self.milestones.append(("turn_end", self._turn_shown, self.table(now)))
+                self._ended.append(self._turn_shown)
             self._log(e.kind, dict(e.data))
         return True
+
+    def _frame(self, now: float) -> None:
+        """The frame of each turn that ended during the answer just shown: the table after every
+        event printed (never one that lags them), without the next prompt; the last one, of a
+        finished game, names the winners."""
+        for turn in self._ended:
+            t = self.table(now)
+            if self.game.finished:
+                t = replace(t, stage="finished", prompt=("prompt.finished", {"players": list(self.game.state.winners)}))
+            else:
+                t = replace(t, prompt=None)
+            self.milestones.append(("turn_end", turn, t))
+        self._ended = []
 
     @property
     def busy(self) -> bool:

@@ -4,7 +4,7 @@ fingerprinted, what the log says of an event, when a turn ends (the rest is the 
 :class:`~bitbox.table.journal.StateJournalRules`)."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from bitbox.display.model import DieShown
 from bitbox.table.journal import StateJournalRules, check_choices
@@ -39,16 +39,6 @@ class OutspeedJournalRules(StateJournalRules):
         if event.kind != EventKind.ROLL:
             return None
         return DieShown(event.data["player"], event.data["die"], int(event.data["value"]))
-
-    def end_of_turn_view(self, view: Mapping[str, Any], events: Sequence[Event], game: Game) -> Mapping[str, Any]:
-        """The view at the end of a turn, before the next tile: the last input's events applied."""
-        from .session.animate import apply_event
-        v = dict(view)
-        for e in events:
-            if e.kind == EventKind.TILE_REVEALED:
-                break
-            v = apply_event(v, e, game.state.token_mode)
-        return v
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """Outspeed's own settings of a record: language, bots (a comma list), token mode, first game."""

@@ -33,7 +33,6 @@ class ReplayRules(Protocol):
     def public_view(self, game: Any) -> Mapping[str, Any]: ...
     def log_data(self, event: Any, before: Mapping[str, Any], after: Mapping[str, Any], game: Any) -> dict[str, Any]: ...
     def die(self, event: Any) -> DieShown | None: ...
-    def end_of_turn_view(self, view: Mapping[str, Any], events: Sequence[Any], game: Any) -> Mapping[str, Any]: ...
 
 
 @dataclass
@@ -65,7 +64,7 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
                 dice.append(die)
             log.append(LogEntry(e.kind, rules.log_data(e, view, after, game)))
         if rules.finished(game) or rules.turn(game) != turn:
-            shown = after if rules.finished(game) else rules.end_of_turn_view(view, events, game)
+            shown = after                   # the table after every event of the frame (never lagging them)
             frames.append(ReplayFrame(turn, shown, log, dice))
             log, dice = [], []
             turn = rules.turn(game)

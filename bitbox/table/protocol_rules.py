@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from bitbox.display.model import DieShown
 from bitbox.games.protocol import Cartridge, GameError, OptionError, Refusal, check_options
@@ -107,10 +107,6 @@ class ProtocolJournalRules:
 
     def die(self, event: Any) -> DieShown | None:
         return None
-
-    def end_of_turn_view(self, view: Mapping[str, Any], events: Sequence[Any], game: Any) -> Mapping[str, Any]:
-        return game.public_view()          # the frame of a turn: the table after its events
-
 
 def journal_rules_of(cartridge: Cartridge) -> Any:
     """The cartridge's own journal rules, or the protocol's."""

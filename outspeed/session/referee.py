@@ -106,6 +106,7 @@ class Session(Referee):
         self._step_started = 0.0
         self._turn_before = game.state.turn
         self._deferred: list[Event] = []
+        self._ended: list[int] = []                    # turns ended in the input being shown (their frames)
         self._after_view: dict[str, Any] | None = None
         self.shown_view: dict[str, Any] = game.public_view()
         self.dice: list[DieShown] = []
@@ -390,7 +391,7 @@ class Session(Referee):
             return True
         step = self._steps.popleft()
         if any(e.kind == EventKind.TILE_REVEALED for e in step.events):
-            self.milestones.append(("turn_end", self._turn_before, self.table(now)))
+            self._ended.append(self._turn_before)       # its frame once every event is shown
         self._step_started = now
         self._step_until = now + step.duration
         self._rolling = []
@@ -416,10 +417,16 @@ class Session(Referee):
         return True
 
     def _end_showing(self) -> None:
+        """Every event of the input is shown: the frame of each turn that ended in it is the
+        table now (never one that lags the events printed), the last one naming the winners."""
         self.shown_view = dict(self._after_view or self.game.public_view())
         if self.game.finished:
             self.stage = "finished"                     # (the table() of the milestone says so)
-            self.milestones.append(("turn_end", self._turn_before, self.table()))
+            if self._turn_before not in self._ended:
+                self._ended.append(self._turn_before)
+        for turn in self._ended:
+            self.milestones.append(("turn_end", turn, self.table()))
+        self._ended = []
         self._begin_phase()
 
     # ------------------------------------------------------------------ log
