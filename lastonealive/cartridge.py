@@ -24,6 +24,7 @@ from bitbox.games.protocol import JSON, GameError, OptionSpec, Player, Prompt, R
 from bitbox.games.protocol import Game as AnyGame
 
 from .rules import OBJECTS, TYPES, VARIANTS, Action, Event, Game, Refused, RulesError
+from .prompts import protocol_prompts
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 
 NAME = "lastonealive"
@@ -45,17 +46,7 @@ class LastOneAliveGame(EngineGame[Game]):
     __slots__ = ()                              # the engine only (EngineGame's slot)
 
     def prompts(self) -> Sequence[Prompt]:
-        pr = self.engine.prompt()
-        if pr is None:
-            return ()
-        options = list(pr.legal)
-        if pr.default is not None and pr.default in options:
-            options.remove(pr.default)
-            options.insert(0, pr.default)
-        context: dict[str, JSON] = {"auto": pr.auto, **pr.info}
-        if pr.kind == "setup":
-            context["token"] = self.engine.state.setup_token         # private to that player
-        return (Prompt(pr.player, pr.kind, tuple(options), context),)
+        return protocol_prompts(self.engine)
 
     def refusal(self, player: Player, action: Any) -> str | None:
         s = self.engine.state
@@ -161,14 +152,6 @@ class LastOneAliveCartridge(EngineCartridge):
         """Last One Alive's statistics for simulations (the console's hook: :mod:`lastonealive.sim`)."""
         from .sim.runner import STATISTICS
         return STATISTICS
-
-    def play_main(self, argv: Sequence[str]) -> int:
-        """`bitbox play --game lastonealive ARGS`: exactly `lastonealive play ARGS`."""
-        from .cli import main
-        try:
-            return main(["play", *argv])
-        except SystemExit as exc:               # argparse's own exit (bad option: 2, --help: 0)
-            return int(exc.code or 0)
 
     @property
     def scenarios(self) -> Any:

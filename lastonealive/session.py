@@ -226,8 +226,8 @@ class Session(Referee):
 
     def protocol_prompt(self) -> Any:
         """The open prompt as the console's game protocol states it (for the bots)."""
-        from .cartridge import LastOneAliveGame
-        prompts = LastOneAliveGame(self.game).prompts()
+        from .prompts import protocol_prompts
+        prompts = protocol_prompts(self.game)
         return prompts[0] if prompts else None
 
     # ------------------------------------------------------------------ phases

@@ -298,11 +298,6 @@ class OutspeedCartridge(EngineCartridge):
         from .sim.runner import Statistics
         return Statistics(self)
 
-    def play_main(self, argv: Sequence[str]) -> int:
-        """`bitbox play --game outspeed ARGS`: exactly `outspeed play ARGS`."""
-        from .cli import main
-        return main(["play", *argv])
-
     @property
     def scenarios(self) -> "ScenarioFormat":
         """Outspeed's scenario file format (docs/scenarios.md) for the console's runner."""

@@ -142,6 +142,13 @@ class EngineCartridge(ABC):
     def redeal(self, game: Any, seed: int, keep: str | None = None) -> Any:
         """The same public information, the hidden parts drawn again (the protocol's)."""
 
+    # -------------------------------------------------------------- the table
+    def play_main(self, argv: Sequence[str]) -> int:
+        """``bitbox play --game NAME ARGS``: the game's own command (the console script of its
+        name, ``NAME play ARGS``), found by name, not imported by the cartridge."""
+        from bitbox.table.command import own_command
+        return own_command(self, list(argv))
+
     # -------------------------------------------------------------- bots
     @property
     def bots(self) -> Mapping[str, BotFactory]:

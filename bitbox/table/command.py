@@ -313,6 +313,21 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     return int(args.func(args) or 0)
 
 
+def own_command(cartridge: Cartridge, argv: list[str]) -> int:
+    """``bitbox play --game NAME ARGS`` for a game that has a command of its own: the console
+    script called NAME (found among the installed entry points, not imported by the
+    cartridge), run as ``NAME play ARGS``; else the console's (:func:`run`)."""
+    from importlib.metadata import entry_points
+    found = [ep for ep in entry_points(group="console_scripts") if ep.name == cartridge.name]
+    if not found or found[0].value == f"{__name__}:main":
+        return run(cartridge, ["play", *argv], f"bitbox game {cartridge.name}")
+    main_of = found[0].load()
+    try:
+        return int(main_of(["play", *argv]) or 0)
+    except SystemExit as exc:                    # argparse's own exit (bad option: 2, --help: 0)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+
+
 def main(argv: Sequence[str] | None = None, name: str | None = None) -> int:
     """A cartridge's own command: ``name`` (default: the program's name, so that a console
     script ``goofspiel = "bitbox.table.command:main"`` runs the cartridge ``goofspiel``)."""

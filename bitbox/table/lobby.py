@@ -26,23 +26,7 @@ from typing import Any, Callable, Sequence, TextIO
 from bitbox.colours import LIGHT_RGB
 from bitbox.events import Back, Connected, ControllerInfo, Lost, WheelsChanged
 
-
-def short_id(controller_id: int) -> str:
-    """A controller id for people: ``1d1e…c0de`` (the first and last 4 hex digits)."""
-    h = f"{controller_id:016x}"
-    return f"{h[:4]}…{h[-4:]}"
-
-
-def seat_line(name: str, info: ControllerInfo | None, title: Callable[[str], str] | None = None,
-              lang: str = "en") -> str:
-    """The log's line for a seat: ``Red: controller 1d1e…c0de on /dev/ttyACM0`` (in ``lang``;
-    ``title``: how the seat's name is said, by default its colour in that language)."""
-    from bitbox.i18n import Words
-    words = Words(lang)
-    player = title(name) if title is not None else words.player(name)
-    if info is None:
-        return words.t("seat.bot", player=player)
-    return words.t("seat.controller", player=player, id=short_id(info.controller_id), port=info.port)
+from .labels import seat_line, short_id, waiting_line  # noqa: F401 (seat_line, short_id: re-exported)
 
 
 @dataclass
@@ -226,7 +210,7 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
         for port in lobby.missing():
             if port not in told_missing and time.monotonic() - started > 1.0:
                 told_missing.add(port)
-                from .seating import log, waiting_line
+                from .seating import log
                 log.warning("%s", waiting_line(port, lang))
         pressed: list[str] = list(keys()) if keys is not None else []
         if screen is not None:

@@ -20,6 +20,8 @@ from typing import Any, Callable, Protocol, Sequence, TextIO
 from bitbox.events import Connected, ControllerInfo
 from bitbox.i18n import Words, counted
 
+from .labels import seat_line, waiting_line  # noqa: F401 (waiting_line: re-exported)
+
 SEAT_KINDS = ("controller", "bot", "keyboard")
 
 #: Status lines (seat lines, notes, waits): the console's logger (:mod:`bitbox.console`).
@@ -168,11 +170,6 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None =
     return ["controller"] * n_real + ["keyboard"] * n_kb + ["bot"] * n_bots
 
 
-def waiting_line(url: str, lang: str = "en") -> str:
-    """The one line said about a ``--controller`` that has not answered (lobby and seating)."""
-    return Words(lang).t("seating.waiting", url=url)
-
-
 def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, ControllerInfo], pending: list[Any],
                   out: TextIO, give_up: float | None = None, lang: str = "en") -> None:
     """Wait for every controller given with ``--controller`` to answer, naming each one that
@@ -289,7 +286,6 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
                 seat = free_sims.pop(0)
                 seats.append({**s, "seat": seat, "controller_id": connected[seat].controller_id})
                 sim_of[s["player"]] = sim_ids[connected[seat].controller_id]
-    from .lobby import seat_line
     for s in seats:
         if s["kind"] == "controller":
             log.info("%s", seat_line(s["player"], connected.get(s["seat"]) or _unknown(s), lang=req.lang))

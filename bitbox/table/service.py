@@ -24,7 +24,7 @@ from bitbox.colours import LIGHT_RGB, SEAT_COLOURS
 from bitbox.events import Connected, WheelsChanged
 from bitbox.i18n import counted
 
-from .lobby import short_id
+from .labels import short_id
 
 
 def lights_step(hub: Any, step: int) -> None:
@@ -173,7 +173,7 @@ class ServiceBench:
 
 def line_of(row: dict[str, Any]) -> str:
     """A row of :meth:`ServiceBench.rows` as one line (headless)."""
-    from .lobby import short_id
+    from .labels import short_id
     cid = short_id(row["controller"])
     wheels = " ".join(str(w) for w in row["wheels"])
     meaning = f" ({' / '.join(row['meanings'])})" if row["meanings"] else ""
