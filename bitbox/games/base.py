@@ -65,11 +65,16 @@ class EngineGame(Generic[E]):
 
     def private_views(self, players: Sequence[Player]) -> Mapping[Player, Mapping[str, JSON]]:
         """:meth:`private_view` of several players from one public view (an optional part of the
-        protocol, for an engine that has ``private_views``: the research environments use it)."""
+        protocol: the research environments use it): the engine's ``add_private(view, player)``
+        on copies of one public view (the copies share its values: read them, do not change them)."""
         for p in players:
             if p not in self.players:
                 raise GameError(f"unknown player {p!r} (players: {', '.join(self.players)})")
-        return self.engine.private_views(players)
+        add = getattr(self.engine, "add_private", None)      # the engine's own part of a private view
+        if add is None:
+            return {p: self.engine.private_view(p) for p in players}
+        view = self.engine.public_view()
+        return {p: add(dict(view), p) for p in players}
 
     def to_data(self) -> Mapping[str, JSON]:
         return self.engine.to_data()

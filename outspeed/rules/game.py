@@ -650,15 +650,10 @@ class Game:
 
     def private_view(self, player: str) -> dict[str, Any]:
         """The public view plus what ``player`` alone knows: their tokens and their draw."""
-        return self._private(self.public_view(), player)
+        return self.add_private(self.public_view(), player)
 
-    def private_views(self, players: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """:meth:`private_view` of each of ``players``, from one public view (the views share
-        its values: read them, do not change them)."""
-        view = self.public_view()
-        return {p: self._private(dict(view), p) for p in players}
-
-    def _private(self, view: dict[str, Any], player: str) -> dict[str, Any]:
+    def add_private(self, view: dict[str, Any], player: str) -> dict[str, Any]:
+        """``view`` (a copy of the public view) with what ``player`` alone knows added."""
         s = self.state
         view["me"] = player
         view["held"] = sorted(s.held[player])
