@@ -14,7 +14,6 @@ answers are the options, its refusal codes the refusals.
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -123,12 +122,8 @@ class LastOneAliveCartridge(EngineCartridge):
         """The hidden parts drawn again: the random state, the bag's order, and which object
         is on the other side of each face-down token and of a token being placed at setup.
         ``keep``'s own face-down tokens, and the token they are placing, stay."""
-        if not isinstance(game, LastOneAliveGame):
-            raise GameError(f"not a Last One Alive game: {type(game).__name__}")
-        copy = game.engine.copy()
+        copy, rng = self.redraw_chance(game, seed)
         s = copy.state
-        rng = random.Random(seed)
-        s.rng = random.Random(rng.getrandbits(64))
         s.forced_roll, s.forced, s.queued = None, None, {}
         hidden = [h for p in s.players if p != keep for h in s.held[p] if h[0] == "barricade" and h[1] in OBJECTS]
         objects = [t for t in s.bag if t in OBJECTS] + [h[1] for h in hidden]

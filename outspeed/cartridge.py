@@ -30,7 +30,6 @@ the bridge holds the bonus pile; ``physical``: the pile is on the table). The co
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -272,12 +271,8 @@ class OutspeedCartridge(EngineCartridge):
         revealed, and which token is where among the pile, the hands and a pending draw
         (each hand and draw keeps its size; unknown physical tokens stay unknown). ``keep``'s
         own tokens, and their draw while they choose, stay."""
-        if not isinstance(game, OutspeedGame):
-            raise GameError(f"not an Outspeed game: {type(game).__name__}")
-        copy = game.engine.copy()
+        copy, rng = self.redraw_chance(game, seed)
         s = copy.state
-        rng = random.Random(seed)
-        s.rng = random.Random(rng.getrandbits(64))
         s.forced_dice = {}
         rng.shuffle(s.stack)
         own_draw = keep is not None and s.phase == "draw" and s.draw_queue[:1] == [keep]

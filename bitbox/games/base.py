@@ -20,6 +20,7 @@ Everything is optional: a cartridge may implement the protocol directly (the tut
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -146,6 +147,18 @@ class EngineCartridge(ABC):
     @abstractmethod
     def redeal(self, game: Any, seed: int, keep: str | None = None) -> Any:
         """The same public information, the hidden parts drawn again (the protocol's)."""
+
+    def redraw_chance(self, game: Any, seed: int) -> tuple[Any, random.Random]:
+        """For :meth:`redeal`: a copy of ``game``'s engine whose random state is drawn again from
+        ``seed``, and the generator to draw the rest of its hidden parts with
+        (:class:`GameError` for a game of another cartridge)."""
+        if not isinstance(game, self.game_class):
+            article = "an" if self.title[:1].lower() in "aeiou" else "a"
+            raise GameError(f"not {article} {self.title} game: {type(game).__name__}")
+        copy = game.engine.copy()
+        rng = random.Random(seed)
+        copy.state.rng = random.Random(rng.getrandbits(64))
+        return copy, rng
 
     # -------------------------------------------------------------- the table
     def play_main(self, argv: Sequence[str]) -> int:
