@@ -73,8 +73,12 @@ def runtime_dir() -> Path:
     given = os.environ.get(RUNTIME_ENV)
     if given:
         return Path(given)
+    import warnings
+
     from platformdirs import user_runtime_dir
-    return Path(user_runtime_dir("bitbox"))
+    with warnings.catch_warnings():         # no XDG_RUNTIME_DIR (a cron job, a container): its /tmp fallback, quietly
+        warnings.simplefilter("ignore")
+        return Path(user_runtime_dir("bitbox"))
 
 
 def emulator_dir(pid: int | None = None) -> Path:
