@@ -124,7 +124,7 @@ class LastOneAliveTable(EngineTable):
         names = [s["player"] for s in seats]
         tokens = req.options.get("tokens") or "virtual"
         if tokens == "physical" and {s["kind"] for s in seats} != {"controller"}:
-            log.info("%s", words.t("status.cardboard"))
+            log.info("%s", Words(words.code).t("status.cardboard"))      # the console's line, said by every game
             tokens = "virtual"
         self.tokens = tokens
         game = new_game(names, seed=seed, variants=list(req.options.get("variants") or ()),

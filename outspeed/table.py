@@ -212,6 +212,7 @@ class OutspeedTable(EngineTable):
         names = [s["player"] for s in seats]
         mode = req.options.get("tokens") or self.cfg.tokens
         if mode == "physical" and {s["kind"] for s in seats} != {"controller"}:
+            log.info("%s", Words(words.code).t("status.cardboard"))      # never silently
             mode = "virtual"
         first_game = bool(req.options.get("first_game"))
         c = self.content

@@ -273,7 +273,8 @@ def test_a_game_exported_and_imported_elsewhere_replays_the_same(played, tmp_pat
     replays = [run(cmd, ["replay", gid, "--headless", "--journal", j], tmp_path)
                for gid, j in ((game, src), (1, default))]
     assert all(r.returncode == 0 for r in replays), [r.stderr for r in replays]
-    assert replays[0].stdout == replays[1].stdout and "Winner" in replays[0].stdout
+    assert replays[0].stdout == replays[1].stdout                # a secret seed: the game may end with no winner
+    assert replays[0].stdout.splitlines()[-1].startswith(("Winner", "No winner"))
 
     # the same file again, through standard input: not added twice
     r = subprocess.run(cmd + ["import", "-"], input=(tmp_path / "game.json").read_text(encoding="utf-8"),
