@@ -25,7 +25,7 @@ from typing import Any, Literal, Protocol, TextIO
 
 from bitbox.i18n import counted
 
-from .pool import Terminated, WorkerLost
+from .pool import Terminated, WorkerLost, reap_workers
 
 RAY_HELP = ("run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
             "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
@@ -202,7 +202,10 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
             return fail(prog, problem)
     try:
         with sigterm_interrupts():
-            result = simulate(workers, None if args.quiet else sys.stderr, args.ray)
+            try:
+                result = simulate(workers, None if args.quiet else sys.stderr, args.ray)
+            finally:
+                reap_workers()              # every worker killed and waited for before a word is said
     except KeyboardInterrupt as stop:       # Ctrl-C or SIGTERM: the pool's workers are ended with it
         # (the game's simulation has closed the progress bar: on a terminal the line is ended)
         print(f"{prog}: interrupted", file=sys.stderr)
