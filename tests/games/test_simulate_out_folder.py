@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+# Its module fixture (real games, real runs) is made once: under pytest-xdist the file runs on one worker.
+pytestmark = pytest.mark.xdist_group("simulate-out-folder")
 
 COMMANDS = {
     "outspeed simulate": [sys.executable, "-m", "outspeed.cli", "simulate", "--players", "3", "--bots", "random"],
@@ -31,15 +35,37 @@ def listing(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
 
 
-@pytest.mark.parametrize("command", list(COMMANDS))
-def test_a_second_run_replaces_the_first_and_leaves_nothing_of_it(tmp_path, command):
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    """One run of each command into a folder of its own (copied by each test)."""
+    base = tmp_path_factory.mktemp("runs")
+    out = {}
+    for command in COMMANDS:
+        folder = base / command.replace(" ", "-")
+        r = simulate(command, folder)
+        assert r.returncode == 0, r.stderr
+        out[command] = folder
+    return out
+
+
+def copy_run(runs: dict[str, Path], command: str, tmp_path: Path) -> Path:
     out = tmp_path / "out"
-    r = simulate(command, out)
-    assert r.returncode == 0, r.stderr
+    shutil.copytree(runs[command], out)
+    return out
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_each_run_records_its_command_and_files_and_names_its_chart_alike(runs, command):
+    listed = sorted(p.name for p in runs[command].iterdir())
+    run = json.loads((runs[command] / "results.json").read_text(encoding="utf-8"))["run"]
+    assert run == {"command": command, "files": listed}
+    assert "win_rate.png" in listed                              # one name for the win-rate chart
+
+
+def test_a_second_run_replaces_the_first_and_leaves_nothing_of_it(runs, tmp_path):
+    command = "outspeed simulate"
+    out = copy_run(runs, command, tmp_path)
     first = listing(out)
-    run = json.loads((out / "results.json").read_text(encoding="utf-8"))["run"]
-    assert run == {"command": command, "files": sorted(first)}
-    assert "win_rate.png" in first                               # one name for the win-rate chart
     # an earlier run that wrote a chart this one does not (another version, other options)
     data = json.loads((out / "results.json").read_text(encoding="utf-8"))
     data["run"]["files"].append("old-chart.png")
@@ -53,15 +79,15 @@ def test_a_second_run_replaces_the_first_and_leaves_nothing_of_it(tmp_path, comm
 
 
 @pytest.mark.parametrize("what", ["another command's run", "a file of the user's", "an earlier run and a file"])
-def test_a_folder_that_is_not_an_earlier_run_of_the_command_is_refused_untouched(tmp_path, what):
-    out = tmp_path / "out"
+def test_a_folder_that_is_not_an_earlier_run_of_the_command_is_refused_untouched(runs, tmp_path, what):
     if what == "another command's run":
-        assert simulate("lastonealive simulate", out).returncode == 0
+        out = copy_run(runs, "lastonealive simulate", tmp_path)
     elif what == "a file of the user's":
+        out = tmp_path / "out"
         out.mkdir()
         (out / "notes.txt").write_text("mine\n")
     else:
-        assert simulate("outspeed simulate", out).returncode == 0
+        out = copy_run(runs, "outspeed simulate", tmp_path)
         (out / "notes.txt").write_text("mine\n")
     before = listing(out)
     r = simulate("outspeed simulate", out)

@@ -23,6 +23,9 @@ from outspeed.session.referee import apply_input
 from bitbox.i18n import counted
 from tests.signalling import default_signals
 
+# Its module fixture (real games, real runs) is made once: under pytest-xdist the file runs on one worker.
+pytestmark = pytest.mark.xdist_group("journal-files")
+
 OUTSPEED = [sys.executable, "-m", "outspeed.cli"]
 GAME = ["play", "--headless", "--players", "3", "--seed", "12", "--size", "320x180", "--speed", "0"]
 

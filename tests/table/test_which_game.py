@@ -15,6 +15,9 @@ import pytest
 from bitbox.table.journal import find_journal_rules
 from tests.table.test_history_io import COMMANDS, LOA, OUTSPEED, copy_game, copy_of, digest, refused, run
 
+# Its module fixture (real games, real runs) is made once: under pytest-xdist the file runs on one worker.
+pytestmark = pytest.mark.xdist_group("which-game")
+
 TITLES = {"outspeed": "an Outspeed game", "lastonealive": "a Last One Alive game"}
 GAME_OF = {1: "outspeed", 2: "lastonealive"}
 FAST = ["--headless", "--size", "320x180", "--speed", "0"]
