@@ -555,6 +555,9 @@ class Session(Referee):
 
 # ---------------------------------------------------------------------------- bots
 
+DECISION_GAP = 0.1           # the least time between a bot's unlocks on two decisions (s)
+
+
 class BotDriver:
     """Plays ``player`` with the cartridge's bot ``name`` on the simulated controller ``sim``:
     it turns the wheels and closes the lock exactly as a person would, one lock per step.
@@ -588,7 +591,10 @@ class BotDriver:
         if key != self._key:
             self._key = key
             self._refused = 0
-            self._last_unlock = -1e9        # the 0.25 s between unlocks is within one decision, as Outspeed's
+            # The 0.25 s between two unlocks is within one decision; a new decision may unlock 0.1 s
+            # after the last one (it waited 0.25 s, 41 s of a headless speed-0 game): about 2 frames
+            # a decision, so a bot's controller stays under the hub's 30 frames/s "too fast" warning.
+            self._last_unlock = min(self._last_unlock, now - 0.25 + DECISION_GAP)
             self._answer = self._decide(session, kind)
             self._at = now + self.think
         if now < self._at:
