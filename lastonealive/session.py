@@ -605,7 +605,6 @@ class BotDriver:
         if key != self._key:
             self._key = key
             self._refused = 0
-            self._last_unlock = -1e9        # the 0.25 s between unlocks is within one decision, as Outspeed's
             self._answer = self._decide(session, kind)
             self._at = now + self.think
         if now < self._at:

@@ -27,6 +27,7 @@ has not ended (rewards 0). ``render_mode`` is ``"ansi"`` (the public table as te
 """
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -37,6 +38,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from ..games import GameError
 from ..games.protocol import Player
+from ..safetext import printable
 from .table import Table
 
 RENDER_MODES = ("ansi", "rgb_array")
@@ -186,7 +188,7 @@ class GameParallelEnv(_Common, ParallelEnv):
                 if agent in acting:
                     infos[agent]["refused"] = f"{agent} has a prompt open and sent no action"
                 continue
-            why = table.act(agent, _int(actions[agent]))
+            why = _act(table, agent, actions[agent])
             if why:
                 infos[agent]["refused"] = why
         table.settle()
@@ -260,7 +262,7 @@ class GameAECEnv(_Common, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         table = self.table
-        why = table.act(agent, _int(action)) if action is not None else f"{agent} sent no action"
+        why = _act(table, agent, action) if action is not None else f"{agent} sent no action"
         self.infos = {a: {} for a in self.agents}
         if why:
             self.infos[agent]["refused"] = why
@@ -282,14 +284,20 @@ class GameAECEnv(_Common, AECEnv):
         return self.agent_selection
 
 
-def _int(action: Any) -> int:
-    """An action as an int (numpy integers included); -1 (never legal) for anything else."""
+def _act(table: Any, agent: Player, action: Any) -> str | None:
+    """``agent``'s action taken by ``table`` (None), or the line saying why it is refused. An
+    action is an integer: a Python ``int`` or a numpy integer (a 0-d integer array too), never
+    a bool, a float (``numpy.float32(9.9)`` is not action 9) nor text (``"9"`` is not either):
+    what ``operator.index`` takes, as numpy and Python define an integer."""
+    if isinstance(action, (bool, np.bool_)):
+        return f"{agent}: the action {action!r} is not an integer (an action id from the action mask)"
     try:
-        if isinstance(action, (bool, float)) or action is None:
-            return -1
-        return int(action)
-    except (TypeError, ValueError):
-        return -1
+        value = operator.index(action)
+    except TypeError:
+        text = repr(action)
+        text = text if len(text) <= 40 else text[:37] + "..."
+        return f"{agent}: the action {printable(text, 40)} is not an integer (an action id from the action mask)"
+    return table.act(agent, value)
 
 
 class BotPolicy:

@@ -15,6 +15,7 @@ checks and its simulation.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import sys
@@ -24,7 +25,7 @@ from typing import Any, Literal, Protocol, TextIO
 
 from bitbox.i18n import counted
 
-from .pool import Terminated, WorkerLost
+from .pool import Terminated, WorkerLost, reap_workers
 
 RAY_HELP = ("run the games on Ray's pool: with no ADDRESS a Ray instance on this machine for the run, "
             "else the cluster at ADDRESS (auto, HOST:6379, ray://HOST:10001); same report as a local run. "
@@ -90,10 +91,76 @@ class sigterm_interrupts:
         return False
 
 
+RESULTS = "results.json"      # every run's data; its "run" entry says which command wrote which files
+
+
+def _previous_run(out: Path) -> list[str] | None:
+    """``[command, file names...]`` of the run that wrote ``out`` (its ``results.json`` says:
+    ``run.command`` and ``run.files``), or None when it holds no run of ours."""
+    try:
+        data = json.loads((out / RESULTS).read_text(encoding="utf-8"))
+        run = data["run"]
+        command, files = run["command"], run["files"]
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return None
+    if not isinstance(command, str) or not isinstance(files, list) or not all(
+            isinstance(f, str) and f and "/" not in f and "\\" not in f and f not in (".", "..") for f in files):
+        return None
+    return [command, *files]
+
+
+def _owned(prog: str, out: Path) -> str | None:
+    """None when the folder ``out`` is empty or holds a previous run of ``prog`` and nothing
+    else (that run's files are replaced), else why it is refused: a run owns its folder, so
+    no chart of another run (or another command) is left beside this run's."""
+    try:
+        entries = sorted(e.name for e in out.iterdir())
+    except OSError as exc:
+        return f"cannot read --out {out}: {exc.strerror or exc}"
+    if not entries:
+        return None
+    previous = _previous_run(out)
+    if previous is None:
+        return (f"--out {out} is not empty and holds no earlier simulate run (e.g. {entries[0]!r}): "
+                f"choose a new or empty folder")
+    command, *files = previous
+    if command != prog:
+        return (f"--out {out} holds a run of `{command}`, not of `{prog}`: choose a new or empty folder")
+    others = [e for e in entries if e not in files and e != RESULTS]
+    if others:
+        return (f"--out {out} holds files that are not its earlier run's (e.g. {others[0]!r}): "
+                f"choose a new or empty folder")
+    return None
+
+
+def _clear_previous(out: Path) -> None:
+    """Remove what the previous run of this command wrote into ``out`` (checked by
+    :func:`_owned`): this run's files replace them, none is left behind."""
+    previous = _previous_run(out)
+    for name in (previous[1:] if previous else []):
+        path = out / name
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+
+
+def _claim(prog: str, out: Path, files: list[Path]) -> None:
+    """Record in ``results.json`` which command wrote which files (what the next run into the
+    folder checks and replaces)."""
+    path = out / RESULTS
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["run"] = {"command": prog, "files": sorted({f.name for f in files} | {RESULTS})}
+    path.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
+
+
 def _prepare_out(prog: str, out: Path) -> str | None:
-    """None when ``out`` is a folder to write charts into (created if need be), else why not."""
+    """None when ``out`` is a folder to write charts into (created if need be; empty or an
+    earlier run of ``prog``), else why not."""
     if out.exists() and not out.is_dir():
         return f"--out {out} exists and is not a directory"
+    if out.is_dir():
+        problem = _owned(prog, out)
+        if problem:
+            return problem
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -138,7 +205,10 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
             return fail(prog, problem)
     try:
         with sigterm_interrupts():
-            result = simulate(workers, None if args.quiet else sys.stderr, args.ray)
+            try:
+                result = simulate(workers, None if args.quiet else sys.stderr, args.ray)
+            finally:
+                reap_workers()              # every worker killed and waited for before a word is said
     except KeyboardInterrupt as stop:       # Ctrl-C or SIGTERM: the pool's workers are ended with it
         # (the game's simulation has closed the progress bar: on a terminal the line is ended)
         print(f"{prog}: interrupted", file=sys.stderr)
@@ -148,7 +218,9 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
     print(report(result) if report is not None else result.report())
     if out is not None:
         try:
+            _clear_previous(out)
             files = result.write(out)
+            _claim(prog, out, files)
         except OSError as exc:
             return fail(prog, f"cannot write into --out {out}: {exc.strerror or exc}")
         print(f"\ncharts and data written to {out}/: {', '.join(f.name for f in files)}")

@@ -136,7 +136,7 @@ class Summary:
 
     def write(self, out: Path) -> list[Path]:
         """``results.json``, ``timing.json`` (seconds and workers), ``games.csv`` and
-        ``win-rates.png`` (by seat and by bot, with their intervals) into ``out``; return their
+        ``win_rate.png`` (by seat and by bot, with their intervals) into ``out``; return their
         paths."""
         from .charts import FAIR_STYLE, pyplot, rate_bars, small_sample_note
         data = out / "results.json"
@@ -162,7 +162,7 @@ class Summary:
             ax.axhline(100 / max(len(seats), 1), **FAIR_STYLE)    # 1 / players: every seat even
         small_sample_note(fig)
         fig.tight_layout(rect=(0, 0.04, 1, 1))
-        chart = out / "win-rates.png"
+        chart = out / "win_rate.png"
         fig.savefig(chart, dpi=100)
         plt.close(fig)
         return files + [chart]

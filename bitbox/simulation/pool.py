@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.resource_tracker
 import os
 import signal
 import traceback
@@ -105,9 +106,9 @@ def run_indexed(job: Callable[[int], R], count: int, workers: int = 1,
             for _ in range(min(workers, len(bounds))):
                 mine, theirs = ctx.Pipe()
                 proc = ctx.Process(target=_worker, args=(job, theirs), daemon=True)
+                procs.append((proc, mine))  # listed before it starts: stopped even if start is interrupted
                 proc.start()
                 theirs.close()
-                procs.append((proc, mine))
         busy: dict[multiprocessing.connection.Connection, int] = {}
         by_conn = {conn: proc for proc, conn in procs}
         sent = 0
@@ -162,6 +163,10 @@ def _lost(proc: Any, bounds: tuple[int, int]) -> None:
 def _stop(procs: list[tuple[Any, multiprocessing.connection.Connection]], gently: bool) -> None:
     """End the workers: told to stop after a complete run, killed otherwise; always reaped."""
     for proc, conn in procs:
+        if proc.pid is None:                # listed, but its start was interrupted: nothing to end
+            conn.close()
+    procs = [(proc, conn) for proc, conn in procs if proc.pid is not None]
+    for proc, conn in procs:
         if gently:
             with contextlib.suppress(OSError):
                 conn.send(None)
@@ -173,6 +178,25 @@ def _stop(procs: list[tuple[Any, multiprocessing.connection.Connection]], gently
             proc.kill()
             proc.join()
         conn.close()
+
+
+def reap_workers() -> None:
+    """Kill and wait for every worker process this process started that is still there, and
+    for multiprocessing's resource tracker (a helper process ``spawn`` starts, which would
+    otherwise end only after this process): a command that stops (Ctrl-C, SIGTERM, an error)
+    leaves no process of its own behind, even when the run's generator was not closed (the
+    interrupt landed while its results were being counted)."""
+    children = multiprocessing.active_children()
+    for proc in children:
+        with contextlib.suppress(OSError, ValueError):
+            proc.kill()
+    for proc in children:
+        proc.join()
+    tracker = getattr(getattr(multiprocessing, "resource_tracker", None), "_resource_tracker", None)
+    stop = getattr(tracker, "_stop", None)
+    if stop is not None:
+        with contextlib.suppress(OSError, ChildProcessError, RuntimeError):
+            stop()                          # its pipe closed: it ends; waited for
 
 
 def _bootstrapping() -> bool:
@@ -207,5 +231,5 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-__all__ = ["GUARD_HINT", "Terminated", "WorkerError", "WorkerLost", "chunks", "default_workers", "run_indexed",
-           "usable_cores"]
+__all__ = ["GUARD_HINT", "Terminated", "WorkerError", "WorkerLost", "chunks", "default_workers", "reap_workers",
+           "run_indexed", "usable_cores"]

@@ -729,6 +729,16 @@ def check_storable(rules: JournalRules, *, created: str, seed: int, players: lis
     its record (:func:`read_record`), its initial state and each input's data read back from
     the JSON text they would be stored as. What passes here is read by ``history``,
     ``replay`` and ``--resume`` afterwards."""
+    try:
+        _check_storable(rules, created=created, seed=seed, players=players, settings=settings, initial=initial,
+                        status=status, winners=winners, ended=ended, final=final, inputs=inputs)
+    except RecursionError:                   # json.dumps of absurd nesting
+        raise ValueError("nested too deeply") from None
+
+
+def _check_storable(rules: JournalRules, *, created: str, seed: int, players: list[str],
+                    settings: Mapping[str, Any], initial: Mapping[str, Any], status: str, winners: list[str] | None,
+                    ended: str | None, final: str | None, inputs: Sequence[InputRecord]) -> None:
     read_record(stored_row(0, created=created, seed=seed, players=players, settings=settings, status=status,
                            winners=winners, ended=ended, final=final, inputs=inputs),
                 lambda name, _id: rules if name == rules.name else None)

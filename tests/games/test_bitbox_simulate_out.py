@@ -23,7 +23,7 @@ def simulate(tmp_path, name: str, *extra: str) -> subprocess.CompletedProcess:
 def test_out_writes_results_games_csv_and_a_chart(tmp_path, game, players, bots):
     r = simulate(tmp_path, "one", game, "--games", "14", "--players", players, "--bots", bots)
     assert r.returncode == 0, r.stderr
-    assert "charts and data written to one/: results.json, timing.json, games.csv, win-rates.png" in r.stdout
+    assert "charts and data written to one/: results.json, timing.json, games.csv, win_rate.png" in r.stdout
     data = json.loads((tmp_path / "one" / "results.json").read_text(encoding="utf-8"))
     assert data["game"] == game and data["games"] == 14 and data["players"] == 3
     assert [s["seat"] for s in data["seats"]] == [1, 2, 3] and data["seats"][0]["colour"] == "red"
@@ -39,7 +39,7 @@ def test_out_writes_results_games_csv_and_a_chart(tmp_path, game, players, bots)
     for k, seat in enumerate(data["seats"], start=1):       # the CSV's wins add up to results.json's rates
         wins = sum(1 / len(x["winners"].split()) for x in rows if str(k) in x["winners"].split())
         assert wins / 14 == pytest.approx(seat["win_rate"])
-    image = pygame.image.load(str(tmp_path / "one" / "win-rates.png"))
+    image = pygame.image.load(str(tmp_path / "one" / "win_rate.png"))
     assert image.get_width() > 500
     colours = {tuple(image.get_at((x, y)))[:3] for x in range(0, image.get_width(), 7)
                for y in range(0, image.get_height(), 7)}

@@ -8,12 +8,9 @@ import csv
 import json
 import math
 import os
-import queue
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,7 @@ from lastonealive.cli import main
 from lastonealive.sim import SimConfig, Stats, play_one, simulate
 from lastonealive.sim.runner import game_seed
 from lastonealive.sim.stats import TOKENS
+from tests.signalling import Lines, default_signals, end_group
 
 LOA = [sys.executable, "-m", "lastonealive.cli"]
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -232,35 +230,28 @@ def _group_members(pgid: int) -> list[int]:
     return out
 
 
-def _lines(stream, q: queue.Queue) -> None:           # type: ignore[no-untyped-def]
-    for line in stream:
-        q.put(line)
-    q.put(None)
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the processes")
 @pytest.mark.parametrize("sig,to_group,code", [(signal.SIGINT, True, 130), (signal.SIGTERM, False, 143)])
 def test_an_interrupted_run_says_one_line_and_leaves_no_process(tmp_path: Path, sig: int, to_group: bool,
                                                                 code: int) -> None:
     proc = subprocess.Popen(LOA + ["simulate", "--games", "200000", "--workers", "2", "--bots", "random"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)          # its own group, as a terminal's job
-    q: queue.Queue = queue.Queue()
-    threading.Thread(target=_lines, args=(proc.stderr, q), daemon=True).start()
-    err = [q.get(timeout=120)]                  # the first progress line: games are being played
-    assert err[0].startswith("["), err
-    (os.killpg if to_group else os.kill)(proc.pid, sig)
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    proc.wait(timeout=30)
-    while (line := q.get(timeout=30)) is not None:
-        err.append(line)
+                            start_new_session=True,          # its own group, as a terminal's job
+                            preexec_fn=default_signals)      # Ctrl-C reaches it however the suite was started
+    try:
+        stdout, stderr = Lines(proc.stdout), Lines(proc.stderr)   # type: ignore[arg-type]
+        first = stderr.next(timeout=120)            # the first progress line: games are being played
+        assert first is not None and first.startswith("["), first
+        (os.killpg if to_group else os.kill)(proc.pid, sig)
+        proc.wait(timeout=60)
+        left = _group_members(proc.pid)             # the command has exited: nothing of it may remain
+        out = "".join(stdout.rest(timeout=30))
+        err = [first, *stderr.rest(timeout=30)]
+    finally:
+        end_group(proc)
     text = "".join(err)
     assert proc.returncode == code, text
     assert "Traceback" not in text, text
     assert [x.strip() for x in err if x.strip() and not x.startswith("[")] == ["lastonealive simulate: interrupted"]
     assert out == ""
-    deadline = time.monotonic() + 10
-    while _group_members(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _group_members(proc.pid) == []
+    assert left == []

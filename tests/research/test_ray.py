@@ -15,6 +15,10 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the cluster extra is installed by ./dev test")
 
+# One Ray instance at a time on this machine (its ports, ~/.ray/auth_token): under pytest-xdist
+# (`./dev test`) every test of this file runs on the same worker, one after the other.
+pytestmark = pytest.mark.xdist_group("ray")
+
 from bitbox.simulation.games import Run, records  # noqa: E402
 
 # The test's instance uses token authentication (the default of a local instance from Ray 2.59):

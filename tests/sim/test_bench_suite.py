@@ -118,3 +118,34 @@ def test_startup_comparison_makes_rows(monkeypatch):
     assert instructions.figure == "1,700,000,000" and instructions.baseline == "1,800,000,000 (f7bfeb9)"
     assert instructions.result == "PASS" and calls.result == "PASS"
     assert cpu.figure == "280 ms" and cpu.result == "n/a"          # times move with the load: no verdict
+
+
+def test_a_section_that_raises_is_one_line_a_fail_row_and_exit_1(tmp_path):
+    """Issue 21, item 9: a section that raises (a bug of the suite, not a missing part) is one
+    line naming it on stderr, a FAIL row, no traceback, the other sections still run, and the
+    suite exits 1. A real `python -m bitbox_tools.bench` process, one section made to raise."""
+    import json
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from bitbox_tools.bench import suite\n"
+            "def broken(quick):\n"
+            "    'a section with a bug'\n"
+            "    raise KeyError('frames_per_s')\n"
+            "def fine(quick):\n"
+            "    'a section that works'\n"
+            "    return [suite.Row('fine: a figure', figure='1 thing/s', target='>= 1', ok=True)]\n"
+            "suite.SECTIONS.update(codec=broken, device=fine)\n"
+            "sys.argv[0] = 'bench'\n"
+            "from bitbox.console import run_main\n"
+            "sys.exit(run_main(lambda: suite.main(['--only', 'codec,device', '--json', sys.argv[1]])))\n")
+    out = tmp_path / "rows.json"
+    r = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr + r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 2 and "the codec section failed (KeyError: 'frames_per_s' at" in lines[0], r.stderr
+    assert lines[1].endswith("1 section failed: codec")
+    rows = {row["name"]: row for row in json.loads(out.read_text())}
+    assert rows["codec"]["result"] == "FAIL" and rows["fine: a figure"]["result"] == "PASS"
+    assert "fine: a figure" in r.stdout                       # the next section still ran

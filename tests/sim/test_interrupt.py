@@ -4,17 +4,16 @@ or SIGTERM (to the main process): one line "interrupted", no traceback, no proce
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from outspeed.sim.runner import usable_cores
+from tests.signalling import Lines, default_signals, end_group
 
 OUTSPEED = [sys.executable, "-m", "outspeed.cli"]
 
@@ -35,10 +34,36 @@ def _group_members(pgid: int) -> list[int]:
     return out
 
 
-def _lines(stream, q: queue.Queue) -> None:
-    for line in stream:
-        q.put(line)
-    q.put(None)
+@pytest.fixture
+def sigint_ignored():
+    """The test process as a background job started by a script has it: SIGINT ignored,
+    which every child inherits unless told otherwise."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def interrupted(command: list[str], tmp_path: Path, sig: int, to_group: bool, after: float = 0.0):
+    """Start ``command`` (a long simulate on 2 workers) in its own process group with SIGINT
+    and SIGTERM at their defaults, send ``sig`` once it plays, and return (its exit code, its
+    stdout, its stderr lines, the members of its group left as soon as it has exited). Every
+    wait is bounded; on any failure the group is killed."""
+    proc = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,          # its own group, as a terminal's job
+                            preexec_fn=default_signals)      # Ctrl-C reaches it however the suite was started
+    try:
+        out, err = Lines(proc.stdout), Lines(proc.stderr)
+        first = err.next(timeout=120)              # the first progress line: the workers are playing
+        assert first is not None and first.startswith("["), first
+        time.sleep(after)
+        (os.killpg if to_group else os.kill)(proc.pid, sig)
+        proc.wait(timeout=60)
+        left = _group_members(proc.pid)            # the command has exited: nothing of it may remain
+        return proc.returncode, "".join(out.rest(timeout=30)), [first, *err.rest(timeout=30)], left
+    finally:
+        end_group(proc)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the processes")
@@ -48,30 +73,16 @@ def _lines(stream, q: queue.Queue) -> None:
     # (a worker killed while holding the task queue's lock); the pool now shares no lock
     (signal.SIGTERM, True, 143, 0.15), (signal.SIGTERM, True, 143, 0.3), (signal.SIGINT, True, 130, 0.3)])
 def test_interrupted_parallel_run_says_one_line_and_leaves_no_process(tmp_path, sig, to_group, code, after):
-    proc = subprocess.Popen(OUTSPEED + ["simulate", "--games", "200000", "--workers", "2", "--bots", "random"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)          # its own group, as a terminal's job
-    q: queue.Queue = queue.Queue()
-    reader = threading.Thread(target=_lines, args=(proc.stderr, q), daemon=True)
-    reader.start()
-    err = [q.get(timeout=60)]                  # the first progress line: the workers are playing
-    assert err[0].startswith("["), err
-    time.sleep(after)
-    (os.killpg if to_group else os.kill)(proc.pid, sig)
-    out = proc.stdout.read()
-    proc.wait(timeout=30)
-    while (line := q.get(timeout=30)) is not None:
-        err.append(line)
+    returncode, out, err, left = interrupted(
+        OUTSPEED + ["simulate", "--games", "200000", "--workers", "2", "--bots", "random"], tmp_path, sig, to_group,
+        after)
     text = "".join(err)
-    assert proc.returncode == code, text
+    assert returncode == code, text
     assert "Traceback" not in text and "Error" not in text, text
     messages = [line.strip() for line in err if line.strip() and not line.startswith("[")]
     assert messages == ["outspeed simulate: interrupted"], text
     assert out == ""
-    deadline = time.monotonic() + 10          # the workers end with the main process
-    while _group_members(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _group_members(proc.pid) == []
+    assert left == []                          # every worker (and helper) reaped before it exited
 
 
 def test_more_workers_than_cores_are_capped_with_a_warning(tmp_path):
@@ -85,26 +96,27 @@ def test_more_workers_than_cores_are_capped_with_a_warning(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the processes")
+def test_ctrl_c_reaches_the_run_when_the_suite_was_started_with_sigint_ignored(tmp_path, sigint_ignored):
+    """Issue 21, item 10: `./dev test &` from a script runs the suite with SIGINT ignored; the
+    test's Ctrl-C must still stop the run (it used to go on for 200,000 games)."""
+    assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    returncode, out, err, left = interrupted(
+        OUTSPEED + ["simulate", "--games", "200000", "--workers", "2", "--bots", "random"], tmp_path,
+        signal.SIGINT, True)
+    assert returncode == 130 and out == "" and left == [], err
+    assert [line.strip() for line in err if line.strip() and not line.startswith("[")] == \
+        ["outspeed simulate: interrupted"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the processes")
 def test_bitbox_simulate_stops_on_sigterm_as_the_game_commands_do(tmp_path):
     """The console's command shares their handling (bitbox/simulation/cli.py): one line, 143."""
-    proc = subprocess.Popen([sys.executable, "-m", "bitbox.cli", "simulate", "outspeed", "--games", "200000",
-                             "--workers", "2"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    q: queue.Queue = queue.Queue()
-    threading.Thread(target=_lines, args=(proc.stderr, q), daemon=True).start()
-    err = [q.get(timeout=60)]
-    assert err[0].startswith("["), err
-    os.kill(proc.pid, signal.SIGTERM)
-    out = proc.stdout.read()
-    proc.wait(timeout=30)
-    while (line := q.get(timeout=30)) is not None:
-        err.append(line)
+    returncode, out, err, left = interrupted(
+        [sys.executable, "-m", "bitbox.cli", "simulate", "outspeed", "--games", "200000", "--workers", "2"],
+        tmp_path, signal.SIGTERM, False)
     text = "".join(err)
-    assert proc.returncode == 143, text
+    assert returncode == 143, text
     assert [line.strip() for line in err if line.strip() and not line.startswith("[")] == \
         ["bitbox simulate: interrupted"], text
     assert out == ""
-    deadline = time.monotonic() + 10
-    while _group_members(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _group_members(proc.pid) == []
+    assert left == []

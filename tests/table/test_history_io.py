@@ -23,6 +23,9 @@ from bitbox.table.gamefile import check_document
 from bitbox.table.history import print_history
 from bitbox.table.journal import GameInfo
 
+# Its module fixture (real games, real runs) is made once: under pytest-xdist the file runs on one worker.
+pytestmark = pytest.mark.xdist_group("history-io")
+
 OUTSPEED = [sys.executable, "-m", "outspeed.cli"]
 LOA = [sys.executable, "-m", "lastonealive.cli"]
 COMMANDS = {"outspeed": OUTSPEED, "lastonealive": LOA}

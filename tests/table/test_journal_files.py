@@ -21,6 +21,10 @@ from bitbox.table import journal as J
 from bitbox.table.journal import Journal, JournalError, replay
 from outspeed.session.referee import apply_input
 from bitbox.i18n import counted
+from tests.signalling import default_signals
+
+# Its module fixture (real games, real runs) is made once: under pytest-xdist the file runs on one worker.
+pytestmark = pytest.mark.xdist_group("journal-files")
 
 OUTSPEED = [sys.executable, "-m", "outspeed.cli"]
 GAME = ["play", "--headless", "--players", "3", "--seed", "12", "--size", "320x180", "--speed", "0"]
@@ -319,7 +323,8 @@ def _count(path: Path) -> int:
 def test_sigterm_stops_a_headless_game_cleanly_and_resume_continues(finished, tmp_path, sig, code):
     path = tmp_path / "t.sqlite"
     proc = subprocess.Popen(OUTSPEED + GAME[:-1] + ["8", "--journal", str(path), "--snapshots", "s"], cwd=tmp_path,
-                            env=env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_signals)     # SIGINT reaches it however the suite was started
     deadline = time.monotonic() + 60
     while _count(path) < 5 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)

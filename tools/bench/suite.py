@@ -19,6 +19,7 @@ import json
 import os
 import platform
 import subprocess
+import sys
 import time
 import traceback
 from dataclasses import asdict, dataclass
@@ -368,14 +369,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"bitbox benchmarks{' (quick)' if args.quick else ''}: Python {platform.python_version()} "
           f"on {platform.machine()}, {os.cpu_count()} cores, {platform.system()}")
     rows: list[Row] = []
+    failed: list[str] = []
     for name in names:
         print(f"\n== {name}: {(SECTIONS[name].__doc__ or '').strip().splitlines()[0]}", flush=True)
         t0 = time.perf_counter()
         try:
             got = SECTIONS[name](args.quick)
         except Exception as exc:                                    # noqa: BLE001
-            traceback.print_exc()
-            got = [not_available(name, f"{type(exc).__name__}: {exc}")]
+            # A section that raises is a bug of the suite (a missing part gives a "not available"
+            # row instead): one line naming it and where it was raised, a FAIL row, exit 1.
+            where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+            at = f" at {os.path.basename(where.filename)}:{where.lineno}" if where else ""
+            why = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}".rstrip(": ")
+            print(f"{parser.prog}: the {name} section failed ({why}{at})", file=sys.stderr, flush=True)
+            failed.append(name)
+            got = [Row(name, figure=f"failed: {why}", target="runs", ok=False, note=f"raised{at}")]
         for r in got:
             print(f"  {r.name}: {r.figure}" + (f"  | baseline {r.baseline}" if r.baseline else "")
                   + (f"  | ratio {r.ratio}" if r.ratio else "") + (f"  | target {r.target}: {r.result}" if r.target else "")
@@ -392,4 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             with open(args.json, "w", encoding="utf-8") as f:
                 f.write(data + "\n")
+    if failed:
+        print(f"{parser.prog}: {len(failed)} section{'s' if len(failed) > 1 else ''} failed: {', '.join(failed)}",
+              file=sys.stderr)
+        return 1
     return 0
