@@ -304,9 +304,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
         except KeyboardInterrupt as exc:        # Ctrl-C, or SIGTERM (Terminated)
             from .app import Terminated
             code = 143 if isinstance(exc, Terminated) else 130
-        if code in (130, 143):
-            print(say.t("status.terminated" if code == 143 else "status.interrupted", command=kit.title),
-                  file=sys.stderr)                # then how to resume, last
+        if code in (130, 143):                  # a status line (-q hides it); how to resume comes last
+            log.info("%s", say.t("status.terminated" if code == 143 else "status.interrupted", command=kit.title))
         if session.finished:
             winners = table.winners(session.game)
             print(words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner"),
