@@ -26,6 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     from bitbox_tools import emulate, monitor, ports
 
     from .simulation.cli import add_options as add_simulate_options
+    from .simulation.cli import add_search_options
 
     from .console import add_logging_options, add_version
     parser = argparse.ArgumentParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
@@ -54,10 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="the game's name (see `bitbox games`)")
     p.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's fewest)")
     p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
-                   help="bots: a number (2), the bots' names cycled over the seats (mixed, or the game's bots, "
-                        "see `bitbox games`), or both (2:random); every seat is a bot, so N is the number of "
+                   help="bots: a number (2), the bots' names cycled over the seats (mixed, the game's bots, "
+                        "see `bitbox games`, or search), or both (2:random); every seat is a bot, so N is the number of "
                         "players (default random)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
+    add_search_options(p)
     add_simulate_options(p, games=100)
     add_logging_options(p, quiet=False)
     p.set_defaults(run=_simulate)
@@ -101,9 +103,11 @@ def _simulate(args: argparse.Namespace) -> int:
         try:
             found.append(find(args.game))
             known = tuple(bot_names(found[0]))
-            spec = None if args.bots is None else parse_bots(args.bots, known, getattr(found[0], "mixed_bots", None))
+            spec = None if args.bots is None else parse_bots(args.bots, known, getattr(found[0], "mixed_bots", None),
+                                                             extra=("search",))
             players, bots = simulated_seats(args.players, spec, found[0].min_players, ("random",))
-            runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats))
+            runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats,
+                            search=common.search_budget(args)))
             runs[0].check()
         except (GameError, BotsError, ValueError) as exc:
             return str(exc)

@@ -164,6 +164,19 @@ class LastOneAliveCartridge:
     def redeal(self, game: AnyGame, seed: int) -> LastOneAliveGame:
         """The hidden parts drawn again: the random state, the bag's order, and which object
         is on the other side of each face-down token and of a token being placed at setup."""
+        return self._redeal(game, seed, None)
+
+    def redeal_for(self, game: AnyGame, player: Player, seed: int) -> LastOneAliveGame:
+        """:meth:`redeal` from ``player``'s information (:class:`bitbox.games.PlayerRedeal`):
+        the objects under their own face-down tokens, and the token they are placing at
+        setup, stay as they are."""
+        if player not in game.players:
+            raise GameError(f"unknown player {player!r} (players: {', '.join(game.players)})")
+        return self._redeal(game, seed, player)
+
+    def _redeal(self, game: AnyGame, seed: int, keep: Player | None) -> LastOneAliveGame:
+        # The hidden parts are sorted before they are shuffled: the result depends on what is
+        # known (and the seed), not on where the hidden objects really were.
         if not isinstance(game, LastOneAliveGame):
             raise GameError(f"not a Last One Alive game: {type(game).__name__}")
         copy = game.engine.copy()
@@ -171,20 +184,25 @@ class LastOneAliveCartridge:
         rng = random.Random(seed)
         s.rng = random.Random(rng.getrandbits(64))
         s.forced_roll, s.forced, s.queued = None, None, {}
-        hidden = [h for p in s.players for h in s.held[p] if h[0] == "barricade" and h[1] in OBJECTS]
-        objects = [t for t in s.bag if t in OBJECTS] + [h[1] for h in hidden]
-        if s.setup_token is not None:
+        hidden = [h for p in s.players if p != keep for h in s.held[p] if h[0] == "barricade" and h[1] in OBJECTS]
+        objects = sorted([t for t in s.bag if t in OBJECTS] + [h[1] for h in hidden])
+        placing = s.setup_token is not None and not (s.phase == "setup" and s.active == keep)
+        if placing:
             objects.append(s.setup_token)
+            objects.sort()
         rng.shuffle(objects)
         for h in hidden:
             h[1] = objects.pop()
-        if s.setup_token is not None:
+        if placing:
             s.setup_token = objects.pop()
-        bag = objects + [t for t in s.bag if t not in OBJECTS]
+        bag = sorted(objects + [t for t in s.bag if t not in OBJECTS])
         rng.shuffle(bag)
         s.bag = bag
         copy.changed()
         return LastOneAliveGame(copy)
+
+    #: The bot the search bot (bitbox.bots.search) plays its rollouts with.
+    rollout_bot = "careful"
 
     # The bots of this game (bitbox.bots.BotShelf): lastonealive/strategy.py.
     bot_names: Sequence[str] = ("random", "careful")

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bitbox.games.protocol import JSON, Action, GameError, GameEvent, OptionSpec, Player, Prompt, Refusal
 from bitbox.games.protocol import Game as AnyGame
@@ -211,6 +211,31 @@ class PromptBot:
         return self.bot.keep(view, drawn if isinstance(drawn, list) else list(prompt.options))  # type: ignore[arg-type]
 
 
+class EngineSeat:
+    """A console bot (:mod:`bitbox.bots`: the search bot plays any game) in a seat of the
+    engine's loop (:func:`outspeed.bots.play_game`, ``outspeed simulate``): each question is
+    asked as the cartridge's prompt, with the player's view of the game wrapped as the
+    cartridge's, so the bot answers exactly as under :func:`bitbox.bots.play`."""
+
+    def __init__(self, bot: Any, player: Player) -> None:
+        self.bot, self.player, self.name = bot, player, bot.name
+
+    def _ask(self, view: Any) -> Any:
+        from bitbox.bots import LazyView
+        game = OutspeedGame(view.game)
+        prompt = next(p for p in game.prompts() if p.player == self.player)
+        return self.bot.choose(LazyView(game, self.player), prompt)
+
+    def bonus(self, view: Any, legal: Any) -> Any:
+        return self._ask(view)
+
+    def program(self, view: Any, legal: Any) -> Any:
+        return self._ask(view)
+
+    def keep(self, view: Any, drawn: Any) -> Any:
+        return self._ask(view)
+
+
 class OutspeedCartridge:
     """The Outspeed cartridge (registered as ``outspeed`` in the ``bitbox.games`` entry points)."""
 
@@ -269,6 +294,18 @@ class OutspeedCartridge:
         """The hidden parts drawn again: the random state, the order of the tiles not yet
         revealed, and which token is where among the pile, the hands and a pending draw
         (each hand and draw keeps its size; unknown physical tokens stay unknown)."""
+        return self._redeal(game, seed, None)
+
+    def redeal_for(self, game: AnyGame, player: Player, seed: int) -> OutspeedGame:
+        """:meth:`redeal` from ``player``'s information (:class:`bitbox.games.PlayerRedeal`):
+        their hand, and the two tokens they are choosing between, stay as they are."""
+        if player not in game.players:
+            raise GameError(f"unknown player {player!r} (players: {', '.join(game.players)})")
+        return self._redeal(game, seed, player)
+
+    def _redeal(self, game: AnyGame, seed: int, keep: Player | None) -> OutspeedGame:
+        # The hidden parts are put in a fixed order before they are shuffled, so the result
+        # depends on what is known (and the seed), not on where the hidden tokens really were.
         if not isinstance(game, OutspeedGame):
             raise GameError(f"not an Outspeed game: {type(game).__name__}")
         copy = game.engine.copy()
@@ -276,14 +313,23 @@ class OutspeedCartridge:
         rng = random.Random(seed)
         s.rng = random.Random(rng.getrandbits(64))
         s.forced_dice = {}
+        s.stack = sorted(s.stack, key=lambda tile: tile.number)
         rng.shuffle(s.stack)
-        pool = list(s.pile) + list(s.drawn) + [t for p in s.players for t in s.held[p] if t != UNKNOWN]
+        drawing = s.phase == "draw" and bool(s.draw_queue) and s.draw_queue[0] == keep
+        others = [p for p in s.players if p != keep]
+        pool = sorted(list(s.pile) + ([] if drawing else list(s.drawn)) +
+                      [t for p in others for t in s.held[p] if t != UNKNOWN])
         rng.shuffle(pool)
-        for p in s.players:
+        for p in others:
             s.held[p] = [UNKNOWN if t == UNKNOWN else pool.pop() for t in s.held[p]]
-        s.drawn = [pool.pop() for _ in s.drawn]
+        if not drawing:
+            s.drawn = [pool.pop() for _ in s.drawn]
         s.pile = pool
         return OutspeedGame(copy)
+
+    #: The bot the search bot (bitbox.bots.search) plays its rollouts with: the strongest
+    #: bot that plays fast enough for hundreds of games per decision.
+    rollout_bot = "greedy"
 
     def play_main(self, argv: Sequence[str]) -> int:
         """`bitbox play --game outspeed ARGS`: exactly `outspeed play ARGS`."""
@@ -320,4 +366,4 @@ class OutspeedCartridge:
 #: The object the ``bitbox.games`` entry point names.
 CARTRIDGE = OutspeedCartridge()
 
-__all__ = ["BONUS", "CARTRIDGE", "KEEP", "NAME", "PROGRAM", "OutspeedCartridge", "OutspeedGame", "PromptBot", "TITLE"]
+__all__ = ["BONUS", "CARTRIDGE", "EngineSeat", "KEEP", "NAME", "PROGRAM", "OutspeedCartridge", "OutspeedGame", "PromptBot", "TITLE"]

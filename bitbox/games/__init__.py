@@ -7,9 +7,9 @@ The console imports no game: a cartridge declares itself in its distribution's e
 from __future__ import annotations
 
 from .protocol import (JSON, Action, Cartridge, Game, GameError, GameEvent, OptionError, OptionSpec, Player,
-                       Prompt, Refusal, check_options, check_players)
+                       PlayerRedeal, Prompt, Refusal, check_options, check_players)
 from .registry import UnknownGame, cartridges, find, names
 
 __all__ = ["JSON", "Action", "Cartridge", "Game", "GameError", "GameEvent", "OptionError", "OptionSpec",
-           "Player", "Prompt", "Refusal", "UnknownGame",
+           "Player", "PlayerRedeal", "Prompt", "Refusal", "UnknownGame",
            "cartridges", "check_options", "check_players", "find", "names"]

@@ -13,7 +13,9 @@ of the registry, so a new game gets them by being registered).
   :meth:`Cartridge.from_data` at any point plays on exactly as the original;
 * :func:`check_public_view`: the public view cannot tell a game from its
   :meth:`Cartridge.redeal` (hidden parts drawn again), and each private view holds the
-  public view.
+  public view;
+* :func:`check_player_redeal` (a cartridge with :class:`~bitbox.games.PlayerRedeal`): its
+  redeal from one player's information keeps what that player knows and depends on nothing else.
 
 Each check raises :class:`ConformanceError` with a message naming the cartridge, the seed
 and the step.
@@ -26,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from bitbox.colours import SEAT_COLOURS
 
-from .protocol import JSON, Action, Cartridge, Game, GameError, GameEvent, OptionError, Prompt, Refusal
+from .protocol import JSON, Action, Cartridge, Game, GameError, GameEvent, OptionError, PlayerRedeal, Prompt, Refusal
 
 #: A game that has not ended after this many applies is reported as not ending.
 MAX_STEPS = 5000
@@ -251,6 +253,54 @@ def check_public_view(cartridge: Cartridge, players: int, seed: int, options: Ma
     play_random(cartridge, players, seed, options, step)
 
 
+def check_player_redeal(cartridge: Cartridge, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> None:
+    """For a cartridge with :class:`~bitbox.games.PlayerRedeal`: at every step and for every
+    player, :meth:`~bitbox.games.PlayerRedeal.redeal_for` keeps the public view, the player's
+    private view and their prompt, and depends only on what the player knows (two games that
+    differ only in what the player cannot see give the same game)."""
+    if not isinstance(cartridge, PlayerRedeal):
+        return
+
+    def step(game: Game, n: int) -> None:
+        where = f"{cartridge.name}, {players} players, seed {seed}, step {n}"
+        public = _dump(dict(game.public_view()), where)
+        for p in game.players:
+            known = _knowledge(game, p, where)
+            a = cartridge.redeal_for(game, p, seed * 1000 + n)
+            b = cartridge.redeal_for(a, p, seed * 1000 + n + 1)
+            for other in (a, b):
+                if _dump(dict(other.public_view()), where) != public:
+                    raise ConformanceError(f"{where}: redeal_for({p}) changes the public view")
+                if _knowledge(other, p, where) != known:
+                    raise ConformanceError(f"{where}: redeal_for({p}) changes what {p} knows "
+                                           "(their private view or their prompt)")
+            twin = _twin(cartridge, game, p, known, seed * 1000 + n, where)
+            if twin is not None and _dump(cartridge.redeal_for(game, p, 7).to_data(), where) != \
+                    _dump(cartridge.redeal_for(twin, p, 7).to_data(), where):
+                raise ConformanceError(f"{where}: redeal_for({p}) depends on hidden parts {p} cannot see")
+
+    play_random(cartridge, players, seed, options, step)
+
+
+def _twin(cartridge: Cartridge, game: Game, player: str, known: str, seed: int, where: str,
+          tries: int = 20) -> Game | None:
+    """A game that differs from ``game`` only in what ``player`` cannot see, drawn with the
+    protocol's :meth:`Cartridge.redeal` until ``player``'s view and prompt match (None if no
+    draw matched, or none differed)."""
+    data = _dump(game.to_data(), where)
+    for k in range(tries):
+        other = cartridge.redeal(game, seed * 100 + k)
+        if _knowledge(other, player, where) == known and _dump(other.to_data(), where) != data:
+            return other
+    return None
+
+
+def _knowledge(game: Game, player: str, where: str) -> str:
+    prompt = next((p for p in game.prompts() if p.player == player), None)
+    asked = None if prompt is None else [prompt.kind, [repr(o) for o in prompt.options], dict(prompt.context)]
+    return _dump([dict(game.private_view(player)), asked], where)
+
+
 def check_redeal_hides_something(cartridge: Cartridge, players: int, seed: int) -> bool:
     """Whether :meth:`Cartridge.redeal` changes the saved state at some step of a game (so that
     the public-view check compares different games; False for a game without hidden parts)."""
@@ -280,8 +330,13 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple
     plan: list[tuple[str, Callable[[], None]]] = [("setup: player bounds and options", lambda: check_setup(cartridge))]
     plan += [(f"random play, {n} players", each(check_random_play, [n])) for n in counts]
     plan += [("determinism", each(check_determinism, counts)),
-             ("data round trip", each(check_round_trip, counts)),
-             ("no hidden information in the public view", each(check_public_view, counts))]
+             ("data round trip", each(check_round_trip, counts))]
+    if isinstance(cartridge, PlayerRedeal):
+        def player_redeal() -> None:           # two player counts, one seed: it redeals at every step
+            for n in sorted({cartridge.min_players, min(cartridge.min_players + 1, cartridge.max_players)}):
+                check_player_redeal(cartridge, n, seeds[0])
+        plan.append(("redeal from one player's information", player_redeal))
+    plan.append(("no hidden information in the public view", each(check_public_view, counts)))
     results: list[tuple[str, str | None]] = []
     for what, check in plan:
         try:
@@ -296,4 +351,4 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple
 
 
 __all__ = ["ConformanceError", "MAX_STEPS", "check_all", "check_determinism", "check_public_view", "check_random_play",
-           "check_redeal_hides_something", "check_round_trip", "check_setup", "play_random", "player_names"]
+           "check_player_redeal", "check_redeal_hides_something", "check_round_trip", "check_setup", "play_random", "player_names"]

@@ -254,6 +254,20 @@ class Cartridge(Protocol):
         ...
 
 
+@runtime_checkable
+class PlayerRedeal(Protocol):
+    """What a cartridge implements to let a search (:mod:`bitbox.bots.search`) draw the hidden
+    parts again *from one player's information*: what that player alone knows stays.
+
+    :meth:`redeal_for` is :meth:`Cartridge.redeal` that keeps ``player``'s private view (their
+    hand, their draw) and their open prompt as they are, and whose result depends only on what
+    ``player`` knows and on ``seed``: two games that differ only in what ``player`` cannot see
+    give the same game. A cartridge without it is searched by drawing :meth:`Cartridge.redeal`
+    again until the player's private view and prompt come back the same (slower)."""
+
+    def redeal_for(self, game: Game, player: Player, seed: int) -> Game: ...
+
+
 def check_options(cartridge: Cartridge, given: Mapping[str, JSON]) -> dict[str, JSON]:
     """``given`` checked against ``cartridge.options`` and completed with the defaults.
     Raises :class:`OptionError` naming the first unknown option or bad value."""
@@ -291,4 +305,4 @@ def check_players(cartridge: Cartridge, players: Sequence[Player]) -> tuple[Play
 
 
 __all__ = ["JSON", "Action", "Cartridge", "Game", "GameError", "GameEvent", "OptionError", "OptionSpec",
-           "Player", "Prompt", "Refusal", "check_options", "check_players"]
+           "Player", "PlayerRedeal", "Prompt", "Refusal", "check_options", "check_players"]

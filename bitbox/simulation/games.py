@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import bot_names, make_bot, play
+from ..bots import make_bot, play, seat_names
+from ..bots.search import Budget
 from ..games import JSON, Cartridge, GameError, check_options, check_players, find
 from ..games.conformance import player_names
 from ..i18n import counted
@@ -37,6 +38,7 @@ class Run:
     seed: int = 0
     rotate: bool = True
     options: Mapping[str, JSON] = field(default_factory=dict)
+    search: Budget = field(default_factory=Budget)
 
     def check(self) -> Cartridge:
         """The cartridge, with every field checked (GameError/ValueError with one line)."""
@@ -47,7 +49,7 @@ class Run:
         check_options(cartridge, self.options)
         if not self.bots:
             raise ValueError("name at least one bot")
-        known = bot_names(cartridge)
+        known = seat_names(cartridge)
         for b in self.bots:
             if b not in known:
                 raise ValueError(f"unknown bot {b!r} for {cartridge.name} (known: {', '.join(known)})")
@@ -92,7 +94,7 @@ class Job:
         gseed = seeds.game_seed(namespace, run.seed, index)
         names = player_names(c, run.players)
         kinds = run.seat_bots(index)
-        bots = {p: make_bot(c, kinds[k], seeds.bot_seed(namespace, gseed, k)) for k, p in enumerate(names)}
+        bots = {p: make_bot(c, kinds[k], seeds.bot_seed(namespace, gseed, k), run.search) for k, p in enumerate(names)}
         steps = [0]
 
         def count(_: object) -> None:
@@ -142,6 +144,7 @@ class Summary:
         out = [f"{title} simulation: {counted(self.games, 'game', 'games')}, {run.players} players, bots {','.join(run.bots)} "
                f"({'rotated over the seats game by game' if run.rotate else 'fixed seats'}), seed {run.seed}",
                run_line(self.games, self.seconds, self.workers),
+               *([f"search bot: {run.search}"] if "search" in run.bots else []),
                f"{self.steps / max(self.games, 1):.1f} prompts answered per game on average", SMALL_NOTE,
                "", "Win rate by seat"]
         seats, bots = self.rates()
@@ -161,7 +164,8 @@ class Summary:
         seats, bots = self.rates()
         names = player_names(find(run.game), len(seats))
         return {"game": run.game, "games": self.games, "players": run.players, "bots": list(run.bots),
-                "rotate": run.rotate, "seed": run.seed, "options": dict(run.options), "seconds": self.seconds,
+                "rotate": run.rotate, "seed": run.seed,
+                "search": {"rollouts": run.search.rollouts, "think_ms": run.search.think_ms} if "search" in run.bots else None, "options": dict(run.options), "seconds": self.seconds,
                 "workers": self.workers, "prompts_per_game": self.steps / max(self.games, 1),
                 "seats": [{"seat": k + 1, "colour": names[k], **r.data("win_rate")} for k, r in enumerate(seats)],
                 "bots_rates": [{"bot": name, **r.data("win_rate")} for name, r in bots.items()]}

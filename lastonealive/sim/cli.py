@@ -25,7 +25,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, metavar="P",
                    help=f"players per game, {MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
     p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
-                   help=bots_help(BOT_NAMES, "random; every seat is a bot, so N is the number of players"))
+                   help=bots_help((*BOT_NAMES, "search"), "random; every seat is a bot, so N is the number of players"))
     p.add_argument("--variant", default="", metavar="NAMES",
                    help=f"comma-separated variants ({', '.join(SIM_VARIANTS)}; default: the base game); "
                         "survivors is for 2 or 3 players")
@@ -33,6 +33,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="the starting 1-zombie die for each player (default) or the first only (L-4)")
     p.add_argument("--fixed-seats", action="store_true",
                    help="do not rotate the bots over the seats from one game to the next")
+    common.add_search_options(p)
     common.add_options(p, games=500)
     add_logging_options(p, quiet=False)
     p.set_defaults(func=run)
@@ -47,14 +48,16 @@ def run(args: argparse.Namespace) -> int:
     from . import simulate
     from .runner import SimConfig
     bots: tuple[str, ...] = ()
+    budget: Any = None
     variants = _names(args.variant)
 
     def check() -> str | None:
-        nonlocal bots
+        nonlocal bots, budget
         try:
-            spec = None if args.bots is None else parse_bots(args.bots, BOT_NAMES)
+            spec = None if args.bots is None else parse_bots(args.bots, BOT_NAMES, extra=("search",))
             args.players, bots = simulated_seats(args.players, spec, 4, ("random",))
-        except BotsError as exc:
+            budget = common.search_budget(args)
+        except (BotsError, ValueError) as exc:
             return str(exc)
         if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
             return f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}"
@@ -67,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
     def play(workers: int, progress: TextIO | None, ray: str | None) -> Any:
         config = SimConfig(games=args.games, players=args.players, bots=bots, seed=args.seed, variants=variants,
-                           first_zombie=args.first_zombie, rotate=not args.fixed_seats)
+                           first_zombie=args.first_zombie, rotate=not args.fixed_seats, search=budget)
         return simulate(config, workers=workers, progress=progress, ray=ray)
 
     return common.run(PROG, args, play, check)

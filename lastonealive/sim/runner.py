@@ -27,10 +27,11 @@ A record is plain data (cheap to pickle):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from bitbox.bots import play
+from bitbox.bots import make_bot, play
+from bitbox.bots.search import SEARCH, Budget
 from bitbox.colours import SEAT_COLOURS
 from bitbox.games.protocol import JSON, Prompt
 from bitbox.simulation import seeds
@@ -61,6 +62,7 @@ class SimConfig:
     variants: tuple[str, ...] = ()
     first_zombie: str = "each"
     rotate: bool = True
+    search: Budget = field(default_factory=Budget)      # the search bot's budget per decision
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -69,9 +71,9 @@ class SimConfig:
             raise ValueError(f"Last One Alive is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
         if not self.bots:
             raise ValueError("name at least one bot")
-        unknown = [b for b in self.bots if b not in BOT_NAMES]
+        unknown = [b for b in self.bots if b not in BOT_NAMES and b != SEARCH]
         if unknown:
-            raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOT_NAMES)})")
+            raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join((*BOT_NAMES, SEARCH))})")
         bad = [v for v in self.variants if v not in SIM_VARIANTS]
         if bad:
             raise ValueError(f"unknown variant {bad[0]!r} (known: {', '.join(SIM_VARIANTS)})")
@@ -135,7 +137,8 @@ def play_one(config: SimConfig, index: int, cartridge: Any = None) -> dict[str, 
     seat_of = {p: k for k, p in enumerate(names)}
     kinds = config.seat_bots(index)
     uses: list[list[Any]] = []
-    bots = {p: _Watch(cartridge.make_bot(kinds[k], bot_seed(gseed, k)), k, uses) for k, p in enumerate(names)}
+    bots = {p: _Watch(make_bot(cartridge, kinds[k], bot_seed(gseed, k), config.search), k, uses)
+            for k, p in enumerate(names)}
     n = config.players
     own_turns = [0] * n
     out: list[int | None] = [None] * n

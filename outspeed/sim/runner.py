@@ -9,9 +9,10 @@ processes, and are aggregated in that order, so a run's report is the same for a
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+from bitbox.bots.search import SEARCH, Budget
 from bitbox.colours import SEAT_COLOURS
 from bitbox.simulation import seeds
 from bitbox.simulation.gamelog import Column, common_columns, common_row, seat_columns
@@ -40,6 +41,7 @@ class SimConfig:
     seed: int = 0
     first_game: bool = False
     rotate: bool = True
+    search: Budget = field(default_factory=Budget)      # the search bot's budget per decision
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -48,14 +50,24 @@ class SimConfig:
             raise ValueError(f"Outspeed is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
         if not self.bots:
             raise ValueError("name at least one bot")
-        unknown = [b for b in self.bots if b not in BOTS]
+        unknown = [b for b in self.bots if b not in BOTS and b != SEARCH]
         if unknown:
-            raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
+            raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join((*BOTS, SEARCH))})")
 
     def seat_bots(self, index: int) -> list[str]:
         """The bot name in each seat of game ``index``."""
         shift = index if self.rotate else 0
         return [self.bots[(k + shift) % len(self.bots)] for k in range(self.players)]
+
+
+def _seat_bot(name: str, seed: int, player: str, content: Any, budget: Budget) -> Any:
+    """Outspeed's bot ``name``, or the console's search bot in the engine's loop."""
+    if name != SEARCH:
+        return make_bot(name, seed, dice=content.dice)
+    from bitbox.bots import make_bot as console_bot
+
+    from ..cartridge import EngineSeat, OutspeedCartridge
+    return EngineSeat(console_bot(OutspeedCartridge(content), SEARCH, seed, budget), player)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -74,7 +86,7 @@ def play_one(config: SimConfig, content, index: int) -> dict[str, Any]:
     game = Game.new(names, content.tiles, seed=gseed, first_game=config.first_game, dice=content.dice,
                     token_counts=content.token_counts, markers=content.markers)
     kinds = config.seat_bots(index)
-    bots = {p: make_bot(kinds[k], bot_seed(gseed, k), dice=content.dice) for k, p in enumerate(names)}
+    bots = {p: _seat_bot(kinds[k], bot_seed(gseed, k), p, content, config.search) for k, p in enumerate(names)}
     turns: list[list[Any]] = []        # [tile number, face, [[seat, path], ...]]
     end = ["finish"]
     s = game.state
