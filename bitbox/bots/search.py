@@ -45,7 +45,7 @@ from typing import cast
 
 from ..games.protocol import JSON, Action, Cartridge, Game, GameError, Player, PlayerRedeal, Prompt
 from ..simulation.seeds import derive
-from .base import Bot, LazyView, make_bot
+from .base import Bot, LazyView, RandomBot, make_bot
 
 #: The bot's name in every ``--bots``.
 SEARCH = "search"
@@ -155,18 +155,26 @@ def share(game: Game, player: Player) -> float:
     return 1 / len(winners) if player in winners else 0.0
 
 
-def play_out(game: Game, bots: Mapping[Player, Bot]) -> Game:
-    """Play ``game`` to its end with ``bots`` (each sees only its own private view)."""
-    views = {p: LazyView(game, p) for p in game.players}
+def play_out(game: Game, bots: Mapping[Player, Bot], seed: int = 0) -> Game:
+    """Play ``game`` to its end with ``bots`` (each sees only its own private view). A prompt
+    for someone who is not a player (Last One Alive asks the table who starts) is answered
+    at random (seeded by ``seed``)."""
+    views: dict[Player, LazyView] = {}
+    table: RandomBot | None = None
     while not game.finished:
         prompts = game.prompts()
         if not prompts:
             raise GameError("the game is not finished but asks nobody anything")
         answers: dict[Player, Action] = {}
         for prompt in prompts:
-            view = views[prompt.player]
+            bot = bots.get(prompt.player)
+            if bot is None:
+                table = table or RandomBot(seed)
+                answers[prompt.player] = table.choose({}, prompt)
+                continue
+            view = views.get(prompt.player) or views.setdefault(prompt.player, LazyView(game, prompt.player))
             view._view = None
-            answers[prompt.player] = bots[prompt.player].choose(view, prompt)
+            answers[prompt.player] = bot.choose(view, prompt)
         game.apply(answers)
     return game
 
@@ -228,7 +236,7 @@ class SearchBot:
             dseed = derive("bitbox-search/deal", decision_seed, round_)
             for j, option in enumerate(candidates):
                 det = determinise(self.cartridge, game, player, dseed)
-                results[j].append(None if det is None else self._rollout(det, player, option, bots))
+                results[j].append(None if det is None else self._rollout(det, player, option, bots, dseed))
                 done += 1
             round_ += 1
         scores = tuple(OptionScore(o, sum(r is not None for r in rs), sum(r for r in rs if r is not None))
@@ -266,7 +274,8 @@ class SearchBot:
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         return best if mean > (var / n) ** 0.5 else 0
 
-    def _rollout(self, game: Game, player: Player, option: Action, bots: Mapping[Player, Bot]) -> float | None:
+    def _rollout(self, game: Game, player: Player, option: Action, bots: Mapping[Player, Bot],
+                 seed: int = 0) -> float | None:
         """Apply ``option`` for ``player`` (the others open now answer with their rollout bot)
         and play to the end: ``player``'s share of the win (None: the option is not legal in
         this determinisation)."""
@@ -276,12 +285,14 @@ class SearchBot:
                 if option not in prompt.options:
                     return None
                 answers[player] = option
-            else:
+            elif prompt.player in bots:
                 answers[prompt.player] = bots[prompt.player].choose(LazyView(game, prompt.player), prompt)
+            else:                       # not a player's question (who starts): at random
+                answers[prompt.player] = RandomBot(seed).choose({}, prompt)
         if player not in answers:
             return None
         game.apply(answers)
-        return share(play_out(game, bots), player)
+        return share(play_out(game, bots, seed), player)
 
 
 __all__ = ["DEFAULT_ROLLOUTS", "SEARCH", "TABLE_THINK_MS", "Budget", "Decision", "OptionScore", "SearchBot",
