@@ -11,6 +11,7 @@
     bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
     bitbox analyse GAME ID       each player's chance to win at every turn of a recorded game
     bitbox calibrate GAME        how well analyse's chances match simulated games' outcomes
+    bitbox standings             the named players of the journal ranked per game (openskill)
     bitbox play --game NAME ...  play a game at the table (the options are the game's own:
                                  `bitbox play --game outspeed` is `outspeed play`)
 
@@ -88,6 +89,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="the figures as one JSON document")
     add_logging_options(p)
     p.set_defaults(run=_calibrate)
+    p = sub.add_parser("standings", help="the named players of the journal ranked per game (openskill ratings)",
+                       description="Rank the named players of every game in the journal (or of --game G) with "
+                                   "openskill ratings, with games played, wins and each rating's interval; bots "
+                                   "apart, unnamed seats counted but not listed. See docs/analysis.md.")
+    p.add_argument("--game", metavar="G", help="only this game (see `bitbox games`)")
+    p.add_argument("--json", action="store_true", help="the standings as one JSON document")
+    p.add_argument("--journal", metavar="PATH", help="the journal (default: the table's)")
+    add_logging_options(p)
+    p.set_defaults(run=_standings)
     p = sub.add_parser("identify", help="blink one controller (by port or id)",
                        description="Make one controller blink: give its port (/dev/ttyACM0, socket://host:7000) "
                                    "or its id (16 hex digits from `bitbox ports`, or their first or last 4+).")
@@ -177,6 +187,11 @@ def _calibrate(args: argparse.Namespace) -> int:
                        progress=None if args.quiet else sys.stderr)
     print(json.dumps(result.to_data(), indent=1) if args.json else result.report())
     return 0
+
+
+def _standings(args: argparse.Namespace) -> int:
+    from .standings import standings_command
+    return standings_command("bitbox standings", args.journal, args.game, args.json)
 
 
 def _identify(args: argparse.Namespace) -> int:
