@@ -15,8 +15,9 @@ Who is who (docs/analysis.md):
   is the person's). The same name in several games, any game, is the same person (names are
   compared after trimming spaces and ignoring case; shown as first written);
 * a seat the record marks as a **bot** (``settings["seats"]``: ``kind: bot``) is rated under
-  the bot's name (``bot greedy``; ``settings["bot"]``, cycled over the bot seats), in a table
-  of its own;
+  the bot's name (``greedy``; ``settings["bot"]``, cycled over the bot seats), in a table of
+  its own; a bot on several seats of a game plays each seat with its rating, counts each as a
+  game, and takes the mean of their updates;
 * any other seat is **unnamed**: it plays its game with a fresh rating (so a win against it
   counts) but is not listed; the standings count them.
 
@@ -138,7 +139,7 @@ def standings(journal: Any, game: str | None = None) -> list[GameStandings]:
         used: set[tuple[str, str, str]] = set()
         for p in info.players:
             ident = who[p]
-            if ident is not None and (info.game, ident[0], ident[1].casefold()) in used:
+            if ident is not None and ident[0] == "player" and (info.game, ident[0], ident[1].casefold()) in used:
                 ident = None                    # one name on two seats of a game: the second is unnamed
             if ident is None:
                 table.unnamed_seats += 1
@@ -157,14 +158,18 @@ def standings(journal: Any, game: str | None = None) -> list[GameStandings]:
                 keys.append((key, p))
             ranks.append(1.0 if p in winners else 2.0)
         rated = model.rate(teams, ranks=ranks) if len(teams) > 1 else teams
+        after: dict[tuple[str, str, str], list[Any]] = {}
         for (seat, p), team in zip(keys, rated):
             if seat is None:
                 continue
-            ratings[seat] = team[0]
+            after.setdefault(seat, []).append(team[0])
             s = shown[seat]
-            s.mu, s.sigma = team[0].mu, team[0].sigma
             s.games += 1
             s.wins += 1 / len(winners) if p in winners else 0.0
+        for seat, new in after.items():         # a bot on several seats: the mean of its seats' updates
+            mu, sigma = sum(r.mu for r in new) / len(new), sum(r.sigma for r in new) / len(new)
+            ratings[seat] = model.rating(mu=mu, sigma=sigma)
+            shown[seat].mu, shown[seat].sigma = mu, sigma
     for table in tables.values():
         table.players.sort(key=lambda s: (-s.ordinal, s.name.casefold()))
         table.bots.sort(key=lambda s: (-s.ordinal, s.name.casefold()))

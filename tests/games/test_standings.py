@@ -123,3 +123,11 @@ def test_names_are_checked() -> None:
     assert clean_name("") is None and clean_name(3) is None and clean_name("x" * 41) is None
     assert clean_name("a\nb") == "a b" and clean_name("\x07") is None
     assert seat_identities(["red", "blue"], {"names": "nope"}) == {"red": None, "blue": None}
+
+
+def test_a_bot_on_several_seats_counts_each_seat(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite") as j:
+        write_game(j, "lastonealive", 1, 2, named(LOA, {}, bots=("red", "blue"), bot="careful"))
+        (table,) = standings(j)
+    (bot,) = table.bots
+    assert bot.name == "careful" and bot.games == 2 and bot.wins == 1 and table.unnamed_seats == 0
