@@ -25,9 +25,9 @@ heuristic's answer. The rollout bot is the one the cartridge names (its ``rollou
 attribute: Outspeed's ``greedy``, Last One Alive's ``careful``), else ``random``.
 
 Budgets (:class:`Budget`): a number of rollouts per decision (reproducible: the same bot
-seed gives the same decisions, what ``simulate`` uses) and/or a time per decision
-(``--think MS``; the table's default is at most 1 s), whichever ends first; with a time
-budget every option gets at least one rollout.
+seed gives the same decisions, what ``simulate`` uses by default) and/or a time per decision
+(``--think MS``), whichever ends first; with a time budget every option gets at least one
+rollout.
 
 The bot is handed its player's private view as a :class:`~bitbox.bots.LazyView`, which
 carries the game it is a view of (:func:`bitbox.bots.play` and the simulators hand every
@@ -51,8 +51,6 @@ from .base import Bot, LazyView, RandomBot, make_bot
 SEARCH = "search"
 #: Rollouts per decision when nothing else is said (``simulate``: reproducible).
 DEFAULT_ROLLOUTS = 200
-#: The time budget per decision at the table, in milliseconds (``--think`` overrides it).
-TABLE_THINK_MS = 1000
 #: A cartridge without :class:`PlayerRedeal`: redeals drawn before giving up on matching the
 #: player's information (the rollouts of that round are then skipped).
 MATCH_TRIES = 200
@@ -295,5 +293,5 @@ class SearchBot:
         return share(play_out(game, bots, seed), player)
 
 
-__all__ = ["DEFAULT_ROLLOUTS", "SEARCH", "TABLE_THINK_MS", "Budget", "Decision", "OptionScore", "SearchBot",
+__all__ = ["DEFAULT_ROLLOUTS", "SEARCH", "Budget", "Decision", "OptionScore", "SearchBot",
            "determinise", "play_out", "rollout_bot_name", "share"]
