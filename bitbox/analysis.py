@@ -171,13 +171,17 @@ class Analysis:
         for s in self.swings():
             k = self.players.index(s.player)
             x = next(x for x, pt in zip(xs, self.points) if pt.turn == s.turn and pt.chance(s.player) == s.after)
-            ax.annotate(f"{s.player} {100 * s.change:+.0f}", (x, 100 * s.after), xytext=(6, 8 if s.change > 0 else -14),
-                        textcoords="offset points", fontsize=8, fontweight="bold",
+            last = x == max(xs)                 # at the right edge: the label goes to the left
+            up = s.change > 0 or 100 * s.after < 10
+            ax.annotate(f"{s.player} {100 * s.change:+.0f}", (x, 100 * s.after),
+                        xytext=(-8 if last else 8, 9 if up else -15), textcoords="offset points",
+                        ha="right" if last else "left", fontsize=8, fontweight="bold",
                         arrowprops={"arrowstyle": "-", "color": "#444444", "lw": 0.6})
             ax.plot([x], [100 * s.after], marker=MARKERS[k % len(MARKERS)], markersize=12, markerfacecolor="none",
                     markeredgecolor="black", markeredgewidth=1.2, linestyle="none")
         percent_axis(ax)
         whole_turns(ax.xaxis)
+        ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
         ax.set_xlabel("turn (each point: the chance at the start of that turn; the last: the result)")
         ax.set_ylabel("chance to win (%)")
         ax.set_title(f"{self.title}, game {self.game_id}: each player's chance to win")
