@@ -14,6 +14,8 @@ played to its end by the cartridge's rollout bot in every seat (the one the sear
   chance and interval; ``swings``: the turns where each player's chance moved most);
   :meth:`Analysis.chart` is ``win-chance.png`` (a line per player in the seat colours and
   marker shapes, the intervals as bands, the swings marked);
+* :func:`suggest`: what the search bot would play for one player at one moment, and each
+  option's score (from that player's information only);
 * :func:`calibrate`: predicted chances against the outcomes of simulated games, as a
   reliability table and Brier scores (``bitbox calibrate GAME``; docs/analysis.md);
 * :func:`analyse_command`: ``bitbox analyse GAME ID`` and every game's ``GAME analyse ID``.
@@ -264,6 +266,19 @@ def analyse_game(journal: Any, game_id: int, cartridge: Cartridge, rollouts: int
     return analysis
 
 
+def suggest(cartridge: Cartridge, game: Game, player: Player, rollouts: int = 200, seed: int = 0) -> Any:
+    """What the search bot would play for ``player`` at this moment of ``game`` (for replay's
+    "what would the bot play here"): a :class:`~bitbox.bots.search.Decision` with the option
+    chosen and each option searched with its rollouts and mean share of the win, or None when
+    ``player`` has no prompt open. Uses only ``player``'s information (their private view and
+    prompt, as the search bot does): show it to that player, or after the game."""
+    from .bots.search import Budget, SearchBot
+    prompt = next((p for p in game.prompts() if p.player == player), None)
+    if prompt is None:
+        return None
+    return SearchBot(cartridge, seed, Budget(rollouts)).decide(game, prompt)
+
+
 # ----------------------------------------------------------------------------- calibration
 
 @dataclass(frozen=True)
@@ -451,5 +466,5 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
 
 
 __all__ = ["DEFAULT_ROLLOUTS", "Analysis", "Bin", "Calibration", "Point", "Swing", "add_analyse_arguments",
-           "add_analyse_command",
+           "add_analyse_command", "suggest",
            "analyse_command", "analyse_game", "calibrate", "estimate"]

@@ -104,3 +104,19 @@ def test_calibration_compares_predictions_with_outcomes() -> None:
     assert sum(b.count for b in result.bins()) == len(result.pairs)
     assert "Brier score" in result.report()
     assert result.to_data()["predictions"] == len(result.pairs)
+
+
+def test_what_the_search_bot_would_play_here() -> None:
+    from bitbox.analysis import suggest
+    c = find("outspeed")
+    game = c.new(["red", "blue", "green"], 2, {})
+    rng = RandomBot(3)
+    while not any(p.kind == "program" and len(p.options) > 1 for p in game.prompts()):
+        game.apply({p.player: rng.choose({}, p) for p in game.prompts()})
+    prompt = next(p for p in game.prompts() if p.kind == "program")
+    before = json.dumps(game.to_data(), sort_keys=True)
+    decision = suggest(c, game, prompt.player, rollouts=6)
+    assert decision.chosen in prompt.options and decision.player == prompt.player
+    assert sum(s.rollouts for s in decision.scores) == 6
+    assert json.dumps(game.to_data(), sort_keys=True) == before
+    assert suggest(c, game, "purple") is None
