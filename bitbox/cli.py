@@ -10,6 +10,9 @@
     bitbox games                 the games installed (cartridges), with their player counts
     bitbox games --check NAME    the conformance checks every game must pass, on NAME
     bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
+    bitbox analyse GAME ID       each player's chance to win at every turn of a recorded game
+    bitbox calibrate GAME        how well analyse's chances match simulated games' outcomes
+    bitbox standings             the named players of the journal ranked per game (openskill)
     bitbox play --game NAME ...  play a game at the table (the options are the game's own:
                                  `bitbox play --game outspeed` is `outspeed play`)
 
@@ -27,6 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     from bitbox_tools import emulate, monitor, ports
 
     from .simulation.cli import add_options as add_simulate_options
+    from .simulation.cli import add_search_options
+
+    from .analysis import add_analyse_arguments
 
     from .console import add_logging_options, add_version
     parser = argparse.ArgumentParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
@@ -55,13 +61,44 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="the game's name (see `bitbox games`)")
     p.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's fewest)")
     p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
-                   help="bots: a number (2), the bots' names cycled over the seats (mixed, or the game's bots, "
-                        "see `bitbox games`), or both (2:random); every seat is a bot, so N is the number of "
+                   help="bots: a number (2), the bots' names cycled over the seats (mixed, the game's bots, "
+                        "see `bitbox games`, or search), or both (2:random); every seat is a bot, so N is the number of "
                         "players (default random)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
+    add_search_options(p)
     add_simulate_options(p, games=100)
     add_logging_options(p, quiet=False)
     p.set_defaults(run=_simulate)
+    p = sub.add_parser("analyse", help="each player's chance to win at every turn of a recorded game",
+                       description="Estimate each player's chance to win at the start of every turn of game ID of "
+                                   "GAME in the journal, from the public information (redeals and rollouts), with "
+                                   "95 % intervals; write analysis.json and win-chance.png. See docs/analysis.md.")
+    p.add_argument("game", help="the game's name (see `bitbox games`)")
+    add_analyse_arguments(p)
+    add_logging_options(p)
+    p.set_defaults(run=_analyse)
+    p = sub.add_parser("calibrate", help="how well analyse's chances match the outcomes of simulated games",
+                       description="Play GAMES games of GAME with its rollout bots, estimate every player's chance "
+                                   "at a few moments of each as analyse does, and compare with the outcomes: a "
+                                   "reliability table and Brier scores. See docs/analysis.md.")
+    p.add_argument("game", help="the game's name (see `bitbox games`)")
+    p.add_argument("--games", type=int, default=20, metavar="N", help="games to play (default 20)")
+    p.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's fewest)")
+    p.add_argument("--rollouts", type=int, default=100, metavar="N", help="rollouts a prediction (default 100)")
+    p.add_argument("--points", type=int, default=8, metavar="K", help="predictions per game (default 8)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    p.add_argument("--json", action="store_true", help="the figures as one JSON document")
+    add_logging_options(p)
+    p.set_defaults(run=_calibrate)
+    p = sub.add_parser("standings", help="the named players of the journal ranked per game (openskill ratings)",
+                       description="Rank the named players of every game in the journal (or of --game G) with "
+                                   "openskill ratings, with games played, wins and each rating's interval; bots "
+                                   "apart, unnamed seats counted but not listed. See docs/analysis.md.")
+    p.add_argument("--game", metavar="G", help="only this game (see `bitbox games`)")
+    p.add_argument("--json", action="store_true", help="the standings as one JSON document")
+    p.add_argument("--journal", metavar="PATH", help="the journal (default: the table's)")
+    add_logging_options(p)
+    p.set_defaults(run=_standings)
     p = sub.add_parser("identify", help="blink one controller (by port or id)",
                        description="Make one controller blink: give its port (/dev/ttyACM0, socket://host:7000) "
                                    "or its id (16 hex digits from `bitbox ports`, or their first or last 4+).")
@@ -118,9 +155,11 @@ def _simulate(args: argparse.Namespace) -> int:
         try:
             found.append(find(args.game))
             known = tuple(bot_names(found[0]))
-            spec = None if args.bots is None else parse_bots(args.bots, known, getattr(found[0], "mixed_bots", None))
+            spec = None if args.bots is None else parse_bots(args.bots, known, getattr(found[0], "mixed_bots", None),
+                                                             extra=("search",))
             players, bots = simulated_seats(args.players, spec, found[0].min_players, ("random",))
-            runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats))
+            runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats,
+                            search=common.search_budget(args)))
             runs[0].check()
         except (GameError, BotsError, ValueError) as exc:
             return str(exc)
@@ -131,6 +170,45 @@ def _simulate(args: argparse.Namespace) -> int:
         return simulate(run, workers, Progress(run.games, progress) if progress is not None else None, ray=ray)
 
     return common.run("bitbox simulate", args, play, check, report=lambda summary: summary.report(found[0].title))
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from .analysis import analyse_command
+    from .games import GameError, find
+    try:
+        cartridge = find(args.game)
+    except GameError as exc:
+        print(f"bitbox analyse: {exc}", file=sys.stderr)
+        return 2
+    return analyse_command("bitbox analyse", cartridge, args)
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    import json
+
+    from .analysis import calibrate
+    from .games import GameError, check_players, find
+    from .games.conformance import player_names
+    try:
+        cartridge = find(args.game)
+        players = cartridge.min_players if args.players is None else args.players
+        check_players(cartridge, player_names(cartridge, players))
+    except (GameError, ValueError) as exc:
+        print(f"bitbox calibrate: {exc}", file=sys.stderr)
+        return 2
+    for name in ("games", "rollouts", "points"):
+        if getattr(args, name) < 1:
+            print(f"bitbox calibrate: --{name} must be 1 or more, not {getattr(args, name)}", file=sys.stderr)
+            return 2
+    result = calibrate(cartridge, args.games, players, args.rollouts, args.points, args.seed,
+                       progress=None if args.quiet else sys.stderr)
+    print(json.dumps(result.to_data(), indent=1) if args.json else result.report())
+    return 0
+
+
+def _standings(args: argparse.Namespace) -> int:
+    from .standings import standings_command
+    return standings_command("bitbox standings", args.journal, args.game, args.json)
 
 
 def _identify(args: argparse.Namespace) -> int:

@@ -88,11 +88,13 @@ class BotSpec:
 
 
 def parse_bots(text: str, known: Sequence[str], mixed: Sequence[str] | None = None,
-               most: int | None = None) -> BotSpec:
+               most: int | None = None, extra: Sequence[str] = ()) -> BotSpec:
     """``--bots`` in every command: ``N`` (a count), ``NAME[,NAME...]`` (the bots, cycled over
     the seats bots take) or ``N:NAME[,NAME...]`` (both). ``known``: the game's bot registry;
     ``mixed`` (the name ``mixed``): the game's mix of bots (default: every known bot), expanded
-    in place; ``most``: the largest count allowed. :class:`BotsError` (one line) otherwise."""
+    in place; ``most``: the largest count allowed; ``extra``: the console's bots the command
+    also seats (``search`` in every ``simulate``: never in ``mixed``). :class:`BotsError` (one
+    line) otherwise."""
     def digits(t: str) -> bool:
         return t.isascii() and t.isdigit()
     text = str(text).strip()
@@ -120,7 +122,7 @@ def parse_bots(text: str, known: Sequence[str], mixed: Sequence[str] | None = No
                 continue
             if item == "mixed":
                 names.extend(mixed if mixed is not None else known)
-            elif item in known:
+            elif item in known or item in extra:
                 names.append(item)
             else:
                 raise BotsError(f"unknown bot {item!r} in --bots (known: {', '.join(('mixed', *known))})")

@@ -121,26 +121,33 @@ class LastOneAliveCartridge(EngineCartridge):
     def redeal(self, game: AnyGame, seed: int, keep: Player | None = None) -> LastOneAliveGame:
         """The hidden parts drawn again: the random state, the bag's order, and which object
         is on the other side of each face-down token and of a token being placed at setup.
-        ``keep``'s own face-down tokens, and the token they are placing, stay."""
+        ``keep``'s own face-down tokens, and the token they are placing, stay. The hidden parts
+        are sorted before they are shuffled: the result depends on what is known (and the
+        seed), not on where the hidden objects really were (the search bot relies on it)."""
+        if keep is not None and keep not in game.players:
+            raise GameError(f"unknown player {keep!r} (players: {', '.join(game.players)})")
         copy, rng = self.redraw_chance(game, seed)
         s = copy.state
         s.forced_roll, s.forced, s.queued = None, None, {}
         hidden = [h for p in s.players if p != keep for h in s.held[p] if h[0] == "barricade" and h[1] in OBJECTS]
-        objects = [t for t in s.bag if t in OBJECTS] + [h[1] for h in hidden]
-        own_token = keep is not None and s.phase == "setup" and s.active == keep
-        redraw_setup = s.setup_token is not None and not own_token
-        if redraw_setup:
+        objects = sorted([t for t in s.bag if t in OBJECTS] + [h[1] for h in hidden])
+        placing = s.setup_token is not None and not (s.phase == "setup" and s.active == keep)
+        if placing:
             objects.append(s.setup_token)
+            objects.sort()
         rng.shuffle(objects)
         for h in hidden:
             h[1] = objects.pop()
-        if redraw_setup:
+        if placing:
             s.setup_token = objects.pop()
-        bag = objects + [t for t in s.bag if t not in OBJECTS]
+        bag = sorted(objects + [t for t in s.bag if t not in OBJECTS])
         rng.shuffle(bag)
         s.bag = bag
         copy.changed()
         return LastOneAliveGame(copy)
+
+    #: The bot the search bot (bitbox.bots.search) plays its rollouts with.
+    rollout_bot = "careful"
 
     @property
     def statistics(self) -> Any:

@@ -270,19 +270,24 @@ class OutspeedCartridge(EngineCartridge):
         """The hidden parts drawn again: the random state, the order of the tiles not yet
         revealed, and which token is where among the pile, the hands and a pending draw
         (each hand and draw keeps its size; unknown physical tokens stay unknown). ``keep``'s
-        own tokens, and their draw while they choose, stay."""
+        own tokens, and their draw while they choose, stay. The hidden parts are put in a fixed
+        order before they are shuffled, so the result depends on what is known (and the seed),
+        not on where the hidden tokens really were (the search bot relies on it)."""
+        if keep is not None and keep not in game.players:
+            raise GameError(f"unknown player {keep!r} (players: {', '.join(game.players)})")
         copy, rng = self.redraw_chance(game, seed)
         s = copy.state
         s.forced_dice = {}
+        s.stack = sorted(s.stack, key=lambda tile: tile.number)
         rng.shuffle(s.stack)
-        own_draw = keep is not None and s.phase == "draw" and s.draw_queue[:1] == [keep]
-        pool = (list(s.pile) + ([] if own_draw else list(s.drawn))
-                + [t for p in s.players if p != keep for t in s.held[p] if t != UNKNOWN])
+        drawing = s.phase == "draw" and bool(s.draw_queue) and s.draw_queue[0] == keep
+        others = [p for p in s.players if p != keep]
+        pool = sorted(list(s.pile) + ([] if drawing else list(s.drawn)) +
+                      [t for p in others for t in s.held[p] if t != UNKNOWN])
         rng.shuffle(pool)
-        for p in s.players:
-            if p != keep:
-                s.held[p] = [UNKNOWN if t == UNKNOWN else pool.pop() for t in s.held[p]]
-        if not own_draw:
+        for p in others:
+            s.held[p] = [UNKNOWN if t == UNKNOWN else pool.pop() for t in s.held[p]]
+        if not drawing:
             s.drawn = [pool.pop() for _ in s.drawn]
         s.pile = pool
         return OutspeedGame(copy)
@@ -298,6 +303,10 @@ class OutspeedCartridge(EngineCartridge):
         """Outspeed's scenario file format (docs/scenarios.md) for the console's runner."""
         from .scenario import FORMAT
         return FORMAT
+
+    #: The bot the search bot (bitbox.bots.search) plays its rollouts with: the strongest
+    #: bot that plays fast enough for hundreds of games per decision.
+    rollout_bot = "greedy"
 
     @property
     def journal(self) -> "OutspeedJournalRules":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..games.protocol import JSON, Action, Cartridge, Game, GameError, GameEvent, Player, Prompt
 
@@ -51,13 +51,25 @@ def bot_names(cartridge: Cartridge) -> list[str]:
     return names if "random" in names else ["random", *names]
 
 
-def make_bot(cartridge: Cartridge, name: str, seed: int | None = None) -> Bot:
+def seat_names(cartridge: Cartridge) -> list[str]:
+    """Every bot ``--bots`` may name for ``cartridge``: :func:`bot_names` and the console's
+    search bot (``search``, :mod:`bitbox.bots.search`), which plays any game."""
+    names = bot_names(cartridge)
+    return names if "search" in names else [*names, "search"]
+
+
+def make_bot(cartridge: Cartridge, name: str, seed: int | None = None, budget: Any = None) -> Bot:
     """The bot ``name`` for ``cartridge``'s games: the cartridge's own bot of that name if it
-    has one, else the generic :class:`RandomBot` for ``random``. ValueError otherwise."""
+    has one, else the console's :class:`RandomBot` for ``random`` and
+    :class:`~bitbox.bots.search.SearchBot` for ``search`` (``budget``: its
+    :class:`~bitbox.bots.search.Budget`, default 200 rollouts per decision). ValueError otherwise."""
     if isinstance(cartridge, BotShelf) and name in cartridge.bot_names:
         return cartridge.make_bot(name, seed)
     if name == "random":
         return RandomBot(seed)
+    if name == "search":
+        from .search import SearchBot
+        return SearchBot(cartridge, seed, budget)
     raise ValueError(f"unknown bot {name!r} for {cartridge.name} (known: {', '.join(bot_names(cartridge))})")
 
 
@@ -79,6 +91,13 @@ class LazyView(Mapping[str, JSON]):
         self._game = game
         self._player = player
         self._view: Mapping[str, JSON] | None = None
+
+    @property
+    def game(self) -> _Viewable:
+        """The game this is a view of, for a bot that searches (:mod:`bitbox.bots.search`): it
+        may only hand it to the cartridge's redeal from this player's information, never read
+        its hidden parts."""
+        return self._game
 
     def _get(self) -> Mapping[str, JSON]:
         if self._view is None:

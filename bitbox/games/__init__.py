@@ -8,9 +8,9 @@ The console imports no game: a cartridge declares itself in its distribution's e
 from __future__ import annotations
 
 from .protocol import (JSON, Action, Cartridge, Game, GameError, GameEvent, OptionError, OptionSpec, Player,
-                       Prompt, Refusal, check_options, check_players)
+                       Prompt, Refusal, check_options, check_players, redeal_keeping)
 from .registry import UnknownGame, cartridges, find, names
 
 __all__ = ["JSON", "Action", "Cartridge", "Game", "GameError", "GameEvent", "OptionError", "OptionSpec",
            "Player", "Prompt", "Refusal", "UnknownGame",
-           "cartridges", "check_options", "check_players", "find", "names"]
+           "cartridges", "check_options", "check_players", "find", "names", "redeal_keeping"]

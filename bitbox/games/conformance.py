@@ -13,7 +13,9 @@ of the registry, so a new game gets them by being registered).
   :meth:`Cartridge.from_data` at any point plays on exactly as the original;
 * :func:`check_public_view`: the public view cannot tell a game from its
   :meth:`Cartridge.redeal` (hidden parts drawn again), and each private view holds the
-  public view.
+  public view;
+* :func:`check_player_redeal`: ``redeal(game, seed, keep=player)``
+  redeal from one player's information keeps what that player knows and depends on nothing else.
 
 Each check raises :class:`ConformanceError` with a message naming the cartridge, the seed
 and the step.
@@ -251,6 +253,64 @@ def check_public_view(cartridge: Cartridge, players: int, seed: int, options: Ma
     play_random(cartridge, players, seed, options, step)
 
 
+def check_player_redeal(cartridge: Cartridge, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> None:
+    """At every step and for every player, ``redeal(game, seed, keep=player)`` keeps the public
+    view, the player's private view and their prompt, and depends only on what the player
+    knows (two games that differ only in what the player cannot see give the same game). A
+    cartridge whose ``redeal`` takes no ``keep`` is not checked (the search bot then matches
+    plain redeals)."""
+    if not _keeps(cartridge):
+        return
+
+    def step(game: Game, n: int) -> None:
+        where = f"{cartridge.name}, {players} players, seed {seed}, step {n}"
+        public = _dump(dict(game.public_view()), where)
+        for p in game.players:
+            known = _knowledge(game, p, where)
+            a = cartridge.redeal(game, seed * 1000 + n, keep=p)
+            b = cartridge.redeal(a, seed * 1000 + n + 1, keep=p)
+            for other in (a, b):
+                if _dump(dict(other.public_view()), where) != public:
+                    raise ConformanceError(f"{where}: redeal(keep={p}) changes the public view")
+                if _knowledge(other, p, where) != known:
+                    raise ConformanceError(f"{where}: redeal(keep={p}) changes what {p} knows "
+                                           "(their private view or their prompt)")
+            twin = _twin(cartridge, game, p, known, seed * 1000 + n, where)
+            if twin is not None and _dump(cartridge.redeal(game, 7, keep=p).to_data(), where) != \
+                    _dump(cartridge.redeal(twin, 7, keep=p).to_data(), where):
+                raise ConformanceError(f"{where}: redeal(keep={p}) depends on hidden parts {p} cannot see "
+                                       "(sort the hidden parts before shuffling them)")
+
+    play_random(cartridge, players, seed, options, step)
+
+
+def _keeps(cartridge: Cartridge) -> bool:
+    import inspect
+    try:
+        return "keep" in inspect.signature(cartridge.redeal).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _twin(cartridge: Cartridge, game: Game, player: str, known: str, seed: int, where: str,
+          tries: int = 20) -> Game | None:
+    """A game that differs from ``game`` only in what ``player`` cannot see, drawn with the
+    protocol's :meth:`Cartridge.redeal` until ``player``'s view and prompt match (None if no
+    draw matched, or none differed)."""
+    data = _dump(game.to_data(), where)
+    for k in range(tries):
+        other = cartridge.redeal(game, seed * 100 + k)
+        if _knowledge(other, player, where) == known and _dump(other.to_data(), where) != data:
+            return other
+    return None
+
+
+def _knowledge(game: Game, player: str, where: str) -> str:
+    prompt = next((p for p in game.prompts() if p.player == player), None)
+    asked = None if prompt is None else [prompt.kind, [repr(o) for o in prompt.options], dict(prompt.context)]
+    return _dump([dict(game.private_view(player)), asked], where)
+
+
 def check_redeal_hides_something(cartridge: Cartridge, players: int, seed: int) -> bool:
     """Whether :meth:`Cartridge.redeal` changes the saved state at some step of a game (so that
     the public-view check compares different games; False for a game without hidden parts)."""
@@ -280,8 +340,12 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple
     plan: list[tuple[str, Callable[[], None]]] = [("setup: player bounds and options", lambda: check_setup(cartridge))]
     plan += [(f"random play, {n} players", each(check_random_play, [n])) for n in counts]
     plan += [("determinism", each(check_determinism, counts)),
-             ("data round trip", each(check_round_trip, counts)),
-             ("no hidden information in the public view", each(check_public_view, counts))]
+             ("data round trip", each(check_round_trip, counts))]
+    def player_redeal() -> None:               # two player counts, one seed: it redeals at every step
+        for n in sorted({cartridge.min_players, min(cartridge.min_players + 1, cartridge.max_players)}):
+            check_player_redeal(cartridge, n, seeds[0])
+    plan.append(("redeal from one player's information", player_redeal))
+    plan.append(("no hidden information in the public view", each(check_public_view, counts)))
     results: list[tuple[str, str | None]] = []
     for what, check in plan:
         try:
@@ -296,4 +360,4 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple
 
 
 __all__ = ["ConformanceError", "MAX_STEPS", "check_all", "check_determinism", "check_public_view", "check_random_play",
-           "check_redeal_hides_something", "check_round_trip", "check_setup", "play_random", "player_names"]
+           "check_player_redeal", "check_redeal_hides_something", "check_round_trip", "check_setup", "play_random", "player_names"]

@@ -247,8 +247,11 @@ class Cartridge(Protocol):
         ``seed``: what a player cannot tell apart from ``game``. With ``keep``, what that
         player knows stays as it is (their own hand, their draw: their private view is the
         same), and only what is hidden from them is drawn again: a world consistent with
-        what ``keep`` has seen (the OpenSpiel adapter's ``resample_from_infostate``). A game
-        without hidden information returns a copy."""
+        what ``keep`` has seen (the OpenSpiel adapter's ``resample_from_infostate``, the search
+        bot's determinisations), and the result depends only on what ``keep`` knows and on
+        ``seed``: put the hidden parts in a fixed order (sort them) before shuffling, so that
+        two games that differ only in what ``keep`` cannot see give the same game (the
+        conformance test checks it). A game without hidden information returns a copy."""
         ...
 
     def action_to_data(self, action: Action) -> JSON:
@@ -258,6 +261,20 @@ class Cartridge(Protocol):
     def action_from_data(self, data: JSON) -> Action:
         """The answer :meth:`action_to_data` wrote; :class:`GameError` if it is not one."""
         ...
+
+
+def redeal_keeping(cartridge: Cartridge, game: Game, seed: int, player: Player) -> Game | None:
+    """``cartridge.redeal(game, seed, keep=player)``, or None for a cartridge whose ``redeal``
+    takes no ``keep`` (written before it was part of the protocol): its callers then fall back
+    (the search bot draws plain redeals until the player's view matches)."""
+    import inspect
+    try:
+        params = inspect.signature(cartridge.redeal).parameters
+    except (TypeError, ValueError):
+        params = {}                                         # type: ignore[assignment]
+    if "keep" not in params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return None
+    return cartridge.redeal(game, seed, keep=player)
 
 
 def check_options(cartridge: Cartridge, given: Mapping[str, JSON]) -> dict[str, JSON]:
@@ -297,4 +314,4 @@ def check_players(cartridge: Cartridge, players: Sequence[Player]) -> tuple[Play
 
 
 __all__ = ["JSON", "Action", "Cartridge", "Game", "GameError", "GameEvent", "OptionError", "OptionSpec",
-           "Player", "Prompt", "Refusal", "check_options", "check_players"]
+           "Player", "Prompt", "Refusal", "check_options", "check_players", "redeal_keeping"]

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games import GameError, find, names
+from ..games import GameError, find, names, redeal_keeping
 from .table import Table, find_encoding
 
 try:
@@ -263,7 +263,9 @@ class BitboxState(pyspiel.State):
         name = table.players[player_id]
         other: BitboxState = self.clone()
         t = other._t()
-        t.game = table.cartridge.redeal(table.game, game.next_seed(), keep=name)
+        seed = game.next_seed()
+        kept = redeal_keeping(table.cartridge, table.game, seed, name)
+        t.game = kept if kept is not None else table.cartridge.redeal(table.game, seed)   # a redeal without keep
         prompts = {p.player: p for p in t.game.prompts()}
         waiting = {}
         for p, answer in table.pending.items():

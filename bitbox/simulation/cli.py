@@ -3,6 +3,8 @@
 
 * :func:`add_options`: ``--games``, ``--seed``, ``--workers``, ``--ray [ADDRESS]``, ``--out``
   (for a game that writes charts) and ``--quiet``;
+* :func:`add_search_options`, :func:`search_budget`: ``--think MS`` and ``--rollouts N``, the
+  search bot's budget (``--bots search,...`` in any game);
 * :func:`run`: checks them (one line, exit 2), caps ``--workers`` at the usable cores with a
   one-line warning, says in one line when ``--ray`` needs Ray or its address does not answer,
   prepares the ``--out`` folder, runs the game's simulation with SIGTERM stopping it as Ctrl-C
@@ -53,6 +55,30 @@ def add_options(p: argparse.ArgumentParser, games: int, out: bool = True) -> Non
         p.add_argument("--out", metavar="DIR",
                        help="write PNG charts, results.json and games.csv (a row per game) into DIR")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no status lines (errors still shown)")
+
+
+def add_search_options(p: argparse.ArgumentParser) -> None:
+    """``--think MS`` and ``--rollouts N``: the search bot's budget per decision
+    (:mod:`bitbox.bots.search`), for a ``simulate`` whose ``--bots`` names ``search``."""
+    from bitbox.bots.search import DEFAULT_ROLLOUTS
+    p.add_argument("--think", type=int, metavar="MS",
+                   help="the search bot's time per decision, in milliseconds (not reproducible: the figures "
+                        "then depend on the machine); with --rollouts, whichever ends first")
+    p.add_argument("--rollouts", type=int, metavar="N",
+                   help=f"the search bot's rollouts per decision (reproducible; default {DEFAULT_ROLLOUTS} "
+                        "without --think)")
+
+
+def search_budget(args: argparse.Namespace) -> Any:
+    """The search bot's :class:`~bitbox.bots.search.Budget` from ``--think``/``--rollouts``;
+    ValueError (one line) for a bad value."""
+    from bitbox.bots.search import Budget
+    think, rollouts = getattr(args, "think", None), getattr(args, "rollouts", None)
+    if think is not None and think < 1:
+        raise ValueError(f"--think must be 1 ms or more, not {think}")
+    if rollouts is not None and rollouts < 1:
+        raise ValueError(f"--rollouts must be 1 or more, not {rollouts}")
+    return Budget.of(rollouts, think)
 
 
 def fail(prog: str, message: str) -> int:
@@ -227,4 +253,4 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
     return 0
 
 
-__all__ = ["RAY_HELP", "Refused", "Terminated", "add_options", "cap_workers", "fail", "run", "sigterm_interrupts"]
+__all__ = ["RAY_HELP", "Refused", "Terminated", "add_options", "add_search_options", "search_budget", "cap_workers", "fail", "run", "sigterm_interrupts"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import bot_names
+from ..bots import seat_names
 from ..games import JSON, Cartridge, GameError, check_options, check_players, find
 from ..games.conformance import player_names
 from ..i18n import counted
@@ -40,6 +40,7 @@ class Run:
     seed: int = 0
     rotate: bool = True
     options: Mapping[str, JSON] = field(default_factory=dict)
+    search: Any = None                  # the search bot's budget (bitbox.bots.search.Budget), when it plays
 
     def check(self) -> Cartridge:
         """The cartridge, with every field checked (GameError/ValueError with one line)."""
@@ -50,7 +51,7 @@ class Run:
         check_options(cartridge, self.options)
         if not self.bots:
             raise ValueError("name at least one bot")
-        known = bot_names(cartridge)
+        known = seat_names(cartridge)
         for b in self.bots:
             if b not in known:
                 raise ValueError(f"unknown bot {b!r} for {cartridge.name} (known: {', '.join(known)})")
@@ -108,6 +109,7 @@ class Summary:
         out = [f"{title} simulation: {counted(self.games, 'game', 'games')}, {run.players} players, bots {','.join(run.bots)} "
                f"({'rotated over the seats game by game' if run.rotate else 'fixed seats'}), seed {run.seed}",
                run_line(self.games, self.seconds, self.workers),
+               *([f"search bot: {run.search}"] if "search" in run.bots and run.search is not None else []),
                f"{self.steps / max(self.games, 1):.1f} prompts answered per game on average", SMALL_NOTE,
                "", "Win rate by seat"]
         seats, bots = self.rates()
@@ -130,6 +132,7 @@ class Summary:
         names = player_names(find(run.game), len(seats))
         return {"game": run.game, "games": self.games, "players": run.players, "bots": list(run.bots),
                 "rotate": run.rotate, "seed": run.seed, "options": dict(run.options),
+                **({"search": run.search.to_data()} if "search" in run.bots and run.search is not None else {}),
                 "prompts_per_game": self.steps / max(self.games, 1),
                 "seats": [{"seat": k + 1, "colour": names[k], **r.data("win_rate")} for k, r in enumerate(seats)],
                 "bots_rates": [{"bot": name, **r.data("win_rate")} for name, r in bots.items()]}

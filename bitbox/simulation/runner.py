@@ -138,7 +138,7 @@ class Config:
     rotate: bool
 
     def __post_init__(self) -> None:
-        from ..bots import bot_names
+        from ..bots import seat_names
         if self.games < 1:
             raise ValueError(f"the number of games must be 1 or more, not {self.games}")
         c = self.cartridge()
@@ -146,7 +146,7 @@ class Config:
             raise ValueError(f"{c.title} is for {c.min_players} to {c.max_players} players, not {self.players}")
         if not self.bots:
             raise ValueError("name at least one bot")
-        known = bot_names(c)
+        known = seat_names(c)
         unknown = [b for b in self.bots if b not in known]
         if unknown:
             raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(known)})")
@@ -171,13 +171,24 @@ class Config:
         return "rotated over the seats game by game" if self.rotate else "fixed seats"
 
     def describe(self) -> str:
-        """The run after its number of games in the report's first line."""
-        return f"{self.players} players, bots {','.join(self.bots)} ({self.seating()}), seed {self.seed}"
+        """The run after its number of games in the report's first line (with the search bot's
+        budget when it plays)."""
+        search = getattr(self, "search", None)
+        budget = f"; search bot: {search}" if search is not None and "search" in self.bots else ""
+        return f"{self.players} players, bots {','.join(self.bots)} ({self.seating()}), seed {self.seed}{budget}"
 
     def to_data(self) -> dict[str, Any]:
-        """The configuration as ``results.json`` gives it (the fields in order)."""
-        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
-                for f in dataclasses.fields(self)}                     # type: ignore[arg-type]
+        """The configuration as ``results.json`` gives it (the fields in order; the search bot's
+        budget only when it plays)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):                             # type: ignore[arg-type]
+            v = getattr(self, f.name)
+            if f.name == "search":
+                if v is not None and "search" in self.bots:
+                    out["search"] = v.to_data()
+                continue
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
 
 
 class _Answers:
@@ -206,8 +217,9 @@ def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statisti
     watch = statistics.watch(game, names) if statistics is not None else None
     answered = getattr(watch, "answered", None)
     bots: dict[Player, Bot] = {}
+    budget = getattr(config, "search", None)         # the search bot's, when it plays
     for k, p in enumerate(names):
-        bot = make_bot(cartridge, kinds[k], seeds.bot_seed(namespace, gseed, k))
+        bot = make_bot(cartridge, kinds[k], seeds.bot_seed(namespace, gseed, k), budget)
         bots[p] = _Answers(bot, k, answered) if answered is not None else bot
     steps = [0]
     seen = watch.events if watch is not None else None

@@ -412,8 +412,9 @@ Command = Callable[[argparse.Namespace], int]
 
 
 def add_journal_commands(sub: Any, command: str, history: Command, export: Command, import_: Command) -> None:
-    """``COMMAND history``, ``COMMAND export`` and ``COMMAND import``, the same for every game,
-    on the subcommands ``sub`` of the game's parser; each runs its function (``func``)."""
+    """``COMMAND history``, ``COMMAND export``, ``COMMAND import`` and ``COMMAND analyse``
+    (:mod:`bitbox.analysis`; ``COMMAND`` is the cartridge's name), the same for every game, on
+    the subcommands ``sub`` of the game's parser; each runs its function (``func``)."""
     from bitbox.console import add_logging_options
     p = sub.add_parser("history", help="list the games in the journal (date, players, winner)")
     p.add_argument("--journal", metavar="PATH", type=journal_arg)
@@ -428,6 +429,8 @@ def add_journal_commands(sub: Any, command: str, history: Command, export: Comma
     add_import_arguments(p)
     add_logging_options(p)
     p.set_defaults(func=import_)
+    from bitbox.analysis import add_analyse_command
+    add_analyse_command(sub, command)
 
 def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, include_secrets: bool,
                    command: str, rules: JournalRules | None = None) -> int:

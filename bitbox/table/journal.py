@@ -84,7 +84,7 @@ _GAMES = ("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.wi
           "(SELECT COALESCE(MAX(turn), 1) FROM inputs i WHERE i.game = g.id), {final} FROM games g")
 
 SEED_KINDS = ("secret", "given")      # settings["seed"]: drawn from the OS, or chosen with --seed
-CONSOLE_SETTINGS = ("seats", "game", "seed")   # the settings every game's record has (besides its own)
+CONSOLE_SETTINGS = ("seats", "game", "seed", "names")   # the settings every game's record may have (besides its own)
 
 
 class JournalError(Exception):
@@ -311,6 +311,9 @@ def check_record(players: Any, settings: Any, status: Any, winners: Any,
             raise ValueError(f"seat {s['player']}: its controller id is not a number")
     if "seed" in settings and (not isinstance(settings["seed"], str) or settings["seed"] not in SEED_KINDS):
         raise ValueError(f"unknown seed {str(settings['seed'])[:20]!r}")
+    names = settings.get("names", {})         # a person's name for a seat (docs/analysis.md: standings;
+    if not isinstance(names, dict):           # a name that is not one leaves its seat unnamed there)
+        raise ValueError("names must map players to names")
     game = settings.get("game", LEGACY_GAME)
     if not isinstance(game, str) or not _GAME_NAME.fullmatch(game):
         raise ValueError(f"unknown game {str(game)[:20]!r}")

@@ -20,7 +20,7 @@ from bitbox.games.protocol import Cartridge, GameError, OptionError, Refusal, ch
 INPUT_KIND = "answers"
 
 #: settings a console table records for a game (besides the game's own options)
-TABLE_SETTINGS = ("game", "seats", "lang", "bot", "seed", "options", "names")
+TABLE_SETTINGS = ("lang", "bot", "options")
 
 
 def fingerprint(game: Any) -> str:
@@ -83,10 +83,10 @@ class ProtocolJournalRules:
         t = getattr(game, "turn", None)
         return int(t) if isinstance(t, int) else 0
 
+    #: a record's own settings, besides the console's (bitbox.table.journal.CONSOLE_SETTINGS)
+    settings_keys: tuple[str, ...] = TABLE_SETTINGS
+
     def check_settings(self, settings: Mapping[str, Any]) -> None:
-        unknown = [k for k in settings if k not in TABLE_SETTINGS]
-        if unknown:
-            raise ValueError(f"unknown setting {str(unknown[0])[:20]!r}")
         options = settings.get("options", {})
         if not isinstance(options, dict):
             raise ValueError("options must be a mapping")
@@ -94,9 +94,6 @@ class ProtocolJournalRules:
             check_options(self.cartridge, options)
         except OptionError as exc:
             raise ValueError(str(exc)) from None
-        names = settings.get("names", {})
-        if not isinstance(names, dict) or not all(isinstance(v, str) and len(v) <= 40 for v in names.values()):
-            raise ValueError("names must map players to names")
 
     # ---- replay (bitbox.table.history.ReplayRules)
     def public_view(self, game: Any) -> Mapping[str, Any]:

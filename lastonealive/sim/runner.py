@@ -55,6 +55,7 @@ class SimConfig(runner.Config):
     variants: tuple[str, ...] = ()
     first_zombie: str = "each"
     rotate: bool = True
+    search: Any = None                  # the search bot's budget (bitbox.bots.search.Budget), when it plays
 
     def check(self) -> None:
         bad = [v for v in self.variants if v not in SIM_VARIANTS]

@@ -46,6 +46,7 @@ class SimConfig(runner.Config):
     seed: int = 0
     first_game: bool = False
     rotate: bool = True
+    search: Any = None                  # the search bot's budget (bitbox.bots.search.Budget), when it plays
 
     def cartridge_options(self) -> dict[str, JSON]:
         return {"first_game": self.first_game}

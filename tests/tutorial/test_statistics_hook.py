@@ -66,7 +66,7 @@ def test_a_config_is_checked_in_one_line():
     from goofspiel_stats import SimConfig
     with pytest.raises(ValueError, match="Goofspiel is for 2 to 4 players, not 5"):
         SimConfig(games=1, players=5)
-    with pytest.raises(ValueError, match=r"unknown bot 'clever' \(known: random, high\)"):
+    with pytest.raises(ValueError, match=r"unknown bot 'clever' \(known: random, high, search\)"):
         SimConfig(games=1, bots=("clever",))
     with pytest.raises(ValueError, match="cards must be 3 to 8, not 9"):
         SimConfig(games=1, cards=9)
