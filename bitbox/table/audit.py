@@ -28,11 +28,9 @@ __all__ = ["build_parser", "counts_of", "keep", "report", "run"]
 def counts_of(session: Any, hub: Any) -> list[AuditCounts]:
     """This session's counters of each seat that has a controller (controllers and bots'
     simulated controllers; keyboard seats have none)."""
-    bad = {s.controller_id: s.bad_frames for s in hub.seats() if s.controller_id is not None}
-    frames: dict[int, int] = {}
-    for link in hub.links():
-        if link.controller_id is not None:
-            frames[link.controller_id] = frames.get(link.controller_id, 0) + link.frames
+    seats = [s for s in hub.seats() if s.controller_id is not None]
+    bad = {s.controller_id: s.bad_frames for s in seats}
+    frames = {s.controller_id: s.frames for s in seats}
     rows = []
     for plan in session.seats:
         c = session.ctl[plan.player]
