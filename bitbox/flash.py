@@ -22,6 +22,7 @@ import argparse
 import ast
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import time
@@ -125,12 +126,15 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if "://" not in port and not os.path.exists(port):
         print(f"{prog}: {port}: no such port (`bitbox ports --all` lists the serial ports)", file=sys.stderr)
         return exitcodes.NO_DEVICE
+    from .safetext import printable
     code, said = _run(_mpremote(port, "exec", _ASK), args.timeout)
+    said = printable(said, 200)                   # what the device and mpremote said: escaped, one line
     if code != 0 or "implementation: micropython" not in said:
         if code is None:
             why = f"no MicroPython REPL answered within {args.timeout:g} s; {_why_not(port)}"
         elif "implementation:" in said:
-            why = f"it runs {said.split('implementation:', 1)[1].split()[0]}, not MicroPython"
+            name = re.match(r"\s*(\w*)", said.split("implementation:", 1)[1])
+            why = f"it runs {(name.group(1) if name else '') or 'another Python'}, not MicroPython"
         else:
             why = f"mpremote: {said or 'failed'}; {_why_not(port)}"
         print(f"{prog}: {port}: refused, {why}", file=sys.stderr)
@@ -138,7 +142,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     for cmd in install_commands(port):
         code, said = _run(cmd, max(30.0, args.timeout))
         if code != 0:
-            print(f"{prog}: {port}: copying the firmware failed ({said or 'mpremote timed out'})", file=sys.stderr)
+            print(f"{prog}: {port}: copying the firmware failed ({printable(said, 200) or 'mpremote timed out'})",
+                  file=sys.stderr)
             return exitcodes.CHECK_FAILED
     return _check_hello(prog, port, version, args.wait, out)
 

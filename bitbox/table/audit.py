@@ -77,6 +77,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from bitbox import exitcodes
     path = Path(args.journal).expanduser() if args.journal else default_journal_path()
+    if not args.journal and not path.exists():
+        print(f"bitbox audit: no controller counters yet (no game has been played with {path})", file=sys.stderr)
+        return exitcodes.OK
     try:
         with Journal(path, create=False, command="bitbox") as journal:
             rows = journal.audit()

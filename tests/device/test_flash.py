@@ -100,3 +100,47 @@ def test_the_files_copied_are_the_ones_the_readme_lists_for_a_board():
     assert flash.firmware_version() in text
     assert re.search(r"FIRMWARE_VERSION = \((\d+), (\d+), (\d+)\)", (folder / "main.py").read_text()).groups() == \
         tuple(flash.firmware_version().split("."))
+
+
+def _args(port: str, **kw) -> argparse.Namespace:
+    return argparse.Namespace(**{"port": port, "timeout": 5.0, "wait": 5.0, "dry_run": False, **kw})
+
+
+def test_after_the_copy_the_hello_is_checked_on_the_port(monkeypatch, capsys):
+    """Everything but mpremote itself: the board 'answers' MicroPython and takes the files (a
+    fake runner records the commands), then the real check opens the port, an emulated
+    controller running the reference firmware, and reads its Hello."""
+    ran: list[list[str]] = []
+
+    def fake_run(cmd, timeout):
+        ran.append(cmd)
+        return 0, "implementation: micropython\n"
+    monkeypatch.setattr(flash, "_run", fake_run)
+    with Emulator(1, settle=False) as emu:
+        out = io.StringIO()
+        assert flash.run(_args(emu.ports[0]), out) == exitcodes.OK
+        assert out.getvalue() == (f"{emu.ports[0]}: controller {emulator_controller_id(0):#018x} runs firmware "
+                                  f"{flash.firmware_version()}, protocol 1.2: installed and checked\n")
+        assert [cmd[cmd.index("connect") + 1] for cmd in ran] == [emu.ports[0]] * 2
+        assert ran[1][-1] == "reset"
+        monkeypatch.setattr(flash, "firmware_version", lambda: "9.9.9")     # another version was copied
+        assert flash.run(_args(emu.ports[0]), io.StringIO()) == exitcodes.CHECK_FAILED
+    line = _one_line(capsys.readouterr().err)
+    assert "copied, but the controller reports firmware 1.0.0" in line and "expected 9.9.9" in line
+
+
+def test_another_python_or_a_failed_copy_is_one_line(monkeypatch, capsys):
+    master, slave = os.openpty()
+    try:
+        port = os.ttyname(slave)
+        monkeypatch.setattr(flash, "_run", lambda cmd, timeout: (0, "implementation: cpython\n"))
+        assert flash.run(_args(port)) == exitcodes.CHECK_FAILED
+        assert _one_line(capsys.readouterr().err) == f"bitbox flash: {port}: refused, it runs cpython, not MicroPython"
+        answers = iter([(0, "implementation: micropython\n"), (1, "mpremote: cp: No space left on device")])
+        monkeypatch.setattr(flash, "_run", lambda cmd, timeout: next(answers))
+        assert flash.run(_args(port)) == exitcodes.CHECK_FAILED
+        assert _one_line(capsys.readouterr().err) == (f"bitbox flash: {port}: copying the firmware failed "
+                                                      f"(mpremote: cp: No space left on device)")
+    finally:
+        os.close(master)
+        os.close(slave)

@@ -166,3 +166,7 @@ def test_bitbox_audit_without_a_journal_is_one_line(tmp_path):
     assert done.stderr.strip().splitlines() == ["bitbox audit: none.sqlite: no journal here (no game has been "
                                                 "played with it)"]
     assert not os.path.exists(tmp_path / "none.sqlite")
+    done = _run([*BITBOX, "audit"], tmp_path)                # the default journal, none yet: nothing to say
+    assert done.returncode == exitcodes.OK and done.stdout == ""
+    assert done.stderr.startswith("bitbox audit: no controller counters yet (no game has been played with ")
+    assert not (tmp_path / "data").exists()
