@@ -133,8 +133,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if code is None:
             why = f"no MicroPython REPL answered within {args.timeout:g} s; {_why_not(port)}"
         elif "implementation:" in said:
-            name = re.match(r"\s*(\w*)", said.split("implementation:", 1)[1])
-            why = f"it runs {(name.group(1) if name else '') or 'another Python'}, not MicroPython"
+            found = re.match(r"\s*(\w*)", said.split("implementation:", 1)[1])
+            why = f"it runs {(found.group(1) if found else '') or 'another Python'}, not MicroPython"
         else:
             why = f"mpremote: {said or 'failed'}; {_why_not(port)}"
         print(f"{prog}: {port}: refused, {why}", file=sys.stderr)
