@@ -7,6 +7,8 @@
     bitbox identify PORT|ID      blink one controller (by its port or its id)
     bitbox test-controllers      the controller test screen: live wheels, lock, bad frames, lights test
     bitbox diagnose              one file for a bug report: versions, ports kept or skipped, hellos, counters
+    bitbox audit                 each controller's counters kept in the journal: games, locks, refusals, ...
+    bitbox flash PORT            install the reference firmware on a MicroPython board (mpremote)
     bitbox games                 the games installed (cartridges), with their player counts
     bitbox games --check NAME    the conformance checks every game must pass, on NAME
     bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
@@ -131,6 +133,16 @@ def _parser() -> argparse.ArgumentParser:
                        description=(diagnose.__doc__ or "").split("\n\n")[0])
     diagnose.build_parser(p)
     p.set_defaults(run=diagnose.run)
+    from .table import audit
+    p = sub.add_parser("audit", help="each controller's counters kept in the journal",
+                       description=(audit.__doc__ or "").split("\n\n")[0])
+    audit.build_parser(p)
+    p.set_defaults(run=audit.run)
+    from . import flash
+    p = sub.add_parser("flash", help="install the reference firmware on a MicroPython board",
+                       description=(flash.__doc__ or "").split("\n\n")[0])
+    flash.build_parser(p)
+    p.set_defaults(run=flash.run)
     sub.add_parser("game", help="any installed game's table command: bitbox game NAME COMMAND [options]",
                    description="The table command of any installed game: play, history, replay, export, import, "
                                "simulate, scenario; see `bitbox game NAME --help`.")

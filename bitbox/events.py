@@ -88,3 +88,4 @@ class SeatStatus:
     bad_frames: int = 0
     port: str | None = None
     wheels: tuple[int, int, int] = field(default=(0, 0, 0))
+    frames: int = 0                  # valid frames from its controller, since the hub bound it

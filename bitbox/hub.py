@@ -134,6 +134,7 @@ class _Seat:
     hint: tuple[int, int, int] = (0, 0, 0)       # protocol 1.1: valid stops, private to the seat
     shown: tuple[int, int, int] = (0, 0, 0)      # protocol 1.2: stops shown (a code), private
     bad_base: int = 0
+    frames_base: int = 0                         # valid frames of the links it had before
 
 
 @dataclass(eq=False)
@@ -152,6 +153,7 @@ class _Link:
     invalid: int = 0
     bad_base: int = 0                            # bad frames of previous decoders (reopened)
     bad_mark: int = 0                            # bad_total() when bound to its current seat
+    frames_mark: int = 0                         # frames when bound to its current seat
     unknown_base: int = 0
     errors: deque = field(default_factory=lambda: deque(maxlen=8))
     open_error: str | None = None
@@ -682,6 +684,7 @@ class Hub:
             seat.link = link
             link.seat = seat
             link.bad_mark = link.bad_total()
+            link.frames_mark = link.frames
         if first:
             seat.connected = True
             self._events.append(Connected(seat.seat, info, now))
@@ -751,6 +754,7 @@ class Hub:
         seat = link.seat
         if seat is not None and seat.link is link:
             seat.bad_base += link.bad_total() - link.bad_mark
+            seat.frames_base += link.frames - link.frames_mark
             seat.link = None
         link.seat = None
 
@@ -863,8 +867,9 @@ class Hub:
                 s = self._seats[number]
                 bad = s.bad_base + (s.link.bad_total() - s.link.bad_mark if s.link is not None else 0)
                 port = s.link.port if s.link is not None else (s.info.port if s.info else None)
+                frames = s.frames_base + (s.link.frames - s.link.frames_mark if s.link is not None else 0)
                 out.append(SeatStatus(number, s.controller_id, s.connected, s.locked, bad, port,
-                                      s.wheels or (0, 0, 0)))
+                                      s.wheels or (0, 0, 0), frames))
             return out
 
     def links(self) -> list[LinkStatus]:

@@ -52,6 +52,23 @@ LEGACY_GAME = "outspeed"             # the game of a record that names none (wri
 APPLICATION_ID = 0x38426258          # "8BbX"
 SCHEMA_VERSION = 1
 
+# Audit counters per controller (bitbox.table.audit): one row per controller per session of a
+# game (a resumed game adds a row), written when the game ends or stops. Journals made before
+# it get the table when a game is next played in them (CREATE TABLE IF NOT EXISTS): the format
+# stays SCHEMA_VERSION 1, which older programs open (they read only games and inputs).
+_AUDIT_TABLE = """
+CREATE TABLE IF NOT EXISTS controller_audit (
+    game INTEGER NOT NULL REFERENCES games(id),
+    controller TEXT NOT NULL,         -- the controller id, 16 hex digits
+    kind TEXT NOT NULL,               -- controller | bot (a bot's simulated controller)
+    locks INTEGER NOT NULL,
+    refusals INTEGER NOT NULL,
+    frames INTEGER NOT NULL,
+    bad_frames INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    at TEXT NOT NULL
+)"""
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -76,7 +93,7 @@ CREATE TABLE IF NOT EXISTS inputs (
     at TEXT NOT NULL,
     PRIMARY KEY (game, seq)
 );
-"""
+""" + _AUDIT_TABLE
 
 
 _GAMES = ("SELECT g.id, g.created, g.seed, g.players, g.settings, g.status, g.winners, g.ended, "
@@ -377,6 +394,34 @@ class InputRecord:
     at: str = ""               # when it was accepted (ISO 8601)
 
 
+@dataclass(frozen=True)
+class AuditCounts:
+    """One controller's counters over one session of a game (bitbox.table.audit)."""
+
+    controller_id: int
+    kind: str                         # controller | bot
+    locks: int = 0
+    refusals: int = 0
+    frames: int = 0
+    bad_frames: int = 0
+    losses: int = 0
+
+
+@dataclass(frozen=True)
+class AuditTotals:
+    """One controller's counters summed over every game of a journal."""
+
+    controller_id: int
+    kind: str                         # controller, bot, or both comma-separated
+    games: int                        # games it was seated in (a resumed game counts once)
+    locks: int
+    refusals: int
+    frames: int
+    bad_frames: int
+    losses: int
+    last: str                         # when its last counters were written (ISO 8601, with its UTC offset)
+
+
 class Journal:
     """An open journal file. Use as a context manager or call :meth:`close`.
 
@@ -498,6 +543,32 @@ class Journal:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+    # ------------------------------------------------------------------ audit counters
+    def add_audit(self, game_id: int, rows: Sequence["AuditCounts"]) -> None:
+        """Add one session's counters of each controller of game ``game_id``, in one transaction
+        (the table is made first in a journal written before it existed)."""
+        if not rows:
+            return
+        with self._tx():
+            self.db.execute(_AUDIT_TABLE)
+            self.db.executemany(
+                "INSERT INTO controller_audit (game, controller, kind, locks, refusals, frames, bad_frames, losses, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, f"{r.controller_id:016x}", r.kind, r.locks, r.refusals, r.frames, r.bad_frames, r.losses,
+                  _now()) for r in rows])
+
+    def audit(self) -> list["AuditTotals"]:
+        """Every controller's counters over all the games of this journal, by controller id (a
+        journal written before the audit existed has none)."""
+        if not self._query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'controller_audit'"):
+            return []
+        rows = self._query(
+            "SELECT controller, GROUP_CONCAT(DISTINCT kind), COUNT(DISTINCT game), SUM(locks), SUM(refusals), "
+            "SUM(frames), SUM(bad_frames), SUM(losses), MAX(at) FROM controller_audit GROUP BY controller "
+            "ORDER BY controller")
+        return [AuditTotals(int(r[0], 16), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]), int(r[7]),
+                            str(r[8])) for r in rows]
 
     # ------------------------------------------------------------------ writing
     def new_game(self, game: JournaledGame, settings: dict[str, Any]) -> "GameRecord":

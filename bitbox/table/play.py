@@ -304,6 +304,10 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
         except KeyboardInterrupt as exc:        # Ctrl-C, or SIGTERM (Terminated)
             from .app import Terminated
             code = 143 if isinstance(exc, Terminated) else 130
+        from .audit import keep as keep_audit
+        problem = keep_audit(journal, record.id, session, hub)      # ended or stopped: one transaction
+        if problem is not None:
+            log.warning("%s", say.t("status.note", line=problem))
         if code in (130, 143):                  # a status line (-q hides it); how to resume comes last
             log.info("%s", say.t("status.terminated" if code == 143 else "status.interrupted", command=kit.title))
         if session.finished:

@@ -120,6 +120,11 @@ class ControllerState:
     wheels: tuple[int, int, int] = (0, 0, 0)
     stale: bool = False                # locked since before the current prompt
     controller_id: int | None = None
+    # audit counters of this session (bitbox.table.audit): kept in the journal when the game
+    # ends or stops, never shown during a game (the table must not count a player's tries)
+    locks: int = 0                     # times the lock was closed
+    refusals: int = 0                  # choices refused
+    losses: int = 0                    # times the controller was lost (unplugged, silent, refused)
 
 
 class Journaling(Protocol):
@@ -256,6 +261,8 @@ class Referee:
             if not c.connected:
                 c.connected = True
             c.wheels = (int(event.left), int(event.centre), int(event.right))
+            if event.locked and not c.locked:
+                c.locks += 1
             c.locked = bool(event.locked)
             if not c.locked:
                 c.stale = False
@@ -264,6 +271,7 @@ class Referee:
         elif isinstance(event, Lost):
             if not c.lost:
                 c.lost = True
+                c.losses += 1
                 if self._is_active(plan.player) and self.stage != "finished":
                     self._log("lost", {"player": plan.player})
         elif isinstance(event, Back):
@@ -337,6 +345,7 @@ class Referee:
         """A private refusal: only ``player``'s controller hears of it. No log line and no
         public status, whatever ``kind`` (the table must not count a player's tries)."""
         self.refused.add(player)
+        self.ctl[player].refusals += 1
         self._commands.append(RefuseChoice(self.by_player[player].seat, 1500, self._refused_wheels(kind)))
 
     # ------------------------------------------------------------------ applying inputs
