@@ -56,11 +56,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["kill-run"]:
         p = argparse.ArgumentParser(prog="bitbox_tools.reliability kill-run")
         p.add_argument("--kill", required=True)
+        p.add_argument("--game", choices=("outspeed", "lastonealive"), default="outspeed")
         p.add_argument("--note")
         p.add_argument("play", nargs=argparse.REMAINDER)
         a = p.parse_args(argv[1:])
         play = a.play[1:] if a.play[:1] == ["--"] else a.play
-        return kill_run_main(a.kill, a.note, play)
+        return kill_run_main(a.kill, a.note, play, a.game)
     p = argparse.ArgumentParser(prog="python -m bitbox_tools.reliability",
                                 description="Run the reliability and security campaigns and write their report "
                                 "(RELIABILITY.md with --update-report).")

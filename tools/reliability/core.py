@@ -124,10 +124,16 @@ def _journal_inputs(path: Path) -> list[tuple]:
         db.close()
 
 
-def _journal_check(path: Path) -> tuple[str, list[tuple], str, dict[str, Any] | None]:
+#: The games the campaigns play: their command-line module and journal rules (module, name).
+GAME_MODULES = {"outspeed": ("outspeed.cli", "outspeed.journaling"),
+                "lastonealive": ("lastonealive.cli", "lastonealive.journaling")}
+
+
+def _journal_check(path: Path, game: str = "outspeed") -> tuple[str, list[tuple], str, Any]:
     """(integrity, inputs, status, state rebuilt from the journal) of game 1, read-only."""
+    import importlib
     from bitbox.table.journal import Journal, rebuild
-    from outspeed.journaling import RULES
+    RULES = importlib.import_module(GAME_MODULES[game][1]).RULES
     db = sqlite3.connect(path)
     try:
         integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
