@@ -329,9 +329,11 @@ def stopped_then_resumed(workdir: Path, play: list[str], reference: dict[str, An
             time.sleep(0.02)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
-        said = err.strip().splitlines()[-1] if err.strip() else ""      # "game 1 saved: ... continues it"
-        stopped = proc.returncode == 143 and "Traceback" not in err and len(err.strip().splitlines()) == 1 \
-            and said.startswith("game ") and "--resume" in said
+        lines = err.strip().splitlines()
+        said = lines[-1] if lines else ""                               # "game 1 saved: ... continues it"
+        # "Outspeed: terminated (...)", then how to resume, last (bitbox.table.play): two lines at most
+        stopped = proc.returncode == 143 and "Traceback" not in err and len(lines) <= 2 \
+            and (len(lines) == 1 or "terminated" in lines[0]) and said.startswith("game ") and "--resume" in said
     else:
         limit = max(8 * 4096, reference["journal_bytes"] - 4 * 4096)
         r = subprocess.run(args, cwd=workdir, env=_play_env(workdir), capture_output=True, text=True, timeout=120,
@@ -344,7 +346,8 @@ def stopped_then_resumed(workdir: Path, play: list[str], reference: dict[str, An
     what = ("`outspeed play` stopped by SIGTERM mid-game (headless, at speed 8 after 5 inputs)" if how == "sigterm"
             else "a full disk: no file may grow past the finished journal's size less 4 pages (`RLIMIT_FSIZE`, "
                  "as `ulimit -f`), so a COMMIT fails")
-    outcome = (f"{'exit 143, no traceback' if how == 'sigterm' else 'exit 2 with one line'} (\"{said[:140]}\"); "
+    outcome = (f"{'exit 143, no traceback, how to resume last' if how == 'sigterm' else 'exit 2 with one line'} "
+               f"(\"{said[:140]}\"); "
                f"{kept} of {len(reference['inputs'])} inputs kept; `--resume` ended exactly like the uninterrupted game"
                if ok else f"stopped cleanly: {stopped} ({said[:200]}); {message}")
     return Row("Game stopped by SIGTERM, then `outspeed play --resume`" if how == "sigterm"

@@ -45,7 +45,7 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
     from bitbox.hub import Hub
 
     major, minor = (int(x) for x in protocol.split("."))
-    counts: dict[str, Any] = {"tries": 0, "refused": 0, "applied": 0, "not_refused": 0, "seen_by_firmware": 0,
+    counts: dict[str, Any] = {"tries": 0, "refused": 0, "overtaken": 0, "applied": 0, "not_refused": 0, "seen_by_firmware": 0,
                               "choice_refused_sent": 0, "identify_sent": 0, "hints_sent": 0, "hinted_prompts": 0,
                               "prompts": 0, "problems": []}
     orig_add_sim = Hub.add_sim
@@ -77,6 +77,15 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
         return orig_hint(self, seat, left, centre, right)
     setattr(Hub, "hint", hint)
 
+    from bitbox.table import journal as J
+    journaled: list[bool] = []                             # per input: answered by the table itself ("auto")
+    orig_record = J.GameRecord.record
+
+    def record(self: Any, kind: str, data: dict[str, Any], **kw: Any) -> None:
+        orig_record(self, kind, data, **kw)
+        journaled.append(bool(data.get("auto")))
+    setattr(J.GameRecord, "record", record)
+
     rng = random.Random(seed)
     players: set[str] = set()
     module, name = _DRIVERS[game]
@@ -99,8 +108,13 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
                 self.sim.set(locked=False)
                 return
             if moved:
-                counts["applied"] += 1
-                counts["problems"].append(f"a refused lock went through at input {t['at'][0]} ({t['kind']})")
+                first = t["journaled"]
+                if first < len(journaled) and journaled[first]:
+                    counts["overtaken"] += 1       # the table answered by itself first (a window closed)
+                    self.sim.set(locked=False)
+                else:
+                    counts["applied"] += 1
+                    counts["problems"].append(f"a refused lock went through at input {t['at'][0]} ({t['kind']})")
                 del tries[id(self)]
             elif time.monotonic() - t["t0"] > REFUSAL_WAIT:
                 counts["not_refused"] += 1
@@ -131,13 +145,15 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
                     wheel, pos = wrong
                     counts["tries"] += 1
                     tries[id(self)] = {"at": (session.inputs_applied, len(getattr(session, "marks", ()))),
-                                       "t0": time.monotonic(), "seen": False, "kind": kind}
+                                       "t0": time.monotonic(), "seen": False, "kind": kind,
+                                       "journaled": len(journaled)}
                     positions: list[int | None] = [None, None, None]
                     positions[wheel] = pos
                     self.sim.set(left=positions[0], centre=positions[1], right=positions[2], locked=True)
                     return
-                if time.monotonic() - plan["t0"] < HINT_WAIT:
-                    return                         # the Hint may still be on its way to the controller
+                if any(host_hints.get(self.sim.controller_id, (0, 0, 0))) and \
+                        time.monotonic() - plan["t0"] < HINT_WAIT:
+                    return                         # the host's Hint is still on its way to the controller
                 plan["want"] = False               # no hint at this prompt: answer as usual
             elif plan["want"] and not alone:
                 plan["want"] = False               # others answer too: an input then would not tell whose
@@ -179,14 +195,18 @@ def campaign_refusals(workdir: Path, games: int, seed: int, every: float = 0.5) 
     for game, title in (("outspeed", "Outspeed"), ("lastonealive", "Last One Alive")):
         mine = [r for r in results if r["game"] == game]
         total = {k: sum(r.get(k, 0) for r in mine) for k in
-                 ("tries", "refused", "applied", "not_refused", "seen_by_firmware", "choice_refused_sent",
+                 ("tries", "refused", "overtaken", "applied", "not_refused", "seen_by_firmware", "choice_refused_sent",
                   "identify_sent", "hints_sent", "hinted_prompts", "prompts")}
         problems = [p for r in mine for p in r["problems"]]
         ended = sum(r["ended"] for r in mine)
-        ok = (not problems and ended == len(mine) and total["tries"] > 0 and total["refused"] == total["tries"]
+        ok = (not problems and ended == len(mine) and total["tries"] > 0
+              and total["refused"] + total["overtaken"] == total["tries"] and total["refused"] > 0
               and total["seen_by_firmware"] == total["refused"] and total["identify_sent"] == 0
               and total["choice_refused_sent"] >= total["refused"])
-        outcome = (f"{total['refused']}/{total['tries']} wrong locks refused, each with a ChoiceRefused to that "
+        outcome = (f"{total['refused']}/{total['tries']} wrong locks refused"
+                   + (f" ({total['overtaken']} more overtaken: the table answered for the player, an 'auto' input, "
+                      f"before the refusal was read)" if total["overtaken"] else "")
+                   + ", each with a ChoiceRefused to that "
                    f"controller alone ({total['choice_refused_sent']} sent, {total['seen_by_firmware']} shown by the "
                    f"firmware, 0 Identify as a 1.0 controller would get); refused answers applied: "
                    f"{total['applied']}; {total['hints_sent']} Hints sent, {total['hinted_prompts']} of "
