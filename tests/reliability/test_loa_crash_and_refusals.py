@@ -18,7 +18,7 @@ C = R.TEST_COUNTS
 
 
 def test_last_one_alive_killed_mid_turn_resumes_to_the_same_end(tmp_path):
-    rows = R.campaign_crash_loa(tmp_path, points=C["crash_loa_points"], seed=2024, players=3)
+    rows = R.campaign_crash_loa(tmp_path, points=C["crash_loa_points"], seed=21, players=2)
     assert_rows(rows)
     kills = rows[0].details["kills"]
     assert len(kills) == C["crash_loa_points"]
@@ -26,11 +26,11 @@ def test_last_one_alive_killed_mid_turn_resumes_to_the_same_end(tmp_path):
     assert all(k["hit"] and k["same_end"] and k["journal_ok"] for k in kills)
 
 
-def test_a_kill_between_two_locks_of_one_answer_and_mid_shooting_loses_nothing(tmp_path):
-    play = ["play", "--headless", "--speed", "0", "--players", "3", "--seed", "2024", "--size", "320x180"]
+def test_a_kill_between_two_locks_of_one_answer_or_mid_shooting_loses_nothing(tmp_path):
+    play = ["play", "--headless", "--speed", "0", "--players", "2", "--seed", "21", "--size", "320x180"]
     ref = R.crash_reference(tmp_path / "ref", play, "lastonealive")
     points = dict(R.loa_crash_points(len(R.LOA_KILL_WHAT), 7, [r[:3] for r in ref["inputs"]], ref["duration"]))
-    for moment in ("mark", "shot", "journal"):
+    for moment in ("mark", "shot"):
         spec = points[moment]
         r = R._kill_and_resume(tmp_path / moment, spec, play, ref, "lastonealive")
         assert r.hit.startswith(spec.split(":")[0]), r               # it died where it was armed
