@@ -114,7 +114,8 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
                     self.sim.set(locked=False)
                 else:
                     counts["applied"] += 1
-                    counts["problems"].append(f"a refused lock went through at input {t['at'][0]} ({t['kind']})")
+                    counts["problems"].append(f"a refused lock changed the game (an input or the marks so far) at "
+                                              f"input {t['at'][0]} ({t['kind']})")
                 del tries[id(self)]
             elif time.monotonic() - t["t0"] > REFUSAL_WAIT:
                 counts["not_refused"] += 1
@@ -208,7 +209,8 @@ def campaign_refusals(workdir: Path, games: int, seed: int, every: float = 0.5) 
                       f"before the refusal was read)" if total["overtaken"] else "")
                    + ", each with a ChoiceRefused to that "
                    f"controller alone ({total['choice_refused_sent']} sent, {total['seen_by_firmware']} shown by the "
-                   f"firmware, 0 Identify as a 1.0 controller would get); refused answers applied: "
+                   f"firmware, 0 Identify as a 1.0 controller would get); refused answers applied (an input or a mark "
+                   f"taken): "
                    f"{total['applied']}; {total['hints_sent']} Hints sent, {total['hinted_prompts']} of "
                    f"{total['prompts']} prompts hinted; {ended}/{len(mine)} games ended "
                    f"({', '.join(str(r['inputs']) for r in mine)} inputs)")
