@@ -374,10 +374,11 @@ class Session(Referee):
                 self._accept_mark()
             return
         token = "flare" if m.what == "flare" else "hero"
-        if self.mark_kind != token:
-            self.marks, self.mark_kind = [], token
+        # the marks of this token so far: a refused lock changes nothing (the other token's marks
+        # are dropped only when a mark of this one is taken)
+        marks = list(self.marks) if self.mark_kind == token else []
         if m.what == "hero_go":
-            ids = g.hero_dice() if m.value == "all" else list(self.marks)
+            ids = g.hero_dice() if m.value == "all" else marks
             if not ids:
                 self._refuse_with(player, "refuse.hero_none", {})
                 return
@@ -390,14 +391,14 @@ class Session(Referee):
             self._answer("answer", {"action": action.to_data()})
             return
         die = m.value
-        if die in self.marks:
+        if die in marks:
             self._refuse_with(player, "refuse.marked", {})
             return
         code = g.refusal(Action("use", token, (die,)))
         if code not in (None, "wrong_count"):
             self._refuse_with(player, f"code.{code}", {})
             return
-        self.marks.append(die)
+        self.marks, self.mark_kind = marks + [die], token
         if token == "flare":
             full = Action("use", "flare", tuple(self.marks))
             if g.refusal(full) is None:

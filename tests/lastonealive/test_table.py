@@ -319,3 +319,21 @@ def test_the_consoles_conformance_checks_pass_on_the_cartridge_the_table_plays()
     failed = [(name, why) for name, why in check_all(cartridge, seeds=(0,)) if why is not None]
     assert failed == []
     assert cartridge.journal.name == "lastonealive" and callable(cartridge.play_main)
+
+
+def test_a_refused_lock_mid_marking_keeps_the_dice_marked_so_far():
+    from .test_engine import position
+    game = position("players: [red, blue, green]\ntokens: {red: [hero, flare]}\nfront: {red: [zombie1, zombie2, zombie1]}\n")
+    t = Table(["controller"] * 3, game=game)
+    assert t.s.kind == "before" and t.s.game.state.active == "red"
+    applied = t.s.inputs_applied
+    t.answer("red", 3, 1, 1)                          # flare: f1 marked; a flare on 3 dice names 2
+    assert (list(t.s.marks), t.s.mark_kind) == (["f1"], "flare")
+    t.sim("red").set(8, 2, 1, locked=True)            # a hero mark before the roll: refused (wrong moment)
+    t.step()
+    assert t.s.table().refusal == ("code.wrong_moment", {})
+    assert (list(t.s.marks), t.s.mark_kind) == (["f1"], "flare")     # a refusal changes nothing
+    t.sim("red").set(locked=False)
+    t.step()
+    t.answer("red", 3, 1, 3)                          # f3: the flare is whole (f1, f3) and played
+    assert t.s.inputs_applied > applied and list(t.s.marks) == [] and "flare" not in t.s.game.held_faces("red")

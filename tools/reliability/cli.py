@@ -53,14 +53,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--seconds", type=float)
         a = p.parse_args(argv[1:])
         return rogue_main([k for k in a.kinds.split(",") if k], int(a.clone_id, 0), a.seconds)
+    if argv[:1] == ["refusal-run"]:
+        from .refusals import refusal_run_main
+        p = argparse.ArgumentParser(prog="bitbox_tools.reliability refusal-run")
+        p.add_argument("--game", choices=("outspeed", "lastonealive"), required=True)
+        p.add_argument("--protocol", default="1.1")
+        p.add_argument("--every", type=float, default=0.5)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--note", required=True)
+        p.add_argument("play", nargs=argparse.REMAINDER)
+        a = p.parse_args(argv[1:])
+        play = a.play[1:] if a.play[:1] == ["--"] else a.play
+        return refusal_run_main(a.game, a.protocol, a.every, a.seed, a.note, play)
     if argv[:1] == ["kill-run"]:
         p = argparse.ArgumentParser(prog="bitbox_tools.reliability kill-run")
         p.add_argument("--kill", required=True)
+        p.add_argument("--game", choices=("outspeed", "lastonealive"), default="outspeed")
         p.add_argument("--note")
         p.add_argument("play", nargs=argparse.REMAINDER)
         a = p.parse_args(argv[1:])
         play = a.play[1:] if a.play[:1] == ["--"] else a.play
-        return kill_run_main(a.kill, a.note, play)
+        return kill_run_main(a.kill, a.note, play, a.game)
     p = argparse.ArgumentParser(prog="python -m bitbox_tools.reliability",
                                 description="Run the reliability and security campaigns and write their report "
                                 "(RELIABILITY.md with --update-report).")

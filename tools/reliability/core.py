@@ -21,29 +21,32 @@ PY = sys.executable
 FULL: dict[str, Any] = {
     "fault_disconnects": 120, "fault_resets": 6, "fault_seed": 7, "fault_games": 2,
     "rogue_seed": 11,
-    "crash_points": 50, "crash_seed": 2024,
+    "crash_points": 50, "crash_seed": 2024, "crash_loa_points": 27,
     "journal_corruptions": 40,
     "fuzz_inputs": 1_000_000, "fuzz_seed": 1,
     "bounds_garbage_mb": 100, "bounds_firmware_mb": 8, "bounds_flood_s": 5.0,
     "secrecy_games": 60, "secrecy_seed": 3,
+    "refusal_games": 3, "refusal_seed": 31,
 }
 
 #: Small but meaningful counts (``--quick``; tests/reliability uses these or its own).
 QUICK: dict[str, Any] = {
     "fault_disconnects": 100, "fault_resets": 2, "fault_seed": 7, "fault_games": 1,
     "rogue_seed": 11,
-    "crash_points": 12, "crash_seed": 2024,
+    "crash_points": 12, "crash_seed": 2024, "crash_loa_points": 9,
     "journal_corruptions": 10,
     "fuzz_inputs": 100_000, "fuzz_seed": 1,
     "bounds_garbage_mb": 8, "bounds_firmware_mb": 1, "bounds_flood_s": 2.0,
     "secrecy_games": 10, "secrecy_seed": 3,
+    "refusal_games": 1, "refusal_seed": 31,
 }
 
 #: What tests/reliability runs on every `./dev test` (the tests read their counts from here).
 TEST_COUNTS: dict[str, Any] = {
     "fault_disconnects": 110, "fault_resets": 2, "fault_games": 1, "rogue_speed": 16, "crash_points": 50,
     "journal_corruptions": 10, "fuzz_inputs": 1_000_000, "bounds_garbage_mb": 16, "bounds_firmware_mb": 1,
-    "bounds_flood_s": 2.0, "secrecy_games": 12, "secrecy_hypothesis_examples": 30,
+    "bounds_flood_s": 2.0, "secrecy_games": 12, "secrecy_hypothesis_examples": 30, "crash_loa_points": 3,
+    "refusal_games": 1,
 }
 
 
@@ -124,19 +127,25 @@ def _journal_inputs(path: Path) -> list[tuple]:
         db.close()
 
 
-def _journal_check(path: Path) -> tuple[str, list[tuple], str, dict[str, Any] | None]:
+#: The games the campaigns play: their command-line module and journal rules (module, name).
+GAME_MODULES = {"outspeed": ("outspeed.cli", "outspeed.journaling"),
+                "lastonealive": ("lastonealive.cli", "lastonealive.journaling")}
+
+
+def _journal_check(path: Path, game: str = "outspeed") -> tuple[str, list[tuple], str, Any]:
     """(integrity, inputs, status, state rebuilt from the journal) of game 1, read-only."""
+    import importlib
     from bitbox.table.journal import Journal, rebuild
-    from outspeed.journaling import RULES
+    rules: Any = importlib.import_module(GAME_MODULES[game][1]).RULES
     db = sqlite3.connect(path)
     try:
         integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
         status = db.execute("SELECT status FROM games WHERE id = 1").fetchone()[0]
     finally:
         db.close()
-    with Journal(path, RULES) as j:
-        game, _ = rebuild(j, 1)
-        state = game.to_data()
+    with Journal(path, rules) as j:
+        engine, _ = rebuild(j, 1)
+        state = engine.to_data()
     return integrity, _journal_inputs(path), status, state
 
 

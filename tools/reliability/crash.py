@@ -17,7 +17,7 @@ from typing import Any
 
 from bitbox.i18n import counted
 
-from .core import PY, Row, _check, _game_status, _journal_check, _journal_inputs, _play_env
+from .core import GAME_MODULES, PY, Row, _check, _game_status, _journal_check, _journal_inputs, _play_env
 
 
 KILL_KINDS = ("time", "journal", "commit", "apply", "resolution", "finish")
@@ -41,13 +41,14 @@ def _die(note: Path | None, text: str) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
-    """``kill-run``: ``outspeed play`` with a SIGKILL armed at the point ``spec``
-    (``none``, ``time:S``, ``journal:K:M``, ``commit:K``, ``apply:K``, ``resolution:K:J``,
-    ``finish``; K counts inputs from 0). A line saying where it died is appended to ``note``."""
+def kill_run_main(spec: str, note: str | None, play_args: Sequence[str], game: str = "outspeed") -> int:
+    """``kill-run``: ``outspeed play`` (or ``lastonealive play`` with ``game``) with a SIGKILL
+    armed at the point ``spec`` (``none``, ``time:S``, ``journal:K:M``, ``commit:K``, ``apply:K``,
+    ``resolution:K:J`` (Outspeed), ``finish``; K counts inputs from 0). A line saying where it
+    died is appended to ``note``."""
+    import importlib
     from bitbox.table import journal as J
-    from outspeed.cli import main as outspeed_main
-    from outspeed.session import referee as R
+    game_main = importlib.import_module(GAME_MODULES[game][0]).main
 
     note_path = Path(note) if note else None
     kind, *args = spec.split(":")
@@ -107,7 +108,8 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
                 orig_record(self, kind_, data, **kw)
                 _die(note_path, f"apply {target}")
         setattr(J.GameRecord, "record", record)
-    elif kind == "resolution":
+    elif kind == "resolution" and game == "outspeed":
+        from outspeed.session import referee as R
         orig_advance = R.Session._advance_steps
         target, step = numbers[0], numbers[1]
         seen = [0]
@@ -119,6 +121,20 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
                     _die(note_path, f"resolution {target} step {seen[0]}")
             return orig_advance(self, now)
         setattr(R.Session, "_advance_steps", advance)
+    elif kind == "mark" and game == "lastonealive":
+        from lastonealive import session as LS
+        orig_accept = LS.Session._accept_mark
+        target, nth = numbers[0], numbers[1]
+        marks = [0]
+
+        def accept_mark(self, *a, **kw):
+            result = orig_accept(self, *a, **kw)
+            if self.inputs_applied >= target:
+                marks[0] += 1
+                if marks[0] >= nth:
+                    _die(note_path, f"mark {self.inputs_applied} lock {len(self.marks) or marks[0]}")
+            return result
+        setattr(LS.Session, "_accept_mark", accept_mark)
     elif kind == "finish":
         orig_finish = J.GameRecord.finish
 
@@ -128,7 +144,7 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str]) -> int:
         setattr(J.GameRecord, "finish", finish)
     elif kind != "none":
         raise SystemExit(f"kill-run: unknown kill point {spec!r}")
-    return outspeed_main(list(play_args))
+    return game_main(list(play_args))
 
 
 @dataclass
@@ -144,15 +160,23 @@ class KillResult:
     hot_journal: bool = False          # the kill left a rollback journal (it died mid-transaction)
 
 
-def _kill_and_resume(workdir: Path, spec: str, play: list[str], reference: dict[str, Any]) -> KillResult:
+def _resume_args(game: str, journal: Path, workdir: Path) -> list[str]:
+    """``GAME play --resume`` of ``journal``, headless (at full speed for Last One Alive)."""
+    speed = ["--speed", "0"] if game == "lastonealive" else []
+    return [PY, "-m", GAME_MODULES[game][0], "play", "--resume", "--journal", str(journal), "--headless",
+            "--snapshots", str(workdir / "s2"), "--size", "320x180", *speed]
+
+
+def _kill_and_resume(workdir: Path, spec: str, play: list[str], reference: dict[str, Any],
+                     game: str = "outspeed") -> KillResult:
     workdir.mkdir(parents=True, exist_ok=True)
     env = _play_env(workdir)
     note = workdir / "note.txt"
     journal = workdir / "journal.sqlite"
     t0 = time.monotonic()
     for _ in range(4):
-        killed = subprocess.run([PY, "-m", "bitbox_tools.reliability", "kill-run", "--kill", spec, "--note", str(note),
-                                 "--", *play, "--journal", str(journal), "--snapshots", str(workdir / "s1")],
+        killed = subprocess.run([PY, "-m", "bitbox_tools.reliability", "kill-run", "--game", game, "--kill", spec,
+                                 "--note", str(note), "--", *play, "--journal", str(journal), "--snapshots", str(workdir / "s1")],
                                 cwd=workdir, env=env, capture_output=True, text=True, timeout=120)
         if spec.startswith("time:") and (killed.returncode == 0 or _game_status(journal) == "finished"):
             spec = f"time:{float(spec[5:]) / 2:.4f}"     # this run was faster: the game had ended before
@@ -168,7 +192,7 @@ def _kill_and_resume(workdir: Path, spec: str, play: list[str], reference: dict[
     side = Path(str(journal) + "-journal")
     hot = side.exists() and side.stat().st_size > 0
     try:
-        integrity, inputs, status, _ = _journal_check(journal)
+        integrity, inputs, status, _ = _journal_check(journal, game)
         ref_inputs = reference["inputs"]
         journal_ok = (integrity == "ok" and [r[0] for r in inputs] == list(range(len(inputs)))
                       and inputs == ref_inputs[: len(inputs)] and status == "playing")
@@ -177,21 +201,19 @@ def _kill_and_resume(workdir: Path, spec: str, play: list[str], reference: dict[
     except Exception as exc:  # noqa: BLE001 - any failure to read it is a finding
         return KillResult(spec, hit, -1, False, False, False, f"journal unreadable after the kill: {exc!r}")
     what, _, rest = hit.partition(" ")
-    expected = {"journal": None, "commit": 0, "apply": 1}.get(what)
+    expected = {"journal": None, "commit": 0, "apply": 1, "mark": 0}.get(what)
     if expected is not None and len(inputs) != int(rest.split()[0]) + expected:
         journal_ok = False
         message = f"{hit}: {len(inputs)} inputs in the journal"
     if what == "journal" and "instruction" in rest and len(inputs) != int(rest.split()[0]):
         journal_ok = False
         message = f"{hit}: {len(inputs)} inputs in the journal (the killed transaction must roll back)"
-    resumed = subprocess.run([PY, "-m", "outspeed.cli", "play", "--resume", "--journal", str(journal), "--headless",
-                              "--snapshots", str(workdir / "s2"), "--size", "320x180"],
-                             cwd=workdir, env=env, capture_output=True, text=True, timeout=120)
+    resumed = subprocess.run(_resume_args(game, journal, workdir), cwd=workdir, env=env, capture_output=True, text=True, timeout=120)
     ok_resume = resumed.returncode == 0 and f"{counted(len(inputs), 'input', 'inputs')} replayed" in resumed.stderr \
         and "Traceback" not in resumed.stderr
     same = False
     if ok_resume:
-        integrity, final_inputs, status, state = _journal_check(journal)
+        integrity, final_inputs, status, state = _journal_check(journal, game)
         last = resumed.stdout.strip().splitlines()[-1]
         same = (final_inputs == reference["inputs"] and status == "finished" and state == reference["state"]
                 and last == reference["last_line"] and integrity == "ok")
@@ -203,17 +225,17 @@ def _kill_and_resume(workdir: Path, spec: str, play: list[str], reference: dict[
     return KillResult(spec, hit, len(inputs), journal_ok, ok_resume, same, message, time.monotonic() - t0, hot)
 
 
-def crash_reference(workdir: Path, play: list[str]) -> dict[str, Any]:
+def crash_reference(workdir: Path, play: list[str], game: str = "outspeed") -> dict[str, Any]:
     """The uninterrupted game (through the same wrapper, nothing armed), with its timing."""
     workdir.mkdir(parents=True, exist_ok=True)
     note = workdir / "note.txt"
     journal = workdir / "journal.sqlite"
-    r = subprocess.run([PY, "-m", "bitbox_tools.reliability", "kill-run", "--kill", "none", "--note", str(note),
-                        "--", *play, "--journal", str(journal), "--snapshots", str(workdir / "s")],
+    r = subprocess.run([PY, "-m", "bitbox_tools.reliability", "kill-run", "--game", game, "--kill", "none",
+                        "--note", str(note), "--", *play, "--journal", str(journal), "--snapshots", str(workdir / "s")],
                        cwd=workdir, env=_play_env(workdir), capture_output=True, text=True, timeout=120)
     _check(r.returncode == 0, f"the reference game failed: {r.stderr[-500:]}")
     times = dict(line.split() for line in note.read_text().splitlines())
-    integrity, inputs, status, state = _journal_check(journal)
+    integrity, inputs, status, state = _journal_check(journal, game)
     _check(status == "finished", "the reference game did not finish")
     return {"inputs": inputs, "state": state, "last_line": r.stdout.strip().splitlines()[-1],
             "duration": float(times["ended"]) - float(times["started"]), "journal_bytes": journal.stat().st_size}
@@ -307,9 +329,11 @@ def stopped_then_resumed(workdir: Path, play: list[str], reference: dict[str, An
             time.sleep(0.02)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
-        said = err.strip().splitlines()[-1] if err.strip() else ""      # "game 1 saved: ... continues it"
-        stopped = proc.returncode == 143 and "Traceback" not in err and len(err.strip().splitlines()) == 1 \
-            and said.startswith("game ") and "--resume" in said
+        lines = err.strip().splitlines()
+        said = lines[-1] if lines else ""                               # "game 1 saved: ... continues it"
+        # "Outspeed: terminated (...)", then how to resume, last (bitbox.table.play): two lines at most
+        stopped = proc.returncode == 143 and "Traceback" not in err and len(lines) <= 2 \
+            and (len(lines) == 1 or "terminated" in lines[0]) and said.startswith("game ") and "--resume" in said
     else:
         limit = max(8 * 4096, reference["journal_bytes"] - 4 * 4096)
         r = subprocess.run(args, cwd=workdir, env=_play_env(workdir), capture_output=True, text=True, timeout=120,
@@ -322,9 +346,94 @@ def stopped_then_resumed(workdir: Path, play: list[str], reference: dict[str, An
     what = ("`outspeed play` stopped by SIGTERM mid-game (headless, at speed 8 after 5 inputs)" if how == "sigterm"
             else "a full disk: no file may grow past the finished journal's size less 4 pages (`RLIMIT_FSIZE`, "
                  "as `ulimit -f`), so a COMMIT fails")
-    outcome = (f"{'exit 143, no traceback' if how == 'sigterm' else 'exit 2 with one line'} (\"{said[:140]}\"); "
+    outcome = (f"{'exit 143, no traceback, how to resume last' if how == 'sigterm' else 'exit 2 with one line'} "
+               f"(\"{said[:140]}\"); "
                f"{kept} of {len(reference['inputs'])} inputs kept; `--resume` ended exactly like the uninterrupted game"
                if ok else f"stopped cleanly: {stopped} ({said[:200]}); {message}")
     return Row("Game stopped by SIGTERM, then `outspeed play --resume`" if how == "sigterm"
                else "Disk full while journaling, then `outspeed play --resume`", what, "1 game", outcome, ok,
                {"kept": kept, "message": said})
+
+
+#: Last One Alive's kill points: the shared ones, and a kill between two locks of one answer.
+LOA_KILL_WHAT = {
+    "setup": "after a setup token placement is committed (before the engine applies it)",
+    "roll": "after a roll is committed, mid-turn",
+    "reroll": "after a re-roll (a hero token's answer) is committed, mid-turn",
+    "shot": "after one shot of a shooting chain is committed, the next shot still to come",
+    "mark": "between two locks of one answer (a hero or flare token marking dice, tokens discarded): "
+            "the marks are not journaled yet",
+    "journal": KILL_WHAT["journal"],
+    "commit": KILL_WHAT["commit"],
+    "time": KILL_WHAT["time"],
+    "finish": KILL_WHAT["finish"],
+}
+
+
+def loa_crash_points(n: int, seed: int, inputs: Sequence[tuple], duration: float) -> list[tuple[str, str]]:
+    """``n`` (moment, spec) kill points of a Last One Alive game whose journaled inputs are
+    ``inputs`` (seq, kind, data as stored): the moments of :data:`LOA_KILL_WHAT`, in turn."""
+    import json
+    rng = random.Random(seed)
+    phases = [json.loads(d).get("action", [None])[:2] if k == "answer" else [k, None] for _, k, d in inputs]
+    data = [json.loads(d) for _, _, d in inputs]
+    at = {
+        "setup": [i for i in range(len(inputs)) if phases[i][0] == "side"],
+        "roll": [i for i in range(len(inputs)) if phases[i][0] == "dice"],
+        "reroll": [i for i in range(len(inputs)) if phases[i] == ["use", "hero"]],
+        "shot": [i for i in range(len(inputs) - 1) if phases[i][0] == "shoot" and phases[i + 1][0] == "shoot"
+                 and data[i]["action"][2] is not None],
+        "mark": [i for i in range(len(inputs)) if phases[i] in (["use", "hero"], ["use", "flare"])
+                 or phases[i][0] == "keep"],
+    }
+    order = list(LOA_KILL_WHAT)
+    points: list[tuple[str, str]] = []
+    for j in range(n):
+        moment = order[j % len(order)]
+        if moment in at and not at[moment]:
+            moment = "time"
+        if moment == "time":
+            spec = f"time:{rng.uniform(0.0, duration):.4f}"
+        elif moment == "finish":
+            spec = "finish"
+        elif moment == "journal":
+            spec = f"journal:{rng.randrange(len(inputs))}:{rng.randint(1, 40)}"
+        elif moment == "commit":
+            spec = f"commit:{rng.randrange(len(inputs))}"
+        elif moment == "mark":
+            spec = f"mark:{rng.choice(at['mark'])}:1"
+        else:
+            spec = f"apply:{rng.choice(at[moment])}"
+        points.append((moment, spec))
+    return points
+
+
+def campaign_crash_loa(workdir: Path, points: int, seed: int, jobs: int = 2, players: int = 4) -> list[Row]:
+    """``lastonealive play --headless --speed 0`` (bots) killed by SIGKILL at odd moments of a
+    turn, then ``lastonealive play --resume``: each resumed game must end exactly as the
+    uninterrupted one with the same seed (same inputs, same winners, same final state)."""
+    from concurrent.futures import ThreadPoolExecutor
+    game = "lastonealive"
+    play = ["play", "--headless", "--speed", "0", "--players", str(players), "--seed", str(seed % 100000),
+            "--size", "320x180"]
+    ref = crash_reference(workdir / "reference", play, game)
+    chosen = loa_crash_points(points, seed, [(r[0], r[1], r[2]) for r in ref["inputs"]], ref["duration"])
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(lambda a: _kill_and_resume(workdir / f"kill-{a[0]:02d}", a[1][1], play, ref, game),
+                                enumerate(chosen)))
+    bad = [r for r in results if not (r.journal_ok and r.resumed and r.same_end)]
+    by_moment = Counter(m for m, _ in chosen)
+    hot = sum(1 for r in results if r.hot_journal)
+    outcome = (f"{sum(r.same_end for r in results)}/{len(results)} resumed games ended exactly like the "
+               f"uninterrupted one ({len(ref['inputs'])} inputs, same winners, same final state, same last line "
+               f"{ref['last_line']!r}); journal consistent after every kill ({hot} kills left a half-written "
+               f"transaction, rolled back by SQLite); inputs lost: {len(bad)}")
+    details = {"kills": [dict(dataclasses.asdict(r), moment=m) for (m, _), r in zip(chosen, results)],
+               "by_moment": dict(by_moment), "hot_journals": hot, "reference_inputs": len(ref["inputs"]),
+               "reference_seconds": ref["duration"]}
+    hits = ", ".join(f"{by_moment.get(k, 0)} {k}" for k in LOA_KILL_WHAT)
+    return [Row("Last One Alive killed (SIGKILL) at odd moments of a turn, then `lastonealive play --resume`",
+                f"`kill-run --game lastonealive` arms a SIGKILL: {hits} (see below); {players}-player headless bot "
+                f"game at --speed 0, seed {seed % 100000}",
+                f"{len(results)} kill points",
+                outcome if not bad else "; ".join(r.spec + ": " + r.message for r in bad[:5]), not bad, details)]

@@ -15,10 +15,11 @@ from .bounds import campaign_bounds
 from .configs import campaign_configs
 from .controllers import controller_rows
 from .core import FULL, QUICK, Row, TEST_COUNTS
-from .crash import KILL_WHAT, campaign_crash
+from .crash import KILL_WHAT, LOA_KILL_WHAT, campaign_crash, campaign_crash_loa
 from .faults import campaign_faults
 from .fuzz import campaign_fuzz
 from .journals import campaign_journals
+from .refusals import campaign_refusals
 from .rogues import campaign_rogues
 from .secrecy import campaign_secrecy
 
@@ -28,11 +29,13 @@ SECTIONS = (
     ("rogues", "Fault injection: misbehaving controllers"),
     ("controllers", "Fault injection: hostile controllers at a table"),
     ("crash", "Crash safety"),
+    ("crash_loa", "Crash safety: Last One Alive killed at odd moments of a turn"),
     ("journals", "Crash safety: corrupt and foreign journals"),
     ("configs", "Bad input: config files and command-line values"),
     ("fuzz", "Bad input: decoder fuzzing"),
     ("bounds", "Bad input: resource bounds"),
     ("secrecy", "Secrecy"),
+    ("refusals", "Protocol 1.1: a controller's refused choices, in both games"),
 )
 
 CAMPAIGNS = tuple(name for name, _ in SECTIONS)
@@ -51,6 +54,10 @@ def run_campaign(name: str, counts: dict[str, Any], workdir: Path) -> list[Row]:
         return controller_rows()
     if name == "crash":
         return campaign_crash(folder, counts["crash_points"], counts["crash_seed"])
+    if name == "crash_loa":
+        return campaign_crash_loa(folder, counts["crash_loa_points"], counts["crash_seed"])
+    if name == "refusals":
+        return campaign_refusals(folder, counts["refusal_games"], counts["refusal_seed"])
     if name == "journals":
         return campaign_journals(folder, counts["journal_corruptions"])
     if name == "configs":
@@ -165,6 +172,10 @@ def write_report(results: dict[str, dict[str, Any]], counts: dict[str, Any], pat
 
 
 FIXES = (
+    "Last One Alive: a refused lock in the middle of a flare or hero answer (dice marked one lock at a time) "
+    "threw away the dice marked so far when it named the other token, although a refusal must change nothing; "
+    "found by the protocol 1.1 refusals campaign (seed 33, input 562, a flare), now the marks are replaced only "
+    "when a mark of the other token is taken (`lastonealive/session.py`).",
     "The journal (pile order, held and kept tokens, each choice as it is locked in) was created 0644 in a 0755 "
     "folder: readable by every user of the machine. Now 0600 in a 0700 folder whatever the umask, an older "
     "readable journal is made 0600 when opened, and SQLite's side file inherits 0600 (`bitbox/table/journal.py`).",
@@ -207,6 +218,22 @@ FIXES = (
 )
 
 _EXPLAIN = {
+    "crash_loa": "The same machinery as above (`kill-run --game lastonealive`, then `lastonealive play --resume "
+                 "--headless --speed 0`), aimed at the moments of a Last One Alive turn, chosen from the "
+                 "uninterrupted game's own journal: after a setup token placement, a roll, a hero re-roll, one "
+                 "shot of a shooting chain is committed (the engine has not applied it), between two locks of one "
+                 "answer (marks are not journaled until the answer is whole), inside an input's transaction, at "
+                 "its COMMIT, at a random time, while finishing. The bots' decisions are seeded by the game's "
+                 "seed and the inputs applied, so the resumed game must journal exactly the same inputs and end "
+                 "in the same final state (the engine's whole state compared) with the same winner line.",
+    "refusals": "`python -m bitbox_tools.reliability refusal-run --game G --protocol 1.1 -- play ...` plays G with "
+                "bots on simulated controllers (the reference firmware) announcing protocol 1.1. At a prompt "
+                "where its player alone is awaited (so any input journaled meanwhile would be its own), a bot "
+                "sometimes first locks a stop outside the Hint its controller's firmware holds (checked to be the "
+                "Hint the host last sent it). The refusal must come as a ChoiceRefused (never an Identify, what a "
+                "1.0 controller gets), be shown by that controller's firmware, and no input or mark may be taken "
+                "while the wrong lock stands; then the bot unlocks and answers. Outspeed hints fewer prompts "
+                "(its programming prompt is simultaneous, so it is not tried there).",
     "faults": "The emulator (`bitbox emulate`, the reference firmware on pseudo-terminals) runs in its own "
               "process; the hub opens its ports through `--link-dir` symlinks (so it reopens a replugged "
               "controller by itself); bots turn the emulated wheels through the emulator's command input, the "
@@ -280,6 +307,32 @@ def _details(name: str, rows: list[Row]) -> list[str]:
             out.append(f"| `{k['spec']}` | {k['hit']} | {k['inputs_at_kill']} | {'yes' if k.get('hot_journal') else '-'} "
                        f"| {'yes' if k['journal_ok'] else 'NO'} "
                        f"| {'yes' if k['same_end'] else 'NO ' + _cell(k['message'])} |")
+    elif name == "crash_loa" and rows and "kills" in rows[0].details:
+        d = rows[0].details
+        out.append(f"Uninterrupted game: {d['reference_inputs']} inputs, {d['reference_seconds']:.2f} s from its "
+                   f"first journal write to its end. Kill points: "
+                   + ", ".join(f"{v} {k}" for k, v in d["by_moment"].items()) + ".")
+        out.append("")
+        for kind, what in LOA_KILL_WHAT.items():
+            out.append(f"- `{kind}`: {what}")
+        out.append("")
+        out.append("| moment | kill point | where it died | inputs in the journal | transaction left half-written | "
+                   "journal consistent | resumed to the same end |")
+        out.append("|---|---|---|---|---|---|---|")
+        for k in d["kills"]:
+            out.append(f"| {k['moment']} | `{k['spec']}` | {k['hit']} | {k['inputs_at_kill']} | "
+                       f"{'yes' if k.get('hot_journal') else '-'} | {'yes' if k['journal_ok'] else 'NO'} "
+                       f"| {'yes' if k['same_end'] else 'NO ' + _cell(k['message'])} |")
+    elif name == "refusals":
+        out.append("| game | seed | inputs | ended | prompts (hinted) | wrong locks | refused | shown by the firmware "
+                   "| applied | winner line |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        for r in rows:
+            for g in r.details.get("games", []):
+                out.append(f"| {g['game']} | {g['seed']} | {g['inputs']} | {'yes' if g['ended'] else 'NO'} | "
+                           f"{g.get('prompts', 0)} ({g.get('hinted_prompts', 0)}) | {g.get('tries', 0)} | "
+                           f"{g.get('refused', 0)} | {g.get('seen_by_firmware', 0)} | {g.get('applied', 0)} | "
+                           f"{_cell(g['last_line'])} |")
     elif name == "configs":
         out.append("| file | mistake | command | exit | message |")
         out.append("|---|---|---|---|---|")
