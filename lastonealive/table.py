@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
-from bitbox.table.play import EngineTable
+from bitbox.table.play import EngineTable, PlayRequest
 from bitbox.table.journal import GameInfo
 from bitbox.table.seating import SeatRules
 from bitbox.colours import SEAT_COLOURS
@@ -38,28 +38,13 @@ log = logging.getLogger("bitbox.lastonealive")
 
 
 @dataclass
-class PlayOptions:
-    players: int | None = None
-    bots: int | None = None
-    bot: str = "careful"
-    keyboard: bool = False
-    seed: int | None = None
-    lang: str | None = None
-    headless: bool = False
-    snapshots: str | None = None
-    journal: str | None = None
-    resume: bool = False
-    speed: float | None = None
+class PlayOptions(PlayRequest):
+    """``lastonealive play``'s options: the console's (:class:`bitbox.table.play.PlayRequest`)
+    and Last One Alive's own."""
+
     variant: Sequence[str] = ()
     tokens: str = "virtual"
-    controllers: Sequence[str] = ()
-    fullscreen: bool = False
-    size: tuple[int, int] | None = None
     wait: float = 3.0
-    max_seconds: float | None = None
-    mute: bool = False
-    lobby: str = "auto"                       # auto | always | never (see bitbox.table.lobby)
-    out: TextIO | None = None
 
 
 class TableLoop(ConsoleLoop):
@@ -74,14 +59,9 @@ class TableLoop(ConsoleLoop):
 
 def play(opts: PlayOptions) -> int:
     """`lastonealive play`; returns the exit code (every expected problem: one line, exit 2)."""
-    from bitbox.table.play import PlayRequest
     from bitbox.table.play import play as console_play
-    req = PlayRequest(players=opts.players, bots=opts.bots, bot=opts.bot, keyboard=opts.keyboard, seed=opts.seed,
-                      lang=opts.lang, headless=opts.headless, snapshots=opts.snapshots, journal=opts.journal,
-                      resume=opts.resume, speed=opts.speed, fullscreen=opts.fullscreen, size=opts.size,
-                      controllers=tuple(opts.controllers), max_seconds=opts.max_seconds, mute=opts.mute,
-                      lobby=opts.lobby, out=opts.out, options={"variants": list(opts.variant), "tokens": opts.tokens})
-    return console_play(LastOneAliveTable(opts.wait), req, errors=(ConfigError, RulesError))
+    opts.options = {"variants": list(opts.variant), "tokens": opts.tokens}
+    return console_play(LastOneAliveTable(opts.wait), opts, errors=(ConfigError, RulesError))
 
 
 class LastOneAliveTable(EngineTable):

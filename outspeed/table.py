@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, TextIO
 
 from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
-from bitbox.table.play import EngineTable
+from bitbox.table.play import EngineTable, PlayRequest
 from bitbox.table.journal import GameInfo, Journal, default_journal_path
 from bitbox.table.seating import SeatRules, TableError
 
@@ -113,28 +113,13 @@ def load_table_config(path: str | Path | None = None) -> TableConfig:
 # ---------------------------------------------------------------------------- options
 
 @dataclass
-class PlayOptions:
-    players: int | None = None
-    seed: int | None = None
+class PlayOptions(PlayRequest):
+    """``outspeed play``'s options: the console's (:class:`bitbox.table.play.PlayRequest`) and
+    Outspeed's own."""
+
     first_game: bool = False
-    lang: str | None = None
-    bots: int | None = None                   # how many seats bots take (None: decided by seating)
-    keyboard: bool = False
-    headless: bool = False
-    snapshots: str | None = None
-    journal: str | None = None
-    resume: bool = False
-    speed: float | None = None
-    fullscreen: bool | None = None
     tokens: str | None = None
-    controllers: list[str] = field(default_factory=list)
-    bot: str | None = None                    # the bots, comma-separated, cycled over their seats (or mixed)
-    size: tuple[int, int] | None = None
     table_config: str | None = None
-    max_seconds: float | None = None          # give up (exit 3) after this long (tests, CI)
-    out: TextIO | None = None
-    mute: bool = False
-    lobby: str = "auto"                       # auto | always | never (see bitbox.table.lobby)
 
 
 SEATING = SeatRules("Outspeed", PLAYER_ORDER, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, demo_players=4)
@@ -160,15 +145,9 @@ def bot_kinds(bot: str) -> tuple[str, ...]:
 
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
-    from bitbox.table.play import PlayRequest
     from bitbox.table.play import play as console_play
-    req = PlayRequest(players=opts.players, bots=opts.bots, bot=opts.bot, keyboard=opts.keyboard, seed=opts.seed,
-                      lang=opts.lang, headless=opts.headless, snapshots=opts.snapshots, journal=opts.journal,
-                      resume=opts.resume, speed=opts.speed, fullscreen=opts.fullscreen, size=opts.size,
-                      controllers=tuple(opts.controllers), max_seconds=opts.max_seconds, mute=opts.mute,
-                      lobby=opts.lobby, out=opts.out,
-                      options={"first_game": opts.first_game, "tokens": opts.tokens})
-    return console_play(OutspeedTable(opts.table_config), req, errors=(ConfigError, RulesError))
+    opts.options = {"first_game": opts.first_game, "tokens": opts.tokens}
+    return console_play(OutspeedTable(opts.table_config), opts, errors=(ConfigError, RulesError))
 
 
 class OutspeedTable(EngineTable):

@@ -118,11 +118,12 @@ class LazyView(Mapping[str, JSON]):
 
 
 def play(game: Game, bots: Mapping[Player, Bot],
-         on_events: Callable[[Sequence[GameEvent]], None] | None = None) -> Game:
+         on_events: Callable[[Sequence[GameEvent]], None] | None = None, fallback: Bot | None = None) -> Game:
     """Play ``game`` to its end, every prompt answered by its player's bot (all the prompts
     open at once are answered, then applied together). Each bot sees only its own private
-    view. ``on_events`` gets the events of each apply. GameError if a prompt is for a player
-    without a bot, or if the game stops asking while not finished."""
+    view. ``on_events`` gets the events of each apply. A prompt for a player without a bot is
+    answered by ``fallback`` with no view (Last One Alive asks the table who starts); without
+    one it is a GameError, as is a game that stops asking while not finished."""
     views = {p: LazyView(game, p) for p in game.players}
     while not game.finished:
         prompts = game.prompts()
@@ -132,7 +133,10 @@ def play(game: Game, bots: Mapping[Player, Bot],
         for prompt in prompts:
             bot = bots.get(prompt.player)
             if bot is None:
-                raise GameError(f"no bot plays {prompt.player}")
+                if fallback is None:
+                    raise GameError(f"no bot plays {prompt.player}")
+                answers[prompt.player] = fallback.choose({}, prompt)
+                continue
             view = views[prompt.player]
             view._view = None
             answers[prompt.player] = bot.choose(view, prompt)

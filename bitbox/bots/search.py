@@ -45,7 +45,7 @@ from typing import cast
 
 from ..games.protocol import JSON, Action, Cartridge, Game, GameError, Player, Prompt, redeal_keeping
 from ..simulation.seeds import derive
-from .base import Bot, LazyView, RandomBot, make_bot
+from .base import Bot, LazyView, RandomBot, make_bot, play
 
 #: The bot's name in every ``--bots``.
 SEARCH = "search"
@@ -162,24 +162,7 @@ def play_out(game: Game, bots: Mapping[Player, Bot], seed: int = 0) -> Game:
     """Play ``game`` to its end with ``bots`` (each sees only its own private view). A prompt
     for someone who is not a player (Last One Alive asks the table who starts) is answered
     at random (seeded by ``seed``)."""
-    views: dict[Player, LazyView] = {}
-    table: RandomBot | None = None
-    while not game.finished:
-        prompts = game.prompts()
-        if not prompts:
-            raise GameError("the game is not finished but asks nobody anything")
-        answers: dict[Player, Action] = {}
-        for prompt in prompts:
-            bot = bots.get(prompt.player)
-            if bot is None:
-                table = table or RandomBot(seed)
-                answers[prompt.player] = table.choose({}, prompt)
-                continue
-            view = views.get(prompt.player) or views.setdefault(prompt.player, LazyView(game, prompt.player))
-            view._view = None
-            answers[prompt.player] = bot.choose(view, prompt)
-        game.apply(answers)
-    return game
+    return play(game, bots, fallback=RandomBot(seed))
 
 
 class SearchBot:
