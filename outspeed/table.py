@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Mapping, TextIO
 
 from bitbox.i18n import Words
 from bitbox.table.app import TableLoop as ConsoleLoop
-from bitbox.table.play import EngineTable, PlayRequest
+from bitbox.table.play import EngineTable, PlayRequest, TableDefaults
 from bitbox.table.journal import GameInfo, Journal, default_journal_path
 from bitbox.table.seating import SeatRules, TableError
 
@@ -40,17 +40,12 @@ TOKEN_MODES = ("physical", "virtual")
 # ---------------------------------------------------------------------------- table config
 
 @dataclass(frozen=True)
-class TableConfig:
-    language: str = "en"
+class TableConfig(TableDefaults):
+    """``config/table.yaml``: the console's table defaults (:class:`bitbox.table.play.TableDefaults`)
+    and Outspeed's token mode."""
+
     tokens: str = "physical"
     bot: str = "mixed"
-    speed: float = 1.0
-    window: tuple[int, int] = (1280, 720)
-    fullscreen: bool = False
-    wait_for_controllers: float = 3.0
-    snapshots: str = "snapshots"
-    journal: str | None = None
-    sound: bool = True
 
 
 def load_table_config(path: str | Path | None = None) -> TableConfig:
@@ -166,11 +161,8 @@ class OutspeedTable(EngineTable):
         self.wheel_map: Any = None
 
     def defaults(self) -> Any:
-        from bitbox.table.play import TableDefaults
-        c = self.cfg = load_table_config(self.table_config)
-        return TableDefaults(language=c.language, speed=c.speed, window=c.window, fullscreen=c.fullscreen,
-                             wait_for_controllers=c.wait_for_controllers, snapshots=c.snapshots, journal=c.journal,
-                             sound=c.sound, bot=c.bot)
+        self.cfg = load_table_config(self.table_config)     # read here, inside play: a bad file is one line
+        return self.cfg
 
     def words(self, code: str) -> Lang:
         return Lang(code)
