@@ -654,10 +654,8 @@ class KeyboardDriver:
         self._current: str | None = None
 
     def current(self, session: Session) -> str | None:
-        for p in self.sims:
-            if session.awaiting(p) is not None:
-                return p
-        return None
+        from bitbox.table.session import at_the_keyboard
+        return at_the_keyboard(self.sims, session)
 
     def update(self, session: Session, now: float) -> None:
         self._current = self.current(session)

@@ -26,7 +26,7 @@ import hashlib
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.colours import SCREEN_RGB
 from bitbox.display.model import LogEntry, PlayerStatus, ShellView
@@ -294,6 +294,12 @@ class BotDriver:
         self.sim.set(left=left, centre=centre, right=right, locked=True, settle=self.instant)
 
 
+def at_the_keyboard(players: Iterable[str], session: Any) -> str | None:
+    """Hot-seat: the first of ``players`` (seat order) the table waits for, who is at the
+    keyboard now (any game's session with ``awaiting(player)``); None: nobody."""
+    return next((p for p in players if session.awaiting(p) is not None), None)
+
+
 class KeyboardDriver:
     """Hot-seat: the people share one keyboard. The player the table waits for (in seat order)
     is at it: ←/→ choose among their prompt's options, Enter locks, Backspace opens the lock,
@@ -309,10 +315,7 @@ class KeyboardDriver:
         self._key: tuple[Any, ...] | None = None
 
     def current(self, session: Session) -> str | None:
-        for p in self.sims:
-            if session.awaiting(p) is not None:
-                return p
-        return None
+        return at_the_keyboard(self.sims, session)
 
     def update(self, session: Session, now: float) -> None:
         key = (session.inputs_applied, session.prompt_id)
@@ -353,4 +356,4 @@ class KeyboardDriver:
         return {"player": p, "shown": self.shown, "lines": lines}
 
 
-__all__ = ["BotDriver", "KeyboardDriver", "Session", "decision_seed", "turn_of"]
+__all__ = ["BotDriver", "KeyboardDriver", "Session", "at_the_keyboard", "decision_seed", "turn_of"]
