@@ -322,14 +322,25 @@ def _games(args: argparse.Namespace) -> int:
 
 def play(argv: Sequence[str]) -> int:
     """``bitbox play [--game NAME] [the game's play options]``: the game found by name in the
-    registry plays at the table (its cartridge's ``play_main``). Without ``--game``, the one
-    game installed (a choice to make when there are several)."""
-    from .games import GameError, find, names
+    registry plays at the table (its cartridge's ``play_main``). With a screen, the home screen
+    (:mod:`bitbox.table.home`) chooses what the options leave open (the game among them), then
+    the game, then play again or back home. Without a screen and ``--game``, the one game
+    installed (or ``--default-game``: ``./dev play`` gives outspeed; a choice to make when there
+    are several)."""
+    from .games import names
     parser = argparse.ArgumentParser(prog="bitbox play", add_help=False,
                                      description="Play a game at the table; the other options are the game's own.")
     parser.add_argument("--game", metavar="NAME", help="which game (see `bitbox games`)")
+    parser.add_argument("--default-game", metavar="NAME", help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)
     name = args.game
+    from .table.home import home_play, wanted
+    if wanted(rest):
+        code = home_play(name, rest, _play_one)
+        if code is not None:
+            return code
+    if name is None and args.default_game in names():
+        name = args.default_game
     if name is None:
         installed = names()
         if len(installed) != 1:
@@ -340,6 +351,12 @@ def play(argv: Sequence[str]) -> int:
                   file=sys.stderr)
             return 2
         name = installed[0]
+    return _play_one(name, rest)
+
+
+def _play_one(name: str, rest: Sequence[str]) -> int:
+    """One game of ``name`` at the table, with its play options ``rest``."""
+    from .games import GameError, find
     try:
         cartridge = find(name)
     except GameError as exc:

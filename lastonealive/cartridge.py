@@ -103,6 +103,13 @@ class LastOneAliveCartridge(EngineCartridge):
     # The bots of this game (bitbox.bots.BotShelf): lastonealive/strategy.py.
     bots: Mapping[str, BotFactory] = {name: partial(_bot, name) for name in ("random", "careful")}
 
+    def play_flags(self, options: Mapping[str, JSON]) -> list[str]:
+        """``lastonealive play``'s flags for these options (the home screen's choices,
+        bitbox.table.home): its command takes the variants as ``--variant NAME``; an option it
+        does not take gives no flag (the home screen does not offer it)."""
+        from .table import VARIANT_CHOICES
+        return [flag for v in VARIANT_CHOICES if options.get(v) is True for flag in ("--variant", v)]
+
     def load_content(self) -> Any:
         from .content import load_content
         return load_content()

@@ -79,6 +79,7 @@ class LobbyScreen(_Screen):
                 from bitbox.table.lobby import short_id
                 info = holder.info
                 who = say.t("lobby.controller", id=short_id(info.controller_id), port=info.port, firmware=info.firmware)
+                who = f"{_name(lobby, holder, say)} · {who}" if hasattr(lobby, "name_of") else who
                 state, scol = ((say.t("lobby.ready"), GOOD) if holder.ready else
                                (say.t("lobby.lost"), BAD) if not holder.present else (say.t("lobby.close_lock"), ACCENT))
             else:
@@ -93,8 +94,10 @@ class LobbyScreen(_Screen):
         waiting = [e for e in lobby.entries.values() if e.seat is None and e.present]
         from bitbox.table.lobby import short_id
         for e in waiting[:3]:
-            self.text(surf, say.t("lobby.take_seat", id=short_id(e.info.controller_id), port=e.info.port), 30, (margin, y), ACCENT, bold=True,
-                      max_width=w - 2 * margin)
+            line = say.t("lobby.take_seat", id=short_id(e.info.controller_id), port=e.info.port)
+            if hasattr(lobby, "name_of") and (lobby.name_of(e) or lobby.spelling(e) is not None):
+                line = f"{_name(lobby, e, say)} · {line}"
+            self.text(surf, line, 30, (margin, y), ACCENT, bold=True, max_width=w - 2 * margin)
             y += p(44)
         for port in lobby.missing()[:2]:
             self.text(surf, say.t("lobby.waiting", port=port, seconds=f"{waited:.0f}"), 30,
@@ -102,9 +105,27 @@ class LobbyScreen(_Screen):
             y += p(44)
         if not lobby.entries and not lobby.missing():
             self.text(surf, say.t("lobby.none"), 30, (margin, y), DIM)
+        typing = lobby.entries.get(lobby.typing) if getattr(lobby, "typing", None) is not None else None
+        if typing is not None and typing.seat is not None:
+            line, colour = say.t("lobby.typing", player=say.player(names[typing.seat])), ACCENT
+        else:
+            line, colour = say.t("lobby.names"), DIM
+        self.text(surf, line, 24, (margin, h - p(84)), colour, anchor="midleft", max_width=w - 2 * margin)
         self.text(surf, say.t("lobby.keys", bots=n_bots), 24, (margin, h - p(40)), DIM, anchor="midleft",
                   max_width=w - 2 * margin)
         self.dirty = False
+
+
+def _name(lobby: Any, entry: Any, say: Any) -> str:
+    """The name chosen for a seat as the lobby shows it: "✎ AD[A]" while a letter is spelled,
+    "Ana|" while typed, else the name or "no name"."""
+    slot = lobby.spelling(entry)
+    if lobby.typing == entry.hub_seat:
+        return "".join(entry.letters) + "|"
+    if slot is not None:
+        letters = list(entry.letters) + [" "] * (slot + 1 - len(entry.letters))
+        return "✎ " + "".join(f"[{c}]" if i == slot else c for i, c in enumerate(letters)).rstrip()
+    return lobby.name_of(entry) or say.t("lobby.no_name")
 
 
 class TestScreen(_Screen):

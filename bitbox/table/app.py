@@ -69,8 +69,12 @@ class Display(Protocol):
 
 
 def display_available() -> bool:
-    """Whether a window can be opened (False: run headless)."""
+    """Whether a window can be opened (False: run headless). ``BITBOX_ASSUME_DISPLAY=1`` says
+    yes on any SDL video driver, SDL's ``dummy`` included: the tests' way to run the window's
+    code (home screen, lobby, table) on a virtual display."""
     driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if os.environ.get("BITBOX_ASSUME_DISPLAY") == "1":
+        return True
     if driver in ("dummy", "offscreen"):
         return False
     if sys.platform.startswith("linux") and not driver and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -188,6 +192,9 @@ class TableLoop:
     command = "bitbox play"                 # names the program in the one-line messages
     stop: StopRequest | None = None         # Ctrl-C and SIGTERM, read at the top of every frame
     SOUNDS: Mapping[str, str] = {}          # a log entry's kind -> a sound name (bitbox.sound.NAMES)
+    #: Started from the home screen (bitbox.table.home): after the winner, a lock closed on one of
+    #: these hub seats (the people's controllers), or Enter, ends the loop (None: the window stays)
+    then_home: set[int] | None = None
 
     def __init__(self, session: TableReferee, hub: CommandHub, drivers: Sequence[Driver], keyboard: Keyboard | None,
                  lang: Words, *, headless: bool, out: TextIO, snapshots: Path | None, size: tuple[int, int],
@@ -275,6 +282,24 @@ class TableLoop:
         except (AttributeError, pygame.error):     # an older pygame, or a driver without windows
             pass
 
+    def _go_on(self, surface: Any) -> Any:
+        """After the winner, when started from the home screen: "lock or Enter to go on", in
+        a band at the bottom of the window (drawn again every frame)."""
+        import pygame
+
+        from bitbox.display.shell import ACCENT, BG, Fonts
+        from bitbox.i18n import Words
+        if getattr(self, "_go_on_font", None) is None:
+            self._go_on_font = Fonts().get(max(22, surface.get_height() * 30 // 1080), True)
+        img = self._go_on_font.render(Words(getattr(self.lang, "code", "en")).t("home.after"), True, ACCENT)
+        w, h = surface.get_size()
+        band = pygame.Rect(0, 0, min(w, img.get_width() + 40), img.get_height() + 16)
+        band.midbottom = (w // 2, h - 8)
+        pygame.draw.rect(surface, BG, band)
+        pygame.draw.rect(surface, ACCENT, band, width=2)
+        surface.blit(img, img.get_rect(center=band.center))
+        return band
+
     def run(self) -> int:
         if self.stop is None:
             return self._run()
@@ -321,7 +346,10 @@ class TableLoop:
                         if ev.type == getattr(pygame, "VIDEORESIZE", None):
                             self._minimum_size(pygame)
                     elif ev.type == pygame.KEYDOWN:
-                        if ev.key == pygame.K_ESCAPE:       # also in keyboard hot-seat: the journal keeps it
+                        if end_seen and self.then_home is not None and ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER,
+                                                                                   pygame.K_SPACE):
+                            running = False
+                        elif ev.key == pygame.K_ESCAPE:       # also in keyboard hot-seat: the journal keeps it
                             running = False
                         elif ev.key in (pygame.K_F11,) or (ev.key == pygame.K_f and self.keyboard is None):
                             try:
@@ -336,6 +364,10 @@ class TableLoop:
                 if not running:
                     break
             events = self.hub.poll(timeout=0.0 if (screen is not None or s.busy) else 0.004)
+            if end_seen and self.then_home is not None and any(
+                    getattr(e, "locked", False) and getattr(e, "seat", None) in self.then_home
+                    and not self._locks.get(e.seat, False) for e in events):
+                running = False                     # the home screen's after-game menu comes next
             for e in events:
                 s.handle(e)
             self._sounds(events)
@@ -363,6 +395,8 @@ class TableLoop:
                         pygame.display.flip()
                     else:
                         pygame.display.update(dirty)
+                if end_seen and self.then_home is not None:
+                    pygame.display.update(self._go_on(current))
                 ticker.tick(self.fps)
             self.frames += 1
             if self.max_seconds is not None and time.monotonic() - started > self.max_seconds:

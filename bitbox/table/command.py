@@ -85,6 +85,7 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
                    help="the lobby screen before the game: auto (when there are controllers to seat and a "
                         "window), always, never")
     p.add_argument("--max-seconds", type=float, help=argparse.SUPPRESS)
+    p.add_argument("--then-home", action="store_true", help=argparse.SUPPRESS)     # bitbox.table.home's
     add_logging_options(p)
 
 
@@ -195,7 +196,7 @@ def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO 
                       seed=args.seed, lang=args.lang, headless=args.headless, snapshots=args.snapshots,
                       journal=args.journal, resume=args.resume, speed=args.speed, fullscreen=args.fullscreen,
                       size=args.size, controllers=tuple(args.controller), max_seconds=args.max_seconds, mute=args.mute,
-                      lobby=args.lobby, options=options, out=out)
+                      lobby=args.lobby, options=options, out=out, then_home=args.then_home)
     return console_play(CartridgeTable(cartridge, prog), req, errors=(GameError, OptionError))
 
 

@@ -4,7 +4,11 @@ Every controller found is listed (id, port, firmware). **Closing its lock takes 
 the first free colour, shown at once on the controller's colour light and on the screen.
 A seated player **turns the left wheel** to move to another colour (position 1 = the first
 colour, 2 the second...); a colour someone holds is **swapped** with them. A seated
-controller whose lock is closed is *ready*; opening it again is *not ready*. Bots fill the
+controller whose lock is closed is *ready*; opening it again is *not ready*. While not ready,
+a player **names** their seat (before taking it too): the **centre wheel** turns through "no name", the names
+already in the journal (:func:`known_names`) and then the letters of a new name (✎ 1, ✎ 2...),
+whose letter the **right wheel** turns (a space, then A to Z); or, at the keyboard,
+**Tab** chooses a seat and its name is typed (Enter or Tab ends). Bots fill the
 seats nobody takes. The game starts when every controller found is seated and ready (and
 every controller given with ``--controller`` has answered), or at once with **Enter**
 (everyone seated plays, bots fill the rest). **T** opens the controller test screen, **Esc**
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Iterable, Sequence, TextIO
 
 from bitbox.colours import LIGHT_RGB
 from bitbox.events import Back, Connected, ControllerInfo, Lost, WheelsChanged
@@ -39,6 +43,9 @@ class Entry:
     locked: bool = False
     left: int = 0
     present: bool = True
+    wheels: tuple[int, int] | None = None       # centre and right as last seen (names)
+    pick: int = 0                   # 0: no name; 1..known: a known name; beyond: a letter to spell
+    letters: list[str] = field(default_factory=list)     # the name spelled (wheels or keyboard)
 
     @property
     def ready(self) -> bool:
@@ -57,6 +64,8 @@ class Lobby:
     expected: Sequence[str] = ()
     min_players: int = 0
     bots: int | None = None                                     # None: fill to min_players
+    known: Sequence[str] = ()                                   # names offered (the journal's)
+    typing: int | None = None                                   # hub seat whose name the keyboard types
     entries: dict[int, Entry] = field(default_factory=dict)     # by hub seat
     commands: list[tuple[str, int, Any]] = field(default_factory=list)   # ("colour", hub seat, rgb)
     lines: list[str] = field(default_factory=list)              # what happened, for the screen
@@ -82,9 +91,11 @@ class Lobby:
             e = self.entries.get(event.seat)
             if e is None:
                 return
-            was_locked, e.locked = e.locked, event.locked
+            first = e.wheels is None                # a lock closed before the lobby (the home screen's) takes no seat
+            was_locked, e.locked = (event.locked if first else e.locked), event.locked
             moved = event.left != e.left
             e.left = event.left
+            self._name_wheels(e, event.centre, event.right)
             if event.locked and not was_locked and e.seat is None:
                 self.take(event.seat)
             elif moved and e.seat is not None and 1 <= event.left <= self.max_players:
@@ -117,6 +128,74 @@ class Lobby:
         e.seat = seat
         self._show(e)
         self.lines.append(f"{self.names[seat].capitalize()} ⇄ {'a free seat' if other is None else self.names[was].capitalize()}")
+
+    # -- names ---------------------------------------------------------------------------------
+    def _name_wheels(self, e: Entry, centre: int, right: int) -> None:
+        """The centre wheel picks the name (or the letter to spell), the right wheel turns
+        that letter; while the lock is open, seated or not yet (turns counted from where the
+        wheels were: the first state seen is where they start)."""
+        from .home import wheel_step
+        before, e.wheels = e.wheels, (centre, right)
+        if before is None or e.locked:
+            return
+        step = wheel_step(before[0], centre)
+        if step:
+            e.pick = max(0, min(len(self.known) + MAX_SPELL, e.pick + step))
+        turn = wheel_step(before[1], right)
+        slot = e.pick - len(self.known) - 1
+        if turn and slot >= 0:
+            e.letters += [" "] * (slot + 1 - len(e.letters))
+            at = max(0, SPELL.find(e.letters[slot]))
+            e.letters[slot] = SPELL[(at + turn) % len(SPELL)]
+
+    def name_of(self, e: Entry) -> str | None:
+        """The name chosen for ``e``'s seat (None: no name)."""
+        from bitbox.standings import clean_name
+        if 1 <= e.pick <= len(self.known):
+            return self.known[e.pick - 1]
+        if e.pick > len(self.known):
+            text = "".join(e.letters)
+            return clean_name(text.title() if _spelled(e.letters) else text)
+        return None
+
+    def spelling(self, e: Entry) -> int | None:
+        """The letter being spelled (0 = the first), or None."""
+        slot = e.pick - len(self.known) - 1
+        return slot if slot >= 0 else None
+
+    def type_next(self) -> None:
+        """Tab: the keyboard types the name of the next seated player (after the last: none)."""
+        seated = [x.hub_seat for x in self.seated()]
+        if not seated:
+            self.typing = None
+            return
+        i = seated.index(self.typing) + 1 if self.typing in seated else 0
+        self.typing = seated[i] if i < len(seated) else None
+
+    def type(self, text: str) -> None:
+        """Keys typed into the name of :attr:`typing`'s seat (a backspace deletes the last)."""
+        e = self.entries.get(self.typing) if self.typing is not None else None
+        if e is None:
+            return
+        if e.pick <= len(self.known):           # typing starts a new name
+            e.pick, e.letters = len(self.known) + 1, list((self.name_of(e) or "") if e.pick else "")
+        for ch in text:
+            if ch == "\b":
+                e.letters = e.letters[:-1]
+            elif ch.isprintable() and len(e.letters) < MAX_TYPED:
+                e.letters.append(ch)
+        e.pick = len(self.known) + max(1, min(MAX_SPELL, len(e.letters)))
+
+    def chosen_names(self) -> dict[int, str]:
+        """Seat index -> the name chosen there (a name chosen at two seats: the first keeps it)."""
+        out: dict[int, str] = {}
+        seen: set[str] = set()
+        for e in self.seated():
+            name = self.name_of(e)
+            if name and name.casefold() not in seen and e.seat is not None:
+                seen.add(name.casefold())
+                out[e.seat] = name
+        return out
 
     def _show(self, e: Entry) -> None:
         if e.seat is not None:
@@ -161,6 +240,38 @@ class Lobby:
         return out
 
 
+#: What a wheel spells a name with (ADA is shown as Ada).
+SPELL = " ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_SPELL = 12                  # letters spelled with the wheels
+MAX_TYPED = 24                  # characters typed at the keyboard
+
+
+def _spelled(letters: Sequence[str]) -> bool:
+    """A name spelled with the wheels (capitals only): shown as a name (ADA -> Ada)."""
+    text = "".join(letters).strip()
+    return bool(text) and all(c in SPELL for c in text)
+
+
+def known_names(games: Iterable[Any], most: int = 64) -> list[str]:
+    """The names the journal's games gave their seats (``settings["names"]``), the most
+    recent first, each once (compared ignoring case), at most ``most``."""
+    from bitbox.standings import clean_name
+    out: list[str] = []
+    seen: set[str] = set()
+    for info in sorted(games, key=lambda g: -int(getattr(g, "id", 0))):
+        names = getattr(info, "settings", {}).get("names")
+        if not isinstance(names, dict):
+            continue
+        for raw in names.values():
+            name = clean_name(raw)
+            if name and name.casefold() not in seen:
+                seen.add(name.casefold())
+                out.append(name)
+                if len(out) >= most:
+                    return out
+    return out
+
+
 def apply(hub: Any, commands: Sequence[tuple[str, int, Any]]) -> None:
     """The lobby's commands as hub calls (a controller that went away is skipped)."""
     for kind, seat, rgb in commands:
@@ -185,7 +296,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
     connected.
 
     ``keys``: a test's key presses instead of pygame's (names: "enter", "test", "escape",
-    "bot+", "bot-"; **+**/**-** change how many bots fill the free seats).
+    "bot+", "bot-"; **+**/**-** change how many bots fill the free seats; "tab" chooses the
+    seat whose name is typed, "type:TEXT" types, "typed" ends it).
     A ``--controller`` that does not answer is named on the screen and in the status log (once).
     ``sink``: every hub event polled is appended to it (for the referee, after the lobby).
     ``lang``: the language of the status lines and of the screen."""
@@ -217,12 +329,27 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
             for ev in pygame.event.get():
                 if ev.type == pygame.QUIT:
                     pressed.append("escape")
+                elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_TAB:
+                    pressed.append("tab")
+                elif ev.type == pygame.KEYDOWN and lobby.typing is not None:     # a name being typed
+                    if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+                        pressed.append("typed")
+                    elif ev.key == pygame.K_BACKSPACE:
+                        lobby.type("\b")
+                    elif ev.unicode and ev.unicode.isprintable():
+                        lobby.type(ev.unicode)
                 elif ev.type == pygame.KEYDOWN:
                     pressed.append({pygame.K_RETURN: "enter", pygame.K_KP_ENTER: "enter", pygame.K_SPACE: "enter",
                                     pygame.K_t: "test", pygame.K_ESCAPE: "escape", pygame.K_PLUS: "bot+",
                                     pygame.K_EQUALS: "bot+", pygame.K_KP_PLUS: "bot+", pygame.K_MINUS: "bot-",
                                     pygame.K_KP_MINUS: "bot-"}.get(ev.key, ""))
         for k in pressed:
+            if k == "tab":
+                lobby.type_next()
+            elif k == "typed":
+                lobby.typing = None
+            elif k.startswith("type:"):
+                lobby.type(k[5:])
             if k == "escape":
                 return None
             if k == "test" and service is not None:
@@ -284,7 +411,7 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
                  window: bool = False, title: str = "", options: str = "", bots: int | None = None,
                  min_players: int = 0, out: TextIO | None = None, size: tuple[int, int] = (1280, 720),
                  fullscreen: bool = False, max_seconds: float | None = None, always: bool = False,
-                 lang: str = "en") -> None:
+                 lang: str = "en", known: Sequence[str] = ()) -> None:
         self.hub, self.names, self.max_players, self.urls = hub, list(names), max_players, list(urls)
         self.lang = lang                        # of the lines printed to ``out`` (bitbox.i18n)
         self.window, self.title, self.options, self.min_players = window, title, options, min_players
@@ -292,12 +419,14 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
         self.max_seconds, self.always = max_seconds, always
         self.asked_bots = bots
         self.bots: int | None = None
+        self.known = list(known)                # names offered on the centre wheel (the journal's)
+        self.chosen: dict[int, str] = {}        # after the call: seat index -> the name chosen there
 
     def __call__(self, connected: dict[int, ControllerInfo], pending: list[Any]) -> dict[int, int]:
         from .seating import LeftLobby
         hub = self.hub
         lobby = Lobby(self.names, self.max_players, expected=self.urls, min_players=self.min_players,
-                      bots=self.asked_bots)
+                      bots=self.asked_bots, known=self.known)
         for seat, info in sorted(connected.items()):
             lobby.handle(Connected(seat, info, 0.0))
         events = [e for e in pending if not isinstance(e, Connected)]
@@ -329,4 +458,5 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
         for e in lobby.entries.values():        # controllers that came during the lobby
             connected.setdefault(e.hub_seat, e.info)
         self.bots = lobby.bots if lobby.bots != self.asked_bots else None
+        self.chosen = lobby.chosen_names()
         return {hub_seat: at for hub_seat in order if (at := lobby.entries[hub_seat].seat) is not None}

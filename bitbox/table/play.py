@@ -60,6 +60,7 @@ class PlayRequest:
     lobby: str = "auto"                       # auto | always | never (bitbox.table.lobby)
     options: Mapping[str, Any] = field(default_factory=dict)      # the game's own, as given
     out: TextIO | None = None
+    then_home: bool = False                   # started from the home screen: after the winner, a lock goes on
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,16 @@ def play(table: GameTable, req: PlayRequest, errors: tuple[type[BaseException], 
         StopRequest.restore(previous)
 
 
+def lobby_names(journal: Journal) -> list[str]:
+    """The names the journal's games gave their seats, most recent first (the lobby's wheel)."""
+    from .lobby import known_names
+    try:
+        games, _ = journal.readable_games()
+    except JournalError:
+        return []
+    return known_names(games)
+
+
 def check_snapshots_for(req: PlayRequest, cfg: TableDefaults, headless: bool) -> Path | None:
     from .options import check_snapshots
     return check_snapshots(req.snapshots or cfg.snapshots if headless or req.snapshots else None)
@@ -253,7 +264,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
                                 window=not headless, title=kit.title, options=" · ".join(options), bots=req.bots,
                                 min_players=table.seating.min_players, out=out, size=req.size or cfg.window,
                                 fullscreen=cfg.fullscreen if req.fullscreen is None else req.fullscreen,
-                                max_seconds=req.max_seconds, always=req.lobby == "always", lang=words.code)
+                                max_seconds=req.max_seconds, always=req.lobby == "always", lang=words.code,
+                                known=lobby_names(journal))
             seats, sims, pending = connect(hub, table.seating, request, None, out, arrange=arrange)
             seed = req.seed if req.seed is not None else new_seed()
             seed_kind = "given" if req.seed is not None else "secret"
@@ -261,6 +273,12 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             game = dealt.game
             settings = {"seats": [{k: s[k] for k in ("player", "kind", "controller_id")} for s in seats],
                         "lang": words.code, "bot": bot, **dealt.settings, "seed": seed_kind}
+            chosen = getattr(arrange, "chosen", None) or {}         # the names chosen in the lobby
+            if chosen:
+                names = dict(settings.get("names") or {})
+                names.update({table.seating.names[i]: n for i, n in chosen.items()
+                              if i < len(table.seating.names) and table.seating.names[i] not in names})
+                settings["names"] = names
             record = journal.new_game(game, settings)
             n_inputs = 0
             who = ", ".join(say.t("status.seat", player=words.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
@@ -299,6 +317,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
                             fullscreen=cfg.fullscreen if req.fullscreen is None else req.fullscreen,
                             max_seconds=req.max_seconds, sound=sound)
         loop.stop = stop
+        if req.then_home:                       # the home screen's: a lock (or Enter) after the winner goes on
+            loop.then_home = {s["seat"] for s in seats if s["kind"] == "controller"}
         try:
             code = int(loop.run())
         except KeyboardInterrupt as exc:        # Ctrl-C, or SIGTERM (Terminated)
