@@ -491,10 +491,11 @@ KEYS = {"K_UP": "up", "K_DOWN": "down", "K_LEFT": "left", "K_RIGHT": "right", "K
 
 def run_menu(hub: Any, menu: Menu, *, title: str = "", max_seconds: float | None = None,
              keys: Callable[[], list[str]] | None = None,
-             on_frame: Callable[[Any, Menu], None] | None = None) -> bool:
+             on_frame: Callable[[Any, Menu, Any], None] | None = None) -> bool:
     """Show ``menu`` in the window until it is confirmed (True) or left (False: Esc, the
     window closed, ``max_seconds`` passed). ``keys``: a test's key presses; ``on_frame``:
-    called with the window's surface and the menu after each frame is drawn."""
+    called with the window's surface, the menu and its screen (:class:`HomeScreen`) after each
+    frame is drawn."""
     import pygame
 
     from bitbox.display.home import HomeScreen
@@ -517,7 +518,7 @@ def run_menu(hub: Any, menu: Menu, *, title: str = "", max_seconds: float | None
             view.draw(surface, menu, title=title)
             pygame.display.flip()
             if on_frame is not None:
-                on_frame(surface, menu)
+                on_frame(surface, menu, view)
         if max_seconds is not None and time.monotonic() - started > max_seconds:
             return False
         clock.tick(30)
@@ -557,7 +558,7 @@ def open_hub(given: Given) -> Any:
 
 
 def _menu(given: Given, menu: Menu, caption: str, title: str,
-          keys: Callable[[], list[str]] | None, on_frame: Callable[[Any, Menu], None] | None) -> tuple[bool, int]:
+          keys: Callable[[], list[str]] | None, on_frame: Callable[[Any, Menu, Any], None] | None) -> tuple[bool, int]:
     """One menu on its own hub; (confirmed, controllers seen)."""
     open_window(given, caption)
     hub = open_hub(given)
@@ -578,7 +579,7 @@ def wanted(rest: Sequence[str]) -> bool:
 
 
 def home_play(game: str | None, rest: Sequence[str], dispatch: Callable[[str, list[str]], int], *,
-              keys: Callable[[], list[str]] | None = None, on_frame: Callable[[Any, Menu], None] | None = None,
+              keys: Callable[[], list[str]] | None = None, on_frame: Callable[[Any, Menu, Any], None] | None = None,
               err: Any = None) -> int | None:
     """The home screen, the game, the after-game menu, round again as the table chooses.
     Returns None when the command line settles everything (no home screen: play as usual),
@@ -602,7 +603,6 @@ def home_play(game: str | None, rest: Sequence[str], dispatch: Callable[[str, li
     if home.settled() or not games:
         return None
     while True:
-        home.done = home.left = False
         ok, controllers = _menu(given, home, "8Bitbox", "8Bitbox", keys, on_frame)
         if not ok:
             return 0
@@ -623,6 +623,7 @@ def home_play(game: str | None, rest: Sequence[str], dispatch: Callable[[str, li
             break
         if choice == QUIT:
             return 0
+        home = Home(games, given, load_choices(path)[0])      # back home: the choices as remembered
 
 
 __all__ = ["AfterGame", "Choices", "Given", "Home", "Menu", "Row", "given_of", "home_play", "load_choices",

@@ -66,6 +66,7 @@ class Lobby:
     bots: int | None = None                                     # None: fill to min_players
     known: Sequence[str] = ()                                   # names offered (the journal's)
     typing: int | None = None                                   # hub seat whose name the keyboard types
+    after_home: bool = False                                    # opened from the home screen (bitbox.table.home)
     entries: dict[int, Entry] = field(default_factory=dict)     # by hub seat
     commands: list[tuple[str, int, Any]] = field(default_factory=list)   # ("colour", hub seat, rgb)
     lines: list[str] = field(default_factory=list)              # what happened, for the screen
@@ -91,7 +92,7 @@ class Lobby:
             e = self.entries.get(event.seat)
             if e is None:
                 return
-            first = e.wheels is None                # a lock closed before the lobby (the home screen's) takes no seat
+            first = e.wheels is None and self.after_home   # a lock still closed from the home screen takes no seat
             was_locked, e.locked = (event.locked if first else e.locked), event.locked
             moved = event.left != e.left
             e.left = event.left
@@ -411,7 +412,7 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
                  window: bool = False, title: str = "", options: str = "", bots: int | None = None,
                  min_players: int = 0, out: TextIO | None = None, size: tuple[int, int] = (1280, 720),
                  fullscreen: bool = False, max_seconds: float | None = None, always: bool = False,
-                 lang: str = "en", known: Sequence[str] = ()) -> None:
+                 lang: str = "en", known: Sequence[str] = (), after_home: bool = False) -> None:
         self.hub, self.names, self.max_players, self.urls = hub, list(names), max_players, list(urls)
         self.lang = lang                        # of the lines printed to ``out`` (bitbox.i18n)
         self.window, self.title, self.options, self.min_players = window, title, options, min_players
@@ -420,13 +421,14 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
         self.asked_bots = bots
         self.bots: int | None = None
         self.known = list(known)                # names offered on the centre wheel (the journal's)
+        self.after_home = after_home            # a lock closed on the home screen must open before it takes a seat
         self.chosen: dict[int, str] = {}        # after the call: seat index -> the name chosen there
 
     def __call__(self, connected: dict[int, ControllerInfo], pending: list[Any]) -> dict[int, int]:
         from .seating import LeftLobby
         hub = self.hub
         lobby = Lobby(self.names, self.max_players, expected=self.urls, min_players=self.min_players,
-                      bots=self.asked_bots, known=self.known)
+                      bots=self.asked_bots, known=self.known, after_home=self.after_home)
         for seat, info in sorted(connected.items()):
             lobby.handle(Connected(seat, info, 0.0))
         events = [e for e in pending if not isinstance(e, Connected)]

@@ -216,8 +216,8 @@ def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[di
     real_links = [link for link in hub.links() if link.kind != "sim"]
     want_real = None if wanted is None else sum(1 for s in wanted if s["kind"] == "controller")
     pending: list[Any] = []
-    wait_for(hub, req.wait if real_links else 0.0, connected, pending,
-             None if want_real is None else (lambda c: len(c) >= want_real))
+    wait_for(hub, req.wait if real_links else 0.0, connected, pending,     # until every port found has answered
+             (lambda c: len(c) >= len(real_links)) if want_real is None else (lambda c: len(c) >= want_real))
     chosen: dict[int, int] | None = None
     if wanted is None and arrange is not None:
         chosen = arrange(connected, pending)           # the lobby: hub seat -> seat index
