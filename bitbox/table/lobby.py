@@ -160,9 +160,9 @@ class Lobby:
         return None
 
     def spelling(self, e: Entry) -> int | None:
-        """The letter being spelled (0 = the first), or None."""
+        """The letter being spelled (0 = the first), or None (not spelling, or the lock closed)."""
         slot = e.pick - len(self.known) - 1
-        return slot if slot >= 0 else None
+        return slot if slot >= 0 and not e.locked else None
 
     def type_next(self) -> None:
         """Tab: the keyboard types the name of the next seated player (after the last: none)."""

@@ -1,0 +1,268 @@
+"""The home screen's parts (issue 20): the rows it offers for every installed cartridge and
+the ones the command line settles, the play options its choices become, the remembered
+choices (a hostile file is one line and the defaults), headless never shows it, and the
+lobby's names (the journal's on the centre wheel, spelled with the right wheel, typed)."""
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bitbox.events import Connected, ControllerInfo, WheelsChanged
+from bitbox.games import find
+from bitbox.table.home import (AfterGame, Choices, Home, given_of, home_play, load_choices, option_flags,
+                               save_choices, wanted, wheel_step)
+from bitbox.table.lobby import Lobby, known_names
+
+TUTORIAL = Path(__file__).resolve().parents[1] / "tutorial"
+COLOURS = ("red", "blue", "green", "yellow")
+
+
+@pytest.fixture
+def games(monkeypatch):
+    monkeypatch.syspath_prepend(str(TUTORIAL))
+    monkeypatch.setenv("BITBOX_GAMES", "goofspiel=goofspiel:CARTRIDGE")
+    return {n: find(n) for n in ("outspeed", "lastonealive", "goofspiel")}
+
+
+def wheels(seat: int, left: int = 0, centre: int = 0, right: int = 0, locked: bool = False) -> WheelsChanged:
+    return WheelsChanged(seat, 100 + seat, left, centre, right, locked, 0.0)
+
+
+def test_a_wheel_step_is_the_shorter_way_round():
+    assert [wheel_step(0, 1), wheel_step(0, 15), wheel_step(14, 2), wheel_step(3, 3), wheel_step(0, 8)] == [1, -1, 4, 0, 8]
+
+
+def test_every_installed_game_is_offered_with_its_own_rows(games):
+    home = Home(games, given_of(None, []), Choices())
+    assert home.game_row.values == ["outspeed", "goofspiel", "lastonealive"]        # the default first
+    assert [r.key for r in home.rows] == ["game", "players", "bots", "lang", "opt:first_game", "opt:tokens"]
+    home.key("right")
+    assert home.game_row.value == "goofspiel" and home.players_row.values == [2, 3, 4]
+    assert [r.key for r in home.rows][-1] == "opt:cards" and home.rows[-1].values == [3, 4, 5, 6, 7, 8]
+    home.key("right")
+    # Last One Alive's own command takes its variants as --variant; what it cannot take is not offered
+    assert [r.key for r in home.option_rows] == ["opt:survivors", "opt:day_night", "opt:zombies_everywhere"]
+
+
+def test_the_left_wheel_moves_the_cursor_the_centre_wheel_the_value_the_lock_confirms(games):
+    home = Home(games, given_of(None, []), Choices())
+    home.handle(Connected(0, ControllerInfo(100, "p", (1, 2), "fw", (16, 16, 16)), 0.0))
+    home.handle(wheels(0, 5, 9, 0))                        # where the wheels are: no turn
+    assert (home.cursor, home.game_row.value, home.done) == (0, "outspeed", False)
+    assert "bots" not in [r.key for r in home.rows]        # a controller found: bots take the free seats
+    home.handle(wheels(0, 5, 10, 0))
+    assert home.game_row.value == "goofspiel"
+    home.handle(wheels(0, 6, 10, 0))
+    home.handle(wheels(0, 6, 8, 0))
+    assert home.row.key == "players" and home.players_row.value == 2
+    home.handle(wheels(0, 6, 8, 0, locked=True))
+    assert home.done
+    assert home.argv(controllers=1) == ["--lang", "en", "--players", "2"]
+
+
+def test_the_keyboard_drives_it_too_and_without_controllers_the_other_seats_are_the_keyboards(games):
+    home = Home(games, given_of("goofspiel", []), Choices())
+    assert [r.key for r in home.rows] == ["players", "bots", "lang", "opt:cards"]
+    home.key("left")                                       # 4 -> 3 players
+    home.key("down")
+    home.key("left")                                       # 3 -> 2 bots: one person at the keyboard
+    assert home.help(home.bots_row) == "people at the keyboard: 1"
+    home.key("down")
+    home.key("right")                                      # Español
+    home.key("down")
+    home.key("left")                                       # 6 -> 5 cards
+    assert home.help(home.bots_row) == "personas al teclado: 1"
+    home.key("enter")
+    assert home.done
+    assert home.argv(controllers=0) == ["--lang", "es", "--players", "3", "--bots", "2", "--keyboard", "--cards", "5"]
+    home.key("escape")
+    assert home.left
+
+
+def test_flags_given_are_rows_not_asked(games):
+    home = Home(games, given_of("outspeed", ["--players", "3", "--lang", "de", "--tokens", "physical"]), Choices())
+    assert [r.key for r in home.rows] == ["bots", "opt:first_game"]
+    assert home.players_row.value == 3
+    assert home.argv(controllers=0) == ["--bots", "3"]
+    settled = Home(games, given_of("goofspiel", ["--players", "2", "--bots", "2", "--lang", "en", "--cards", "3"]),
+                   Choices())
+    assert settled.settled()                               # nothing left to choose: no home screen
+
+
+def test_option_flags_follow_each_games_command(games):
+    assert option_flags(games["outspeed"], {"first_game": True, "tokens": "physical"}) == \
+        ["--first-game", "--tokens", "physical"]
+    assert option_flags(games["outspeed"], {"first_game": False, "tokens": "virtual"}) == []
+    assert option_flags(games["goofspiel"], {"cards": 4}) == ["--cards", "4"]
+    assert option_flags(games["lastonealive"], {"survivors": True, "day_night": True, "zombified_rolls": True}) == \
+        ["--variant", "survivors", "--variant", "day_night"]
+
+
+def test_choices_are_remembered_and_preselected(games, tmp_path):
+    path = tmp_path / "cfg" / "home.json"
+    home = Home(games, given_of(None, []), Choices())
+    home.key("right")                                      # goofspiel
+    home.key("down")
+    home.key("left")                                       # 3 players
+    save_choices(path, home.choices())
+    saved, problem = load_choices(path)
+    assert problem is None
+    again = Home(games, given_of(None, []), saved)
+    assert (again.game_row.value, again.players_row.value) == ("goofspiel", 3)
+    assert again.choices().to_data() == home.choices().to_data()
+
+
+@pytest.mark.parametrize("content", [b"{not json", b"\xff\xfe\x00garbage", b"[1, 2, 3]", b'"a string"',
+                                     b"[" * 100_000, b" " * (70 * 1024)], ids=["broken", "binary", "list",
+                                                                               "string", "deep", "huge"])
+def test_a_hostile_choices_file_is_one_line_and_the_defaults(tmp_path, content):
+    path = tmp_path / "home.json"
+    path.write_bytes(content)
+    choices, problem = load_choices(path)
+    assert choices == Choices()
+    assert problem is not None and "\n" not in problem and str(path) in problem
+
+
+def test_odd_values_in_a_choices_file_are_left_out_one_by_one(games, tmp_path):
+    path = tmp_path / "home.json"
+    path.write_text(json.dumps({"game": "nope", "players": 10**9, "bots": True, "lang": "xx",
+                                "options": {"goofspiel": {"cards": 99, "x" * 99: 1}, "outspeed": "no"}}))
+    choices, problem = load_choices(path)
+    assert problem is None
+    assert (choices.players, choices.bots, choices.lang) == (None, None, None)
+    home = Home(games, given_of(None, []), choices)      # an unknown game or value: the defaults
+    assert home.game_row.value == "outspeed"
+    home.key("right")
+    assert home.option_rows[0].value == 6
+
+
+def test_a_folder_where_the_file_should_be_is_one_line(tmp_path):
+    (tmp_path / "home.json").mkdir()
+    choices, problem = load_choices(tmp_path / "home.json")
+    assert choices == Choices() and problem is not None
+    assert save_choices(tmp_path / "home.json", Choices()) is not None
+
+
+def test_headless_never_shows_the_home_screen(games, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.delenv("BITBOX_ASSUME_DISPLAY", raising=False)
+    assert not wanted([])                                  # no display: headless
+    monkeypatch.setenv("BITBOX_ASSUME_DISPLAY", "1")
+    assert wanted([]) and not wanted(["--headless"]) and not wanted(["--resume"]) and not wanted(["--help"])
+
+
+def test_with_everything_settled_play_goes_on_as_before(games, monkeypatch, tmp_path):
+    monkeypatch.setenv("BITBOX_CONFIG_DIR", str(tmp_path))
+    played = []
+    code = home_play("goofspiel", ["--players", "2", "--bots", "2", "--lang", "en", "--cards", "3"],
+                     lambda g, a: played.append((g, a)) or 0, err=io.StringIO())
+    assert code is None and not played
+
+
+def test_after_the_game_the_centre_wheel_chooses_and_the_lock_confirms():
+    after = AfterGame("fr")
+    after.handle(wheels(0, 0, 3, 0, locked=True))          # a lock still closed from the game: no choice
+    assert not after.done
+    after.handle(wheels(0, 0, 3, 0))
+    after.handle(wheels(0, 0, 5, 0))
+    assert after.row.value == "quit" and after.shown(after.row, after.row.value) == "Quitter"
+    after.handle(wheels(0, 0, 5, 0, locked=True))
+    assert after.done
+
+
+# ---------------------------------------------------------------------------- names in the lobby
+def lobby_with(known=(), after_home=False) -> Lobby:
+    lobby = Lobby(COLOURS, 4, known=list(known), after_home=after_home)
+    lobby.handle(Connected(0, ControllerInfo(100, "p0", (1, 2), "fw", (16, 16, 16)), 0.0))
+    return lobby
+
+
+def test_the_centre_wheel_offers_the_journals_names_and_the_lock_sits_with_one():
+    lobby = lobby_with(["Ana", "Luis"])
+    lobby.handle(wheels(0))
+    lobby.handle(wheels(0, centre=2))
+    e = lobby.entries[0]
+    assert lobby.name_of(e) == "Luis"
+    lobby.handle(wheels(0, centre=2, locked=True))         # takes Red with the name
+    assert e.seat == 0 and lobby.chosen_names() == {0: "Luis"}
+    lobby.handle(wheels(0, centre=1, locked=True))         # ready: the wheels name nobody now
+    assert lobby.chosen_names() == {0: "Luis"}
+
+
+def test_the_right_wheel_spells_a_new_name():
+    lobby = lobby_with(["Ana"])
+    lobby.handle(wheels(0))
+    e = lobby.entries[0]
+    lobby.handle(wheels(0, centre=2))                      # past Ana: the first letter to spell
+    assert lobby.spelling(e) == 0
+    lobby.handle(wheels(0, centre=2, right=15))            # one stop back from the space: Z
+    lobby.handle(wheels(0, centre=3, right=15))            # the second letter
+    lobby.handle(wheels(0, centre=3, right=0))             # one stop on: A
+    assert e.letters[:2] == ["Z", "A"]
+    assert lobby.name_of(e) == "Za"
+
+
+def test_the_keyboard_types_a_name_after_tab_and_a_name_is_kept_once():
+    lobby = lobby_with(["Ana"])
+    lobby.handle(Connected(1, ControllerInfo(101, "p1", (1, 2), "fw", (16, 16, 16)), 0.0))
+    for seat in (0, 1):
+        lobby.handle(wheels(seat))
+        lobby.handle(wheels(seat, locked=True))
+    lobby.type_next()
+    assert lobby.typing == 0
+    lobby.type("Lu\bis é")
+    assert lobby.name_of(lobby.entries[0]) == "Lis é"
+    lobby.type_next()
+    lobby.type("lis é")                                    # the same name, another seat: the first keeps it
+    assert lobby.chosen_names() == {0: "Lis é"}
+    lobby.type_next()
+    assert lobby.typing is None
+
+
+def test_a_lock_closed_on_the_home_screen_takes_no_seat_but_a_new_one_does():
+    lobby = lobby_with(after_home=True)
+    lobby.handle(wheels(0, locked=True))
+    assert lobby.entries[0].seat is None
+    lobby.handle(wheels(0))
+    lobby.handle(wheels(0, locked=True))
+    assert lobby.entries[0].seat == 0
+    plain = lobby_with()                                   # a lobby of its own: a closed lock sits at once
+    plain.handle(wheels(0, locked=True))
+    assert plain.entries[0].seat == 0
+
+
+def test_known_names_come_from_the_journal_most_recent_first_once_each():
+    games = [SimpleNamespace(id=1, settings={"names": {"red": "Ana", "blue": "luis"}}),
+             SimpleNamespace(id=2, settings={"names": {"red": "Luis", "blue": 7, "green": "x" * 99}}),
+             SimpleNamespace(id=3, settings={"names": "nonsense"}), SimpleNamespace(id=4, settings={})]
+    assert known_names(games) == ["Luis", "Ana"]
+
+
+def test_the_lobby_screen_shows_the_name_being_spelled():
+    import pygame
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from bitbox.display.lobby import LobbyScreen, _name
+    from bitbox.i18n import Words
+    lobby = lobby_with()
+    lobby.handle(wheels(0))
+    lobby.handle(wheels(0, centre=1))
+    lobby.handle(wheels(0, centre=1, right=1))
+    assert _name(lobby, lobby.entries[0], Words("en")) == "✎ [A]"
+    lobby.handle(wheels(0, centre=1, right=1, locked=True))
+    assert _name(lobby, lobby.entries[0], Words("en")) == "A"
+    pygame.font.init()
+    surface = pygame.Surface((1280, 720))
+    lobby.handle(wheels(0, centre=1, right=1))             # the lock open again: spelling
+    lobby.handle(wheels(0, centre=2, right=1))
+    assert _name(lobby, lobby.entries[0], Words("en")) == "✎ A[ ]"
+    screen = LobbyScreen((1280, 720))
+    screen.draw(surface, lobby, title="Goofspiel")
+    # Red's row carries who sits there: the name being spelled and the controller, in white
+    from bitbox.display.shell import TEXT
+    who = [r for r in screen.labels if 190 < r.x < 220 and 100 <= r.y < 200][0]      # 1280x720: row 1, x 205
+    assert TEXT in {tuple(surface.get_at((x, y)))[:3] for x in range(who.x, who.right) for y in range(who.y, who.bottom)}
