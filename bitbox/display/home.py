@@ -9,7 +9,7 @@ from typing import Any
 import pygame
 
 from .lobby import _Screen
-from .shell import ACCENT, BG, DIM, PANEL, PANEL_2, TEXT
+from .shell import ACCENT, BAD, BG, DIM, PANEL, PANEL_2, TEXT
 
 
 class HomeScreen(_Screen):
@@ -55,7 +55,8 @@ class HomeScreen(_Screen):
             self.text(surf, help_line, 28, (margin, y), TEXT, max_width=w - 2 * margin)
         note = menu.note()
         if note:
-            self.text(surf, note, 26, (margin, y + p(52)), DIM, max_width=w - 2 * margin)
+            self.text(surf, note, 26, (margin, y + p(52)), BAD if getattr(menu, "problem", None) else DIM,
+                      max_width=w - 2 * margin)
         self.text(surf, say.t("home.keys"), 26, (margin, h - p(36)), ACCENT, bold=True, anchor="midleft",
                   max_width=w - 2 * margin)
         self.dirty = False

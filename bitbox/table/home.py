@@ -269,6 +269,12 @@ class Menu:
     def row(self) -> Row:
         return self.rows[self.cursor]
 
+    def reset(self) -> None:
+        """Shown again (on a new hub): nothing confirmed, no controller's wheels known yet."""
+        self.done = self.left = False
+        self.controllers = set()
+        self._wheels = Wheels()
+
     def changed(self, row: Row | None) -> None:
         """A row's value changed (None: the controllers found); a subclass rebuilds what
         depends on it."""
@@ -344,6 +350,7 @@ class Home(Menu):
         self.players_row = Row("players", [0])
         self.bots_row = Row("bots", [0])
         self.option_rows: list[Row] = []
+        self.problem: str | None = None         # why the last game did not start (its one line)
         self._rebuild(keep=False)
 
     @property
@@ -468,6 +475,8 @@ class Home(Menu):
         return ""
 
     def note(self) -> str:
+        if self.problem:
+            return self.problem
         return self.words().t("home.controllers", count=len(self.controllers))
 
 
@@ -500,6 +509,7 @@ def run_menu(hub: Any, menu: Menu, *, title: str = "", max_seconds: float | None
 
     from bitbox.display.home import HomeScreen
     view = HomeScreen()
+    menu.reset()
     mapping = {getattr(pygame, k): v for k, v in KEYS.items()}
     clock = pygame.time.Clock()
     started = time.monotonic()
@@ -569,6 +579,37 @@ def _menu(given: Given, menu: Menu, caption: str, title: str,
     return ok, len(menu.controllers)
 
 
+class _Tee:
+    """stderr as it was, keeping the last line written (a game's one-line refusal)."""
+
+    def __init__(self, out: Any) -> None:
+        self.out, self.last = out, ""
+
+    def write(self, text: str) -> int:
+        lines = [t for t in str(text).splitlines() if t.strip()]
+        if lines:
+            self.last = lines[-1]
+        return int(self.out.write(text) or 0)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.out, name)
+
+
+def _watched(dispatch: Callable[[str, list[str]], int], name: str, argv: list[str]) -> tuple[int, str]:
+    """``dispatch(name, argv)``'s exit code and the last line it wrote to stderr."""
+    from contextlib import redirect_stderr
+    tee = _Tee(sys.stderr)
+    with redirect_stderr(tee):
+        try:
+            code = dispatch(name, argv)
+        except SystemExit as exc:               # argparse's own exit (a bad option: 2)
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    return code, tee.last[:200]
+
+
 def wanted(rest: Sequence[str]) -> bool:
     """The home screen may open: a window, a new game, not a question (--help, --version)."""
     skip = {"--headless", "--resume", "-h", "--help", "--version"}
@@ -611,8 +652,12 @@ def home_play(game: str | None, rest: Sequence[str], dispatch: Callable[[str, li
             print(f"bitbox play: {problem}", file=err)
         argv = [*home.argv(controllers), *rest, "--then-home"]
         name = str(home.game_row.value)
+        home.problem = None
         while True:
-            code = dispatch(name, argv)
+            code, line = _watched(dispatch, name, argv)
+            if code == 2 and line:              # refused in one line (e.g. more controllers than players):
+                home.problem = line             # back home, with that line on the screen
+                break
             if code != 0:
                 return code
             after = AfterGame(home.lang)
@@ -621,6 +666,8 @@ def home_play(game: str | None, rest: Sequence[str], dispatch: Callable[[str, li
             if choice == AGAIN:
                 continue
             break
+        if home.problem:
+            continue
         if choice == QUIT:
             return 0
         home = Home(games, given, load_choices(path)[0])      # back home: the choices as remembered

@@ -241,3 +241,29 @@ def test_wheels_and_locks_alone_go_from_the_home_screen_to_a_named_game_and_back
     assert again.label(again.game_row) == "Juego"
     saved = json.loads(prefs_path().read_text())
     assert saved["game"] == "goofspiel" and saved["options"]["goofspiel"] == {"cards": 3}
+
+
+def test_a_game_refused_in_one_line_comes_back_home_with_that_line(table):
+    from bitbox.cli import _play_one
+    from bitbox.table.home import home_play
+    shown: list = []
+
+    def on_frame(surface, menu, view) -> None:
+        if not shown or shown[-1][0] is not menu or menu.problem != shown[-1][1]:
+            shown.append((menu, menu.problem, surface.copy()))
+
+    def keys() -> list[str]:
+        if not shown:
+            return []
+        menu, problem, _ = shown[-1]
+        return ["escape"] if problem else ["enter"]
+    err = __import__("io").StringIO()
+    code = home_play("goofspiel", ["--speed", "0", "--journal", "j.sqlite", "--speed", "-1", "--max-seconds", "30"],
+                     _play_one, keys=keys, on_frame=on_frame, err=err)
+    assert code == 0                                        # left from the home screen, with Esc
+    menu, problem, surface = shown[-1]
+    assert problem is not None and "--speed" in problem
+    # the line is drawn in the colour of trouble
+    from bitbox.display.shell import BAD
+    assert BAD in {tuple(surface.get_at((x, y)))[:3] for x in range(0, surface.get_width(), 2)
+                   for y in range(surface.get_height() * 3 // 4, surface.get_height() - 30, 2)}
