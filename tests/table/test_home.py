@@ -193,6 +193,14 @@ def test_wheels_and_locks_alone_go_from_the_home_screen_to_a_named_game_and_back
         real_init(self, *a, **kw)
         seen.session = self
     monkeypatch.setattr(session_module.Session, "__init__", init)
+    from bitbox.table.app import TableLoop
+    real_go_on = TableLoop._go_on
+
+    def go_on(self, surface):                               # the game's window after the winner
+        band = real_go_on(self, surface)
+        seen.frames.setdefault("go on", (surface.copy(), band.copy()))
+        return band
+    monkeypatch.setattr(TableLoop, "_go_on", go_on)
 
     with Emulator(1) as emu:
         rest = ["--controller", emu.ports[0], "--speed", "0", "--seed", "5", "--journal", "j.sqlite",
@@ -228,6 +236,14 @@ def test_wheels_and_locks_alone_go_from_the_home_screen_to_a_named_game_and_back
     img = pygame.image.load(str(pngs[-1]))
     assert len({tuple(img.get_at((x, y)))[:3] for x in range(0, img.get_width(), 16)
                 for y in range(0, img.get_height(), 16)}) > 5
+    # after the winner, the game's window says how to go on (a band in the accent colour)
+    end, band = seen.frames["go on"]
+    assert tuple(end.get_at((band.x, band.centery)))[:3] == ACCENT and band.bottom <= end.get_height()
+    # the name is the person's: the standings know Ada
+    from bitbox.standings import standings
+    with Journal(table / "j.sqlite") as j:
+        (ranked,) = standings(j)
+    assert [p.name for p in ranked.players] == ["Ada"]
     # the lobby showed the name being spelled; the after-game menu framed its choice
     lobby_frame, _ = seen.frames["lobby"]
     assert lobby_frame.get_size() == (1024, 576)
