@@ -106,8 +106,9 @@ class LobbyScreen(_Screen):
         if not lobby.entries and not lobby.missing():
             self.text(surf, say.t("lobby.none"), 30, (margin, y), DIM)
         typing = lobby.entries.get(lobby.typing) if getattr(lobby, "typing", None) is not None else None
-        if typing is not None and typing.seat is not None:
-            line, colour = say.t("lobby.typing", player=say.player(names[typing.seat])), ACCENT
+        if typing is not None:
+            who_types = say.player(names[typing.seat]) if typing.seat is not None else short_id(typing.info.controller_id)
+            line, colour = say.t("lobby.typing", player=who_types), ACCENT
         else:
             line, colour = say.t("lobby.names"), DIM
         self.text(surf, line, 24, (margin, h - p(84)), colour, anchor="midleft", max_width=w - 2 * margin)

@@ -165,8 +165,10 @@ class Lobby:
         return slot if slot >= 0 and not e.locked else None
 
     def type_next(self) -> None:
-        """Tab: the keyboard types the name of the next seated player (after the last: none)."""
+        """Tab: the keyboard types the name of the next player (the seated ones in seat order,
+        then the controllers not seated yet; after the last: none)."""
         seated = [x.hub_seat for x in self.seated()]
+        seated += [x.hub_seat for x in self.entries.values() if x.seat is None and x.present]
         if not seated:
             self.typing = None
             return

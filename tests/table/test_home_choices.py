@@ -222,6 +222,10 @@ def test_the_keyboard_types_a_name_after_tab_and_a_name_is_kept_once():
     assert lobby.chosen_names() == {0: "Lis é"}
     lobby.type_next()
     assert lobby.typing is None
+    lobby.handle(Connected(2, ControllerInfo(102, "p2", (1, 2), "fw", (16, 16, 16)), 0.0))
+    for _ in range(3):
+        lobby.type_next()
+    assert lobby.typing == 2                               # after the seated: one not seated yet
 
 
 def test_a_lock_closed_on_the_home_screen_takes_no_seat_but_a_new_one_does():
@@ -266,3 +270,38 @@ def test_the_lobby_screen_shows_the_name_being_spelled():
     from bitbox.display.shell import TEXT
     who = [r for r in screen.labels if 190 < r.x < 220 and 100 <= r.y < 200][0]      # 1280x720: row 1, x 205
     assert TEXT in {tuple(surface.get_at((x, y)))[:3] for x in range(who.x, who.right) for y in range(who.y, who.bottom)}
+
+
+def test_the_lobby_window_types_a_name_after_tab_with_the_keyboard():
+    import pygame
+
+    from bitbox.table.lobby import run_lobby
+    from bitbox.testing.fakehub import FakeHub
+    pygame.display.init()
+    pygame.font.init()
+    screen = pygame.display.set_mode((1024, 576))
+    try:
+        hub = FakeHub()
+        (sim,) = hub.add_sim(1)
+        lobby = Lobby(COLOURS, 4, known=["Ana"], min_players=2)
+        pressed = iter([[], [pygame.K_TAB], "Bé", [pygame.K_BACKSPACE], "o", [pygame.K_t, pygame.K_RETURN],
+                        "sit"])
+
+        def keys() -> list[str]:                            # a frame at a time, through pygame's queue
+            step = next(pressed, None)
+            if step == "sit":
+                sim.set(locked=True)
+            elif isinstance(step, str):
+                for ch in step:
+                    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, unicode=ch))
+            elif step:
+                for k in step:
+                    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, unicode="t" if k == pygame.K_t else ""))
+            return []
+        order = run_lobby(hub, lobby, screen=screen, keys=keys, max_seconds=10)
+        assert order is not None and len(order) == 1
+        # typed before sitting: "Bé", a backspace, "o", then "t" (a letter while typing, not the test
+        # screen), Enter ends it; the lock sits with the name (and starts: everyone is ready)
+        assert lobby.chosen_names() == {0: "Bot"} and lobby.typing is None
+    finally:
+        pygame.display.quit()
