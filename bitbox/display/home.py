@@ -32,7 +32,7 @@ class HomeScreen(_Screen):
         self.text(surf, say.t("home.subtitle"), 30, (margin, p(124)), DIM, max_width=w - 2 * margin)
         rows = menu.rows
         top = p(190)
-        bottom = h - p(190)
+        bottom = h - p(230)
         row_h = min(p(96), (bottom - top) // max(1, len(rows)))
         label_w = (w - 2 * margin) * 2 // 5
         for i, row in enumerate(rows):
@@ -55,9 +55,11 @@ class HomeScreen(_Screen):
             self.text(surf, help_line, 28, (margin, y), TEXT, max_width=w - 2 * margin)
         note = menu.note()
         if note:
-            self.text(surf, note, 26, (margin, y + p(52)), BAD if getattr(menu, "problem", None) else DIM,
+            self.text(surf, note, 26, (margin, y + p(50)), BAD if getattr(menu, "problem", None) else DIM,
                       max_width=w - 2 * margin)
-        self.text(surf, say.t("home.keys"), 26, (margin, h - p(36)), ACCENT, bold=True, anchor="midleft",
+        self.text(surf, say.t("home.keys"), 26, (margin, h - p(84)), ACCENT, bold=True, anchor="midleft",
+                  max_width=w - 2 * margin)
+        self.text(surf, say.t("home.keyboard"), 26, (margin, h - p(40)), DIM, bold=True, anchor="midleft",
                   max_width=w - 2 * margin)
         self.dirty = False
 

@@ -305,3 +305,41 @@ def test_the_lobby_window_types_a_name_after_tab_with_the_keyboard():
         assert lobby.chosen_names() == {0: "Bot"} and lobby.typing is None
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(1024, 576), (1280, 720), (1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_home_screen_fits_every_language_at_every_size(games, size, monkeypatch):
+    """No text of the home screen or the after-game menu is cut or overlaps another, in any
+    of the four languages, from the smallest window to 4K (with a controller found, and
+    without: the Bots row and its help line)."""
+    import pygame
+
+    from bitbox.display.home import HomeScreen
+    from bitbox.display.lobby import MIN_PX, MIN_TEXT
+    pygame.font.init()
+    cut: list[str] = []
+    real_text = HomeScreen.text
+
+    def text(self, surf, s, px_size, pos, colour=(0, 0, 0), bold=False, anchor="topleft", max_width=None):
+        px = max(MIN_PX, self.px(surf, max(px_size, MIN_TEXT)))
+        if max_width is not None and self.fonts.get(px, bold).size(s)[0] > max_width:
+            cut.append(s)
+        return real_text(self, surf, s, px_size, pos, colour, bold, anchor, max_width)
+    monkeypatch.setattr(HomeScreen, "text", text)
+    surface = pygame.Surface(size)
+    view = HomeScreen()                                     # one screen: its fonts are cached
+    for lang in ("en", "es", "fr", "de"):
+        for game in ("outspeed", "lastonealive", "goofspiel", None):
+            menu = AfterGame(lang) if game is None else Home(games, given_of(game, []), Choices(lang=lang))
+            for controllers in (0, 1):
+                if controllers:
+                    menu.handle(Connected(0, ControllerInfo(1, "p", (1, 2), "fw", (16, 16, 16)), 0.0))
+                # every row's help line once (without controllers), else the first row
+                for row in (range(len(menu.rows)) if not controllers and game is not None else [0]):
+                    menu.cursor = row
+                    view.draw(surface, menu)
+                    assert not cut, (lang, game, cut)
+                    boxes = view.labels
+                    for i, a in enumerate(boxes):
+                        for b in boxes[i + 1:]:
+                            assert not a.colliderect(b), (lang, game, row, a, b)
