@@ -343,3 +343,18 @@ def test_the_home_screen_fits_every_language_at_every_size(games, size, monkeypa
                     for i, a in enumerate(boxes):
                         for b in boxes[i + 1:]:
                             assert not a.colliderect(b), (lang, game, row, a, b)
+
+
+def test_without_a_display_play_goes_as_before_and_dev_plays_its_default_game(games, monkeypatch, tmp_path, capsys):
+    from bitbox.cli import main
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.delenv("BITBOX_ASSUME_DISPLAY", raising=False)
+    monkeypatch.setenv("BITBOX_CONFIG_DIR", str(tmp_path / "config"))
+    assert main(["play", "--players", "2"]) == 2            # several games and no screen: say which
+    assert "choose a game with --game NAME" in capsys.readouterr().err
+    fast = ["--players", "2", "--speed", "0", "--seed", "3", "--size", "320x180", "--journal", "j.sqlite",
+            "--snapshots", "s", "-q"]
+    assert main(["play", "--default-game", "goofspiel", "--cards", "3", *fast]) == 0      # ./dev play's way
+    assert "Winner" in capsys.readouterr().out
+    assert not (tmp_path / "config").exists()              # no home screen: nothing remembered
