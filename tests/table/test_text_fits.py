@@ -1,0 +1,270 @@
+"""No text cut or over another at 1280×720, 1920×1080 and 3840×2160, in every language, on
+both games' screens and the console's generic one (issue 20, "TV mode").
+
+Every text a screen draws goes through the shell (:meth:`bitbox.display.shell.Shell.text`
+and ``blit``), which records where it landed, whether it had to be cut (an ellipsis) and the
+icons it must not run into; :meth:`Shell.layout_problems` lists what is wrong. Here each
+panel is drawn with its longest words — every status, every prompt with the longest refusal,
+every log line, the tiles with the most symbols, five players, night, the chain and the
+medkit — headless (SDL's dummy driver), with the real font metrics.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from bitbox.display.generic import GenericDisplay
+from bitbox.display.model import DieShown, LogEntry, PlayerStatus, ShellView
+from bitbox.i18n import LANGUAGES
+from lastonealive.controls import WHEELS
+from lastonealive.display import TableDisplay as LoaDisplay
+from lastonealive.rules import events as loa_events
+from lastonealive.session import TableView as LoaView
+from lastonealive.words import Lang as LoaLang
+from outspeed.display import TableDisplay as OutspeedDisplay
+from outspeed.display import TableView
+from outspeed.rules import events as outspeed_events
+from outspeed.words import Lang as OutspeedLang
+
+from .helpers import new_game
+
+SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+
+pygame.display.init()
+pygame.font.init()
+
+
+def longest(lang, keys, **data) -> str:
+    """The key whose text is widest in ``lang``."""
+    font = pygame.font.Font(None, 20)
+    return max(keys, key=lambda k: font.size(lang.t(k, **data))[0])
+
+
+def problems(display) -> list[str]:
+    return display.layout_problems()
+
+
+# ---------------------------------------------------------------------------- Outspeed
+
+OUTSPEED_EVENTS = [
+    ("turn", {"turn": 13, "tile": "tile 5", "face": "5-6", "number": 14, "finish": True}),
+    ("bonus_played", {"player": "purple", "token": "electromagnet"}),
+    ("bonus_none", {}),
+    ("moved", {"player": "purple", "from": 13, "to": 21, "stopped": True, "why": "bonus"}),
+    ("fuel", {"player": "purple", "delta": -12, "why": "ion cannon", "total": 14}),
+    ("marker_placed", {"player": "orange", "zone": 19}),
+    ("no_marker_left", {"player": "purple"}),
+    ("nothing_ahead", {"player": "purple", "token": "flamethrower"}),
+    ("board_laid", {"front": 21}),
+    ("board_removed", {"first": 1, "last": 7}),
+    ("eliminated", {"player": "purple", "cause": "board"}),
+    ("programmed", {"player": "purple", "path": "center", "number": 4}),
+    ("lose_turn", {"path": "center", "count": 5, "capacity": 1, "players": ["purple", "orange", "yellow", "green", "blue"]}),
+    ("solo_alone", {"player": "purple", "path": "center"}),
+    ("solo_crowd", {"path": "center", "count": 6}),
+    ("roll", {"player": "purple", "die": "yellow", "value": -3}),
+    ("pay", {"player": "purple", "amount": 14, "parts": [["", 1], ["yellow die", -3], ["blue die", 6]], "total": 15}),
+    ("draw", {"player": "purple", "drawn": 2}),
+    ("draw_empty", {"player": "purple"}),
+    ("reshuffle", {"count": 19}),
+    ("flip", {"remaining": 4}),
+    ("markers_removed", {"count": 2, "zone": 19}),
+    ("tile_revealed", {"tile": "finish tile 14", "number": 14, "finish": True}),
+    ("game_over", {"winners": ["purple", "orange", "yellow"], "why": ""}),
+]
+
+
+def outspeed_tables(code: str) -> list[TableView]:
+    L = OutspeedLang(code)
+    assert {k for k, _ in OUTSPEED_EVENTS} == set(outspeed_events._TEMPLATES), "a new event kind needs a sample here"
+    game = new_game(players=6, seed=3)
+    view = game.public_view()
+    for p in view["players"]:
+        p["fuel"], p["tokens"] = 14, 12
+    status = longest(L, [f"status.{s}" for s in ("refused_bonus", "refused", "declared_token", "declared_none", "to_act",
+                                                 "unlock", "waiting", "drawing", "ready")]).split(".", 1)[1]
+    players = tuple(PlayerStatus(p, kind="keyboard", status=status) for p in COLOURS)
+    prompt = longest(L, ["prompt.bonus", "prompt.programming", "prompt.draw", "prompt.waiting", "prompt.showing"],
+                     zone=19, players=L.players(COLOURS[:5]), player=L.player("purple"))
+    data = {"zone": 19, "players": list(COLOURS[:5]), "player": "purple"}
+    dice = (DieShown("purple", "yellow", -3), DieShown("purple", "blue", 6), DieShown("orange", "yellow", -2),
+            DieShown("orange", "blue", 5))
+    log = tuple(LogEntry(k, d) for k, d in OUTSPEED_EVENTS)
+    tables = [TableView(view=view, players=players, stage="programming", prompt=(prompt, data), dice=dice, log=log)]
+    out = dict(view, players=[dict(p, active=p["player"] in ("purple", "orange"), zone=None if p["player"] not in
+                                   ("purple", "orange") else p.get("zone")) for p in view["players"]],
+               finished=True, winners=["purple", "orange"])
+    tables.append(TableView(view=out, players=tuple(PlayerStatus(p, status="eliminated") for p in COLOURS), stage="finished",
+                            log=log, banner=("banner.paused", {"players": list(COLOURS)})))
+    return tables
+
+
+def outspeed_tiles(view: dict) -> list[dict]:
+    """The tiles whose cards hold the most: two costs, two gains, a chosen X with a capacity,
+    a solo path, the finish tile."""
+    from outspeed.content import load_content
+    tiles = load_content().tiles
+
+    def weight(t) -> int:
+        n = 0
+        for face in t.faces.values():
+            for path in face.values():
+                if path is None:
+                    continue
+                n += len(path.cost) + len(path.gain) + 2 * bool(path.choose) + 2 * bool(path.solo)
+        return n
+    chosen = sorted(tiles, key=weight)[-3:] + [t for t in tiles if t.finish][:1]
+    out = []
+    for t in chosen:
+        for face in t.faces:
+            out.append(dict(view, tile=t.to_view() if hasattr(t, "to_view") else view["tile"], face=face))
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_outspeed_text_is_whole_and_apart(code, size):
+    d = OutspeedDisplay(size=size, lang=code)
+    found = []
+    for table in outspeed_tables(code):
+        d.render_full(table)
+        found += problems(d)
+        for k in range(1, len(table.log)):                    # every log line, newest at the bottom
+            d.render_region(TableView(view=table.view, log=table.log[:k]), "log")
+            found += problems(d)
+    assert not found, found
+
+
+# ---------------------------------------------------------------------------- Last One Alive
+
+LOA_EVENTS = [
+    ("setup_draw", {"player": "purple", "side": "object", "token": "chainsaw"}),
+    ("starting_zombie", {"player": "purple"}),
+    ("turn", {"player": "purple", "level": 4}),
+    ("token_used", {"player": "purple", "token": "chainsaw", "what": "x", "die": "o3"}),
+    ("token_used", {"player": "purple", "token": "radio", "what": "x", "types": ["barricade", "object"]}),
+    ("token_used", {"player": "purple", "token": "axe", "what": "x"}),
+    ("given", {"player": "purple", "to": "orange", "dice": [["f4", "zombie2"], ["f5", "zombie1"], ["f6", "zombie2"]]}),
+    ("radios_back", {"player": "purple"}),
+    ("dice_taken", {"player": "purple", "forced": 4, "chosen": [["zombie", 1], ["shoot", 1], ["object", 1],
+                                                                ["barricade", 1]]}),
+    ("rolled", {"player": "purple", "dice": [["z1", "zombie2"], ["z2", "ambush"], ["z3", "blank"], ["s1", "bang1plus"],
+                                             ["o1", "object"], ["b1", "barricade"]]}),
+    ("rerolled", {"player": "purple", "dice": [["z1", "zombie2"], ["z2", "ambush"], ["b2", "barricade"]], "why": "hero"}),
+    ("assigned", {"player": "purple", "left": "orange", "ambush": ["z2", "o1"], "zombies": 3}),
+    ("drew", {"player": "purple", "token": "chainsaw"}),
+    ("drew_face_down", {"player": "purple"}),
+    ("bag_empty", {"player": "purple"}),
+    ("apocalypse", {"player": "purple", "level": 4}),
+    ("night", {"player": "purple", "level": 4}),
+    ("day", {"player": "purple", "level": 3}),
+    ("bangs", {"player": "purple", "bangs": 12, "chain": ["bang1plus", "bang2", "blank"], "doublings": 1}),
+    ("shot", {"player": "purple", "die": "f12", "bangs": 2, "cleared": False, "face": "zombie1"}),
+    ("hero_gained", {"player": "purple", "why": "3 bangs"}),
+    ("barricades", {"player": "purple", "results": 2}),
+    ("discarded", {"player": "purple", "tokens": ["chainsaw", "barricade"]}),
+    ("medkit", {"player": "purple", "face": "bang1plus", "saved": True}),
+    ("overrun", {"player": "purple", "lives": 2}),
+    ("eliminated", {"player": "purple"}),
+    ("level", {"level": 4, "why": "a player is zombified"}),
+    ("zombified_roll", {"player": "purple", "face": "zombie2", "to": "orange"}),
+    ("game_over", {"winners": ["purple", "orange", "yellow"], "why": "", "scores": {}}),
+    ("lost", {"player": "purple"}),
+    ("rejected", {"reason": "bad frame"}),
+]
+
+
+def loa_view(**over) -> dict:
+    longest_token = ["chainsaw", "barricade", "hero", "medkit", "radio"]
+    v = {"players": [{"player": p, "in_game": p != "green", "lives": 3, "tokens": longest_token,
+                      "front": [[f"f{i}", "zombie", "zombie2"] for i in range(1, 9)]} for p in COLOURS[:5]],
+         "variants": ["survivors"], "active": "purple", "phase": "shoot", "turn": 13, "level": 4, "night": True,
+         "apocalypse_drawn": 2, "bag_size": 24, "pool": {"zombie": 10, "shoot": 3, "object": 3, "barricade": 3},
+         "tray": [[f"z{i}", "zombie", "zombie2"] for i in range(1, 5)] + [["s1", "shoot", "bang1plus"], ["s2", "shoot", "bang2"],
+                                                                         ["o1", "object", "ambush"], ["b1", "barricade", "barricade"],
+                                                                         ["o2", "object", "object"], ["b2", "barricade", "ambush"]],
+         "turn_state": {}, "prompt": None, "eliminated": ["green"], "finished": False, "winners": [],
+         "scores": {p: 12 for p in COLOURS[:5]}}
+    v.update(over)
+    return v
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_last_one_alive_text_is_whole_and_apart(code, size):
+    L = LoaLang(code)
+    kinds = {k for k, _ in LOA_EVENTS}
+    assert set(loa_events._TEMPLATES) <= kinds, "a new event kind needs a sample here"
+    d = LoaDisplay(size=size, lang=code)
+    refusal = longest(L, [k for k in L.keys() if k.startswith("code.")]) if True else ""
+    statuses = tuple(PlayerStatus(p, kind="keyboard", status="unlock", lost=p == "blue") for p in COLOURS[:5])
+    log = tuple(LogEntry(k, e) for k, e in LOA_EVENTS)
+    base = LoaView(view=loa_view(), players=statuses, stage="prompt", kind="shoot", log=log,
+                   prompt=("prompt.shoot", {"player": "purple", "bangs": 12}), refusal=(refusal, {}),
+                   chain=("bang1plus", "bang2", "blank"), medkit="bang1plus")
+    found = []
+    d.render_full(base)
+    found += problems(d)
+    data = {"player": "purple", "bangs": 12, "results": 12, "needed": 4, "forced": 4}
+    for kind in WHEELS:                                     # every prompt, with the longest refusal and marks
+        key = "prompt.bag" if kind == "bag" else f"prompt.{kind}"
+        stage = "bag" if kind == "bag" else "prompt"
+        for extra in ({"refusal": (refusal, {})}, {"marks": ("z1", "z2", "s1", "o1", "b1", "f12")}):
+            d.render_region(LoaView(view=base.view, stage=stage, kind=kind, prompt=(key, data), **extra), "prompt")
+            found += problems(d)
+    for key in ("prompt.first", "prompt.showing", "prompt.waiting"):
+        d.render_region(LoaView(view=base.view, stage="showing", prompt=(key, {"players": list(COLOURS[:5])})), "prompt")
+        found += problems(d)
+    d.render_region(LoaView(view=loa_view(finished=True, winners=["purple", "orange"]), stage="finished",
+                            prompt=("prompt.finished", {"players": ["purple", "orange"]})), "prompt")
+    found += problems(d)
+    for k in range(1, len(log)):
+        d.render_region(LoaView(view=base.view, log=log[:k]), "log")
+        found += problems(d)
+    assert not found, found
+
+
+# ---------------------------------------------------------------------------- the generic display
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_generic_display_text_is_whole_and_apart(code, size):
+    from bitbox.table.words import words_of
+
+    from ..tutorial.goofspiel import CARTRIDGE as cartridge
+    words = words_of(cartridge, code)
+    d = GenericDisplay(size, words=words, title=cartridge.title)
+    seats = COLOURS[:cartridge.max_players] if hasattr(cartridge, "max_players") else COLOURS[:4]
+    game = cartridge.new(list(seats), 3, {})
+    view = {"turn": 13, "players": [{"player": p, "active": True} for p in seats], "winners": [],
+            "game": game.public_view()}
+    events = [("prize", {"card": 13, "round": 13}), ("bids", {"bids": {p: 13 for p in COLOURS}}),
+              ("won", {"player": "yellow", "card": 13, "score": 91}), ("tied", {"players": list(seats), "card": 13}),
+              ("game_over", {"winners": list(seats), "scores": {p: 91 for p in seats}})]
+    t = ShellView(view=view, players=tuple(PlayerStatus(p, kind="keyboard", status="unlock") for p in seats),
+                  stage="prompt", prompt=("ui.asking", {"players": list(seats), "kind": "bid"}),
+                  log=tuple(LogEntry(k, e) for k, e in events))
+    d.render_full(t)
+    assert d.wheel_meanings(t)[0]                           # the banner says what the left wheel means
+    assert not problems(d), problems(d)
+
+
+# ---------------------------------------------------------------------------- the checker itself
+
+def test_the_checker_sees_a_cut_text_an_overlap_and_text_over_an_icon():
+    d = LoaDisplay(size=(1280, 720), lang="de")
+    d.render_full(LoaView(view=loa_view(), stage="prompt", kind="shoot", prompt=("prompt.shoot", {"player": "purple"})))
+    assert not problems(d)
+    d._region = "state"
+    rect = d.rects["state"]
+    d.blit(d.surface, d.text("APOKALYPSE-STUFE " * 4, 40, max_width=rect.w // 3), rect.topleft)    # cut
+    first = d.blit(d.surface, d.text("☾ Nacht", 26), (rect.x + 5, rect.y + 5))                      # over it
+    d.mark(first.move(first.w // 2, 0))                                                                # an icon half under it
+    d._region = None
+    found = problems(d)
+    assert any("cut" in p for p in found) and any("over" in p for p in found) and any("icon" in p for p in found), found
