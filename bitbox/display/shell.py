@@ -117,6 +117,7 @@ class Shell:
         self._region: str | None = None
         self.resize(self.surface.get_size())
         self.die_rects: list[tuple[DieShown, pygame.Rect]] = []
+        self.log_shown = 0                              # events the log showed last (the newest)
 
     # ------------------------------------------------------------------ geometry
     def resize(self, size: tuple[int, int]) -> None:
@@ -249,22 +250,22 @@ class Shell:
             self.marks.setdefault(self._region, []).append(r)
         return r
 
-    def layout_problems(self) -> list[str]:
-        """Everything wrong with the last frame's text: a text cut (an ellipsis) or outside
-        its panel, two texts over each other, a text partly over an icon. Empty when every
-        word is whole and readable (tests render the longest words at every size)."""
-        out = [f"{region}: {why}" for region, whys in self.overflows.items() for why in whys]
-        texts = [(region, r, s) for region, labels in self.labels.items() for r, _px, s in labels]
-        for i, (ra, a, sa) in enumerate(texts):
-            for rb, b, sb in texts[i + 1:]:
-                if a.colliderect(b) and "overlay" not in (ra, rb) and sa.strip() and sb.strip():
-                    out.append(f"{ra} {sa!r} over {rb} {sb!r}")
-            for rm, marks in self.marks.items():
-                if "overlay" in (ra, rm) and ra != rm:
-                    continue
-                for m in marks:
-                    if a.colliderect(m) and not m.contains(a):
-                        out.append(f"{ra} {sa!r} runs into an icon of {rm} at {m}")
+    def layout_problems(self, region: str | None = None) -> list[str]:
+        """Everything wrong with the last frame's text (or ``region``'s): a text cut (an
+        ellipsis) or outside its panel, two texts over each other, a text partly over an
+        icon. Empty when every word is whole and readable (tests render the longest words at
+        every size). Regions are clipped to their rectangles, so only the overlay banner
+        can cover another region's text: it is meant to."""
+        names = [region] if region is not None else list(self.labels)
+        out = [f"{name}: {why}" for name in names for why in self.overflows.get(name, ())]
+        for name in names:
+            texts = [(r, s) for r, _px, s in self.labels.get(name, ()) if s.strip()]
+            marks = self.marks.get(name, ())
+            for i, (a, sa) in enumerate(texts):
+                hits = a.collidelistall([b for b, _ in texts[i + 1:]])
+                out += [f"{name} {sa!r} over {name} {texts[i + 1 + j][1]!r}" for j in hits]
+                out += [f"{name} {sa!r} runs into an icon of {name} at {m}" for m in marks
+                        if a.colliderect(m) and not m.contains(a)]
         return out
 
     # ------------------------------------------------------------------ rendering
@@ -375,14 +376,21 @@ class Shell:
         return self.blit(surf, self.text(text.upper(), 22, DIM, bold=True, max_width=max_width or rect.w - self.px(36)),
                          (rect.x + self.px(18), rect.y + self.px(10)))
 
+    def console_words(self) -> Any:
+        """The console's own words in the table's language (the wheels' names...)."""
+        code = getattr(self.lang, "code", "en")
+        if getattr(self, "_console", None) is None or self._console.code != code:
+            from bitbox.i18n import Words
+            self._console = Words(code)
+        return self._console
+
     # the wheels -------------------------------------------------------------
     def draw_wheels(self, surf: pygame.Surface, area: pygame.Rect,
                     meanings: tuple[str | None, str | None, str | None], size: float = 24) -> None:
         """What each wheel means now, in three columns of ``area``: the wheel drawn (its
         pointer says which), its name, then its meaning wrapped whole, a smaller size when
         it needs more lines than the area holds (every game's banner)."""
-        from bitbox.i18n import Words
-        console = Words(getattr(self.lang, "code", "en"))
+        console = self.console_words()
         col_w = area.w // 3
         for i, (which, meaning) in enumerate(zip(("left", "centre", "right"), meanings)):
             if not meaning:
@@ -461,7 +469,7 @@ class Shell:
                 self.blit(surf, self.text(L.t(tag), 16, DIM), (row.x + self.px(82), cy + self.px(24)), "midleft")
             self._player_counters(surf, row, p, active)
             # controller and status
-            sx = row.x + self.px(410)
+            sx = row.x + self.px(382)
             status = "winner" if name in winners else ("eliminated" if not active else st.status)
             if active and name not in winners:
                 if st.lost:
@@ -475,7 +483,7 @@ class Shell:
             colour = BAD if status in ("lost", "waiting") else self.STATUS_COLOUR.get(status, TEXT)
             if st.played and active:
                 colour = ACCENT
-            width = row.right - sx - self.px(40)
+            width = row.right - sx - self.px(36)
             size = 22
             lines = self.wrap(text, size, width, bold=True, lines=1)
             if self.fonts.get(self.text_px(size), True).size(text)[0] > width:     # two or three smaller lines
@@ -485,7 +493,7 @@ class Shell:
             step = self.fonts.get(self.text_px(size), True).get_height()
             for j, line in enumerate(lines):
                 self.blit(surf, self.text(line, size, colour, bold=True, max_width=width),
-                          (sx + self.px(32), round(cy + (j - (len(lines) - 1) / 2) * step)), "midleft")
+                          (sx + self.px(30), round(cy + (j - (len(lines) - 1) / 2) * step)), "midleft")
 
     def _draw_controller_icon(self, surf: pygame.Surface, centre: tuple[float, float], st: PlayerStatus, active: bool) -> None:
         cx, cy = centre
@@ -543,10 +551,12 @@ class Shell:
         line_h = max(font.get_linesize(), self.px(34))
         top = title.bottom + self.px(6)
         y = rect.bottom - self.px(12)
+        self.log_shown = 0
         for age, e in enumerate(reversed(t.log)):
             wrapped = self.wrap(self.lang.event(e.kind, e.data), self.LOG_TEXT, width, lines=99)
             if y - len(wrapped) * line_h < top:
                 break
+            self.log_shown += 1
             colour = TEXT if age < 3 else self.LOG_OLD
             player = e.data.get("player")
             for j, line in enumerate(reversed(wrapped)):

@@ -98,7 +98,7 @@ class TableDisplay(Shell):
                 img = self.glyph(sym, round(rect.h * 0.46 * (rect.w - 6) / img.get_width()), (250, 250, 250))
             self.blit(surf, img, rect.center, "center")
         if label:
-            self.blit(surf, self.text(label, 20, TEXT, bold=True), (rect.centerx, rect.bottom + self.px(4)), "midtop")
+            self.blit(surf, self.text(label, 20, TEXT, bold=True), (rect.centerx, rect.bottom + self.px(2)), "midtop")
 
     # ------------------------------------------------------------------ prompt
     def _draw_prompt(self, surf: pygame.Surface, rect: pygame.Rect, t: Any) -> None:
@@ -178,7 +178,8 @@ class TableDisplay(Shell):
             self.blit(surf, self.text(L.player(name), 36, (15, 15, 20), bold=True, max_width=card.w - self.px(20)),
                       (card.x + self.px(14), head.centery), "midleft")
             st = t.status_of(name)
-            y = head.bottom + self.px(8)
+            y = head.bottom + self.px(6)
+            inner = card.w - self.px(24)
             line = ""
             if st.kind in ("bot", "keyboard"):
                 line = L.t(f"status.{st.kind}")
@@ -187,23 +188,45 @@ class TableDisplay(Shell):
             elif st.status in ("to_act", "unlock", "waiting"):
                 line = (line + " · " if line else "") + L.t(f"status.{st.status}")
             if line:
-                self.blit(surf, self.text(line, 20, BAD if st.lost else DIM, bold=st.lost, max_width=card.w - self.px(20)),
-                          (card.x + self.px(14), y))
-            y += self.px(28)
+                step = self.fonts.get(self.text_px(20), st.lost).get_linesize()
+                for part in self.wrap(line, 20, inner, bold=st.lost, lines=2):
+                    self.blit(surf, self.text(part, 20, BAD if st.lost else DIM, bold=st.lost, max_width=inner),
+                              (card.x + self.px(12), y))
+                    y += step
+            y += self.px(4)
+            facts = []
             if "lives" in p:
-                self.blit(surf, self.text(L.t("ui.lives", n="♥" * int(p["lives"])), 26, (240, 90, 110), bold=True,
-                                          max_width=card.w - self.px(20)), (card.x + self.px(14), y))
-                y += self.px(34)
+                facts.append((L.t("ui.lives", n="♥" * int(p["lives"])), (240, 90, 110)))
             if name in (v.get("scores") or {}):
-                self.blit(surf, self.text(L.t("ui.score", n=v["scores"][name]), 22, ACCENT, bold=True),
-                          (card.x + self.px(14), y))
-                y += self.px(30)
-            # tokens: face up by name, face down as a barricade (never what is under it)
-            th = self.px(44)
-            for tok in p.get("tokens", ()):
-                r = pygame.Rect(card.x + self.px(12), y, card.w - self.px(24), th)
+                facts.append((L.t("ui.score", n=v["scores"][name]), ACCENT))
+            for text, colour in facts:
+                img = self.text(text, 22, colour, bold=True, max_width=inner)
+                self.blit(surf, img, (card.x + self.px(12), y))
+                y += img.get_height() + self.px(2)
+            # tokens: face up by name, face down as a barricade (never what is under it); a
+            # name too long for one line takes two
+            tokens = list(p.get("tokens", ()))
+            bottom = card.bottom - (self.px(160) if p.get("front") and not out else self.px(70) if out else self.px(12))
+            one = self.fonts.get(self.text_px(22), True).get_linesize()
+            pills = []
+            for tok in tokens:
+                words = L.token(tok)
+                size = 26 if self.fonts.get(self.text_px(26), True).size(words)[0] <= inner - self.px(12) else 22
+                lines = self.wrap(words, size, inner - self.px(12), bold=True, lines=2)
+                pills.append((tok, lines, size))
+            gap = self.px(6)
+            need = sum(len(lines) * one + self.px(8) for _, lines, _ in pills) + gap * max(0, len(pills) - 1)
+            if need > bottom - y:                   # a full hand: every name at the smallest size, tight
+                pills = [(tok, self.wrap(L.token(tok), 22, inner - self.px(12), bold=True, lines=2), 22) for tok, _l, _s in pills]
+                gap = self.px(3)
+                need = sum(len(lines) * one + self.px(8) for _, lines, _ in pills) + gap * max(0, len(pills) - 1)
+            spare = max(0, (bottom - y) - need)
+            extra = min(self.px(14), spare // max(1, len(pills)))
+            for tok, lines, size in pills:
+                th = len(lines) * one + self.px(8) + extra
+                r = pygame.Rect(card.x + self.px(12), y, inner, th)
                 if tok == "hero":
-                    pygame.draw.rect(surf, HERO_COLOUR, r, border_radius=th // 2)
+                    pygame.draw.rect(surf, HERO_COLOUR, r, border_radius=min(th // 2, self.px(22)))
                     text_col = (40, 30, 0)
                 elif tok == "barricade":
                     pygame.draw.rect(surf, BARRICADE_COLOUR, r, border_radius=self.px(6))
@@ -214,25 +237,35 @@ class TableDisplay(Shell):
                 else:
                     pygame.draw.rect(surf, OBJECT_COLOUR, r, border_radius=self.px(6))
                     text_col = (30, 30, 30)
-                self.blit(surf, self.text(L.token(tok), 26, text_col, bold=True, max_width=r.w - self.px(12)), r.center, "center")
+                for j, part in enumerate(lines):
+                    self.blit(surf, self.text(part, size, text_col, bold=True, max_width=r.w - self.px(12)),
+                              (r.centerx, r.centery + (j - (len(lines) - 1) / 2) * one), "center")
                 self.token_rects.append((name, tok, r))
-                y += th + self.px(8)
+                y += th + gap
             # the dice in front
             if out:
-                self.blit(surf, self.text(L.t("ui.zombified"), 40, BAD, bold=True, max_width=card.w - self.px(16)),
-                          (card.centerx, card.bottom - self.px(60)), "center")
+                for size in (40, 32, 26, 22):
+                    if self.fonts.get(self.text_px(size), True).size(L.t("ui.zombified"))[0] <= card.w - self.px(16):
+                        break
+                self.blit(surf, self.text(L.t("ui.zombified"), size, BAD, bold=True, max_width=card.w - self.px(16)),
+                          (card.centerx, card.bottom - self.px(40)), "center")
                 continue
             front = list(p.get("front", ()))
             if front:
-                self.blit(surf, self.text(L.t("ui.in_front").upper(), 18, DIM, bold=True),
-                          (card.x + self.px(14), card.bottom - self.px(150)))
-                size = min(self.px(70), (card.w - self.px(24)) / max(1, min(len(front), 4)) - self.px(10))
+                top = self.blit(surf, self.text(L.t("ui.in_front").upper(), 18, DIM, bold=True, max_width=inner),
+                                (card.x + self.px(12), card.bottom - self.px(156))).bottom + self.px(4)
+                labels = name == active
+                label_h = self.fonts.get(self.text_px(20), True).get_linesize() + self.px(2) if labels else 0
+                cols = min(len(front), 4)
+                rows = -(-len(front) // cols)
+                gap = self.px(10)
+                area_h = card.bottom - self.px(8) - top
+                size = min(self.px(70), (inner - (cols - 1) * gap) / cols, (area_h - rows * label_h - (rows - 1) * gap) / rows)
                 for k, (die_id, type_, face) in enumerate(front):
-                    row, col = divmod(k, 4)
-                    r = pygame.Rect(round(card.x + self.px(14) + col * (size + self.px(10))),
-                                    round(card.bottom - self.px(124) + row * (size * 0.55)), round(size), round(size))
-                    label = str(die_id).upper() if die_id and name == active else None
-                    self.draw_face(surf, r, type_, face, label)
+                    row, col = divmod(k, cols)
+                    r = pygame.Rect(round(card.x + self.px(12) + col * (size + gap)),
+                                    round(top + row * (size + label_h + gap)), round(size), round(size))
+                    self.draw_face(surf, r, type_, face, str(die_id).upper() if die_id and labels else None)
                     self.dice_rects.append((name, str(die_id or ""), face, r))
 
     # ------------------------------------------------------------------ tray

@@ -443,9 +443,9 @@ class TableDisplay(Shell):
         """Fuel and bonus tokens in a player's row of the console's player panel."""
         cy = row.centery
         # fuel and tokens
-        fx = row.x + self.px(240)
+        fx = row.x + self.px(228)
         shapes.draw_cube(surf, (fx, cy), self.px(30))
         self.blit(surf, self.text(str(p.get("fuel", 0)), 36, TEXT if active else FAINT, bold=True), (fx + self.px(22), cy), "midleft")
-        tx = row.x + self.px(330)
+        tx = row.x + self.px(306)
         shapes.draw_token(surf, (tx, cy), self.px(32))
         self.blit(surf, self.text(str(p.get("tokens", 0)), 36, TEXT if active else FAINT, bold=True), (tx + self.px(22), cy), "midleft")

@@ -11,6 +11,8 @@ medkit — headless (SDL's dummy driver), with the real font metrics.
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -45,8 +47,20 @@ def longest(lang, keys, **data) -> str:
     return max(keys, key=lambda k: font.size(lang.t(k, **data))[0])
 
 
-def problems(display) -> list[str]:
-    return display.layout_problems()
+def problems(display, region: str | None = None) -> list[str]:
+    return display.layout_problems(region)
+
+
+def each_log_window(display, table, make) -> list[str]:
+    """The log drawn until every event has shown, each wrapped whole."""
+    found: list[str] = []
+    k = len(table.log)
+    while k > 0:
+        display.render_region(make(table.log[:k]), "log")
+        found += problems(display, "log")
+        assert display.log_shown >= 1, "an event too long for the whole log"
+        k -= display.log_shown
+    return found
 
 
 # ---------------------------------------------------------------------------- Outspeed
@@ -134,9 +148,7 @@ def test_outspeed_text_is_whole_and_apart(code, size):
     for table in outspeed_tables(code):
         d.render_full(table)
         found += problems(d)
-        for k in range(1, len(table.log)):                    # every log line, newest at the bottom
-            d.render_region(TableView(view=table.view, log=table.log[:k]), "log")
-            found += problems(d)
+    found += each_log_window(d, table, lambda log: TableView(view=table.view, log=log))
     assert not found, found
 
 
@@ -179,17 +191,24 @@ LOA_EVENTS = [
 ]
 
 
-def loa_view(**over) -> dict:
-    longest_token = ["chainsaw", "barricade", "hero", "medkit", "radio"]
-    v = {"players": [{"player": p, "in_game": p != "green", "lives": 3, "tokens": longest_token,
-                      "front": [[f"f{i}", "zombie", "zombie2"] for i in range(1, 9)]} for p in COLOURS[:5]],
-         "variants": ["survivors"], "active": "purple", "phase": "shoot", "turn": 13, "level": 4, "night": True,
+def loa_view(players: int = 5, **over) -> dict:
+    """Five players holding five tokens each (three kept, the hero and one drawn this turn)
+    with eight dice in front; three players add Survivors' lives and the end's scores."""
+    seats = ("purple", "orange", "yellow", "green", "blue")[:players]
+    tokens = ["chainsaw", "medkit", "hero", "barricade", "radio"]
+    v = {"players": [{"player": p, "in_game": p != "green", "tokens": tokens,
+                      "front": [[f"f{i}", "zombie", "zombie2"] for i in range(1, 9)]} for p in seats],
+         "variants": [], "active": "purple", "phase": "shoot", "turn": 13, "level": 4, "night": True,
          "apocalypse_drawn": 2, "bag_size": 24, "pool": {"zombie": 10, "shoot": 3, "object": 3, "barricade": 3},
          "tray": [[f"z{i}", "zombie", "zombie2"] for i in range(1, 5)] + [["s1", "shoot", "bang1plus"], ["s2", "shoot", "bang2"],
                                                                          ["o1", "object", "ambush"], ["b1", "barricade", "barricade"],
                                                                          ["o2", "object", "object"], ["b2", "barricade", "ambush"]],
-         "turn_state": {}, "prompt": None, "eliminated": ["green"], "finished": False, "winners": [],
-         "scores": {p: 12 for p in COLOURS[:5]}}
+         "turn_state": {}, "prompt": None, "eliminated": ["green"], "finished": False, "winners": [], "scores": {}}
+    if players <= 3:
+        v["variants"] = ["survivors"]
+        v["scores"] = {p: 12 for p in seats}
+        for p in v["players"]:
+            p["lives"] = 3
     v.update(over)
     return v
 
@@ -201,7 +220,7 @@ def test_last_one_alive_text_is_whole_and_apart(code, size):
     kinds = {k for k, _ in LOA_EVENTS}
     assert set(loa_events._TEMPLATES) <= kinds, "a new event kind needs a sample here"
     d = LoaDisplay(size=size, lang=code)
-    refusal = longest(L, [k for k in L.keys() if k.startswith("code.")]) if True else ""
+    refusal = longest(L, [k for k in L.keys() if k.startswith("code.")])
     statuses = tuple(PlayerStatus(p, kind="keyboard", status="unlock", lost=p == "blue") for p in COLOURS[:5])
     log = tuple(LogEntry(k, e) for k, e in LOA_EVENTS)
     base = LoaView(view=loa_view(), players=statuses, stage="prompt", kind="shoot", log=log,
@@ -210,22 +229,23 @@ def test_last_one_alive_text_is_whole_and_apart(code, size):
     found = []
     d.render_full(base)
     found += problems(d)
+    d.render_region(LoaView(view=loa_view(players=3), players=statuses[:3], stage="prompt", kind="shoot"), "cards")
+    found += problems(d, "cards")
     data = {"player": "purple", "bangs": 12, "results": 12, "needed": 4, "forced": 4}
-    for kind in WHEELS:                                     # every prompt, with the longest refusal and marks
+    marks = {"marks": ("z1", "z2", "s1", "o1", "b1", "f12")}
+    for n, kind in enumerate(WHEELS):                       # every prompt, with the longest refusal or marks
         key = "prompt.bag" if kind == "bag" else f"prompt.{kind}"
         stage = "bag" if kind == "bag" else "prompt"
-        for extra in ({"refusal": (refusal, {})}, {"marks": ("z1", "z2", "s1", "o1", "b1", "f12")}):
-            d.render_region(LoaView(view=base.view, stage=stage, kind=kind, prompt=(key, data), **extra), "prompt")
-            found += problems(d)
+        extra = {"refusal": (refusal, {})} if n % 2 else marks
+        d.render_region(LoaView(view=base.view, stage=stage, kind=kind, prompt=(key, data), **extra), "prompt")
+        found += problems(d, "prompt")
     for key in ("prompt.first", "prompt.showing", "prompt.waiting"):
         d.render_region(LoaView(view=base.view, stage="showing", prompt=(key, {"players": list(COLOURS[:5])})), "prompt")
-        found += problems(d)
+        found += problems(d, "prompt")
     d.render_region(LoaView(view=loa_view(finished=True, winners=["purple", "orange"]), stage="finished",
                             prompt=("prompt.finished", {"players": ["purple", "orange"]})), "prompt")
-    found += problems(d)
-    for k in range(1, len(log)):
-        d.render_region(LoaView(view=base.view, log=log[:k]), "log")
-        found += problems(d)
+    found += problems(d, "prompt")
+    found += each_log_window(d, base, lambda log: LoaView(view=base.view, log=log))
     assert not found, found
 
 
@@ -233,10 +253,11 @@ def test_last_one_alive_text_is_whole_and_apart(code, size):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("code", LANGUAGES)
-def test_the_generic_display_text_is_whole_and_apart(code, size):
+def test_the_generic_display_text_is_whole_and_apart(code, size, monkeypatch):
     from bitbox.table.words import words_of
-
-    from ..tutorial.goofspiel import CARTRIDGE as cartridge
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "tutorial"))
+    monkeypatch.delitem(sys.modules, "goofspiel", raising=False)
+    from goofspiel import CARTRIDGE as cartridge                    # the tutorial game (docs/games.md)
     words = words_of(cartridge, code)
     d = GenericDisplay(size, words=words, title=cartridge.title)
     seats = COLOURS[:cartridge.max_players] if hasattr(cartridge, "max_players") else COLOURS[:4]
