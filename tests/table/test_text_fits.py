@@ -289,3 +289,26 @@ def test_the_checker_sees_a_cut_text_an_overlap_and_text_over_an_icon():
     d._region = None
     found = problems(d)
     assert any("cut" in p for p in found) and any("over" in p for p in found) and any("icon" in p for p in found), found
+
+
+# ---------------------------------------------------------------------------- the controller test screen
+
+def test_the_controller_test_screen_says_what_each_stop_means():
+    from bitbox.display.lobby import TestScreen
+    from bitbox.events import SeatStatus
+    from bitbox.i18n import Words
+    assert TestScreen.meaning(Words("en"), "fuel_tank", 2, 16) == "fuel tank (stop 2 of 16)"
+    assert TestScreen.meaning(Words("de"), None, 3, 16) == "Stellung 3 von 16"
+    assert TestScreen.meaning(Words("fr"), 4, 5, None) == "4 (cran 5)"
+    seat = SeatStatus(seat=0, controller_id=0x1D1E00000000C0DE, port="/dev/ttyACM0", wheels=(2, 4, 1), locked=True,
+                      connected=True, bad_frames=1)
+    row = {"controller": seat.controller_id, "seat": 0, "port": seat.port, "connected": True, "locked": True,
+           "wheels": [2, 4, 1], "meanings": ["fuel_tank", "4", "left"], "seen": [7, 31, 3], "positions": [16, 16, 16],
+           "firmware": "ref-1.1", "protocol": (1, 1), "age": 0.01, "frames": 100, "bad_frames": 1, "bad_rate": 0.0}
+    for code in LANGUAGES:
+        surf = pygame.Surface((1280, 720))
+        screen = TestScreen((1280, 720))
+        screen.draw(surf, [seat], [], lights_on=False, lang=code, rows=[row])
+        labels = screen.labels
+        assert all(surf.get_rect().contains(r) for r in labels), code
+        assert not [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:] if a.colliderect(b)], code
