@@ -118,6 +118,7 @@ class Shell:
         self.resize(self.surface.get_size())
         self.die_rects: list[tuple[DieShown, pygame.Rect]] = []
         self.log_shown = 0                              # events the log showed last (the newest)
+        self._console: Any = None
 
     # ------------------------------------------------------------------ geometry
     def resize(self, size: tuple[int, int]) -> None:
@@ -335,7 +336,7 @@ class Shell:
         target.set_clip(rect)
         self._region = name
         for book in (self.labels, self.marks, self.overflows):
-            book[name] = []                                         # type: ignore[index]
+            book[name] = []
         try:
             getattr(self, f"_draw_{name}")(target, rect, table)
         finally:
@@ -379,7 +380,7 @@ class Shell:
     def console_words(self) -> Any:
         """The console's own words in the table's language (the wheels' names...)."""
         code = getattr(self.lang, "code", "en")
-        if getattr(self, "_console", None) is None or self._console.code != code:
+        if self._console is None or self._console.code != code:
             from bitbox.i18n import Words
             self._console = Words(code)
         return self._console

@@ -44,6 +44,7 @@ class TableDisplay(Shell):
         "state": (1380, 248, 520, 332),
         "log": (1380, 592, 520, 476),
     }
+    lang: Lang                                  # made by make_words: Last One Alive's catalogue
     OVERLAY = (310, 420, 1300, 220)
 
     def make_words(self, code: str) -> Lang:
@@ -260,11 +261,11 @@ class TableDisplay(Shell):
                 rows = -(-len(front) // cols)
                 gap = self.px(10)
                 area_h = card.bottom - self.px(8) - top
-                size = min(self.px(70), (inner - (cols - 1) * gap) / cols, (area_h - rows * label_h - (rows - 1) * gap) / rows)
+                side = min(self.px(70), (inner - (cols - 1) * gap) / cols, (area_h - rows * label_h - (rows - 1) * gap) / rows)
                 for k, (die_id, type_, face) in enumerate(front):
                     row, col = divmod(k, cols)
-                    r = pygame.Rect(round(card.x + self.px(12) + col * (size + gap)),
-                                    round(top + row * (size + label_h + gap)), round(size), round(size))
+                    r = pygame.Rect(round(card.x + self.px(12) + col * (side + gap)),
+                                    round(top + row * (side + label_h + gap)), round(side), round(side))
                     self.draw_face(surf, r, type_, face, str(die_id).upper() if die_id and labels else None)
                     self.dice_rects.append((name, str(die_id or ""), face, r))
 

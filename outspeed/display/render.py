@@ -292,11 +292,11 @@ class TableDisplay(Shell):
                 shapes.draw_ship(surf, shape_of(p), (wx, rows_y["who"] + self.px(12)), self.px(10), colour_of(p))
             if path is None:
                 continue
-            col = lambda row: pygame.Rect(round(card.x + col_w * i + self.px(4)), boxes[row][0],  # noqa: E731
-                                          round(col_w) - self.px(8), boxes[row][1] - boxes[row][0])
-            self._draw_condition(surf, path, col("condition"))
-            self._draw_effects(surf, path.get("cost") or [], col("cost"), cost=True)
-            self._draw_effects(surf, path.get("gain") or [], col("gain"), cost=False)
+            col = {row: pygame.Rect(round(card.x + col_w * i + self.px(4)), top, round(col_w) - self.px(8), bottom - top)
+                   for row, (top, bottom) in boxes.items()}
+            self._draw_condition(surf, path, col["condition"])
+            self._draw_effects(surf, path.get("cost") or [], col["cost"], cost=True)
+            self._draw_effects(surf, path.get("gain") or [], col["gain"], cost=False)
         self._draw_legend(surf, pygame.Rect(card.x + self.px(10), rows_y["legend"], card.w - self.px(20), card.bottom - rows_y["legend"]))
 
     def _draw_legend(self, surf: pygame.Surface, area: pygame.Rect) -> None:
