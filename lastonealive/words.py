@@ -81,7 +81,8 @@ class Lang(GameCatalogue):
         if kind == "drew":
             return t("ev.drew", player=d["player"], token=self.a_token(d.get("token")))
         if kind == "given":
-            return t("ev.given", player=d["player"], to=d.get("to"), dice=self.dice(d.get("dice", [])))
+            key = "ev.given.barricade" if d.get("why") == "barricade" else "ev.given"
+            return t(key, player=d["player"], to=d.get("to"), dice=self.dice(d.get("dice", [])))
         if kind == "dice_taken":
             chosen = ", ".join(t(f"dice.{ty}", n=n) for ty, n in d.get("chosen", []) if n) or "—"
             return t("ev.dice_taken", player=d["player"], forced=d.get("forced", 0), chosen=chosen)

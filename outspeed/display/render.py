@@ -204,13 +204,27 @@ class TableDisplay(Shell):
             band.fill((*MARKER, 46))
             surf.blit(band, (zone_col.x + self.px(3), zone_col.y))
             shapes.draw_marker(surf, centre, self.px(44), MARKER)
+            self.mark((centre[0] - self.px(22), centre[1] - self.px(22), self.px(44), self.px(44)))
             if c > 1:
                 self.blit(surf, self.text(f"×{c}", 20, MARKER, bold=True), (centre[0] + self.px(22), centre[1]), "midleft")
         left = v.get("markers_left")
         if left is not None:
             pos = (rect.x + self.px(14), rect.bottom - self.px(32))
             shapes.draw_marker(surf, (pos[0] + self.px(18), pos[1]), self.px(30), MARKER)
-            self.blit(surf, self.text(str(left), 22, MARKER, bold=True), (pos[0] + self.px(38), pos[1]), "midleft")
+            shown = self.blit(surf, self.text(str(left), 22, MARKER, bold=True), (pos[0] + self.px(38), pos[1]), "midleft")
+            # its word, in one or two lines, up to the first force field placed (or three zones)
+            end = area.x + 3 * zw
+            for z in counts:
+                c = self.marker_centre(v, z)
+                if c is not None:
+                    end = min(end, c[0] - self.px(26))
+            width = round(end - shown.right - self.px(8))
+            lines = self.wrap(L.t("ui.markers_left"), 18, width, lines=2)
+            step = self.fonts.get(self.text_px(18)).get_linesize()
+            if width > self.px(40) and all(self.fonts.get(self.text_px(18)).size(x)[0] <= width for x in lines):
+                for j, line in enumerate(lines):
+                    self.blit(surf, self.text(line, 18, MARKER, max_width=width),
+                              (shown.right + self.px(8), round(pos[1] + (j - (len(lines) - 1) / 2) * step)), "midleft")
         # lanes and ships
         r_ship = min(zw * 0.4, lh * 0.45)
         for lane, p in enumerate(v.get("players", ())):

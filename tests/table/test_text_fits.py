@@ -100,6 +100,7 @@ def outspeed_tables(code: str) -> list[TableView]:
     view = game.public_view()
     for p in view["players"]:
         p["fuel"], p["tokens"] = 14, 12
+    view["force_fields"], view["markers_left"] = [4, 7, 7], 12
     status = longest(L, [f"status.{s}" for s in ("refused_bonus", "refused", "declared_token", "declared_none", "to_act",
                                                  "unlock", "waiting", "drawing", "ready")]).split(".", 1)[1]
     players = tuple(PlayerStatus(p, kind="keyboard", status=status) for p in COLOURS)
@@ -162,6 +163,7 @@ LOA_EVENTS = [
     ("token_used", {"player": "purple", "token": "radio", "what": "x", "types": ["barricade", "object"]}),
     ("token_used", {"player": "purple", "token": "axe", "what": "x"}),
     ("given", {"player": "purple", "to": "orange", "dice": [["f4", "zombie2"], ["f5", "zombie1"], ["f6", "zombie2"]]}),
+    ("given", {"player": "purple", "to": "orange", "dice": [["f12", "zombie2"]], "why": "barricade"}),
     ("radios_back", {"player": "purple"}),
     ("dice_taken", {"player": "purple", "forced": 4, "chosen": [["zombie", 1], ["shoot", 1], ["object", 1],
                                                                 ["barricade", 1]]}),
