@@ -215,9 +215,9 @@ class TableDisplay(Shell):
             # its word, in one or two lines, up to the first force field placed (or three zones)
             end = area.x + 3 * zw
             for z in counts:
-                c = self.marker_centre(v, z)
-                if c is not None:
-                    end = min(end, c[0] - self.px(26))
+                placed = self.marker_centre(v, z)
+                if placed is not None:
+                    end = min(end, placed[0] - self.px(26))
             width = round(end - shown.right - self.px(8))
             lines = self.wrap(L.t("ui.markers_left"), 18, width, lines=2)
             step = self.fonts.get(self.text_px(18)).get_linesize()
