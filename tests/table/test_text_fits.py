@@ -314,3 +314,47 @@ def test_the_controller_test_screen_says_what_each_stop_means():
         labels = screen.labels
         assert all(surf.get_rect().contains(r) for r in labels), code
         assert not [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:] if a.colliderect(b)], code
+
+
+# ---------------------------------------------------------------------------- read from across the room
+
+def _contrast(a, b) -> float:
+    def lum(c):
+        ch = [v / 255 for v in c[:3]]
+        ch = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in ch]
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_log_is_28_px_at_1080p_scaled_and_never_grey_on_navy(size):
+    from bitbox.display.shell import PANEL, TEXT, Shell
+    d = OutspeedDisplay(size=size, lang="de")
+    d.render_full(outspeed_tables("de")[0])
+    scale = min(size[0] / 1920, size[1] / 1080)
+    heights = [px for _r, px, _s in d.labels["log"][1:]]              # the title aside
+    assert heights and min(heights) >= round(28 * scale)
+    assert _contrast(Shell.LOG_OLD, PANEL) >= 7 and _contrast(TEXT, PANEL) >= 7       # WCAG AAA, older lines too
+
+
+def test_the_banner_says_the_prompt_and_what_each_wheel_means():
+    d = LoaDisplay(size=(1920, 1080), lang="fr")
+    L = LoaLang("fr")
+    d.render_full(LoaView(view=loa_view(), stage="prompt", kind="shoot", prompt=("prompt.shoot", {"player": "purple", "bangs": 3})))
+    said = " ".join(s for _r, _px, s in d.labels["prompt"])
+    assert L.t("prompt.shoot", player=L.player("purple"), bangs=3) in said
+    for wheel, key in zip(("left", "centre", "right"), WHEELS["shoot"]):
+        assert L.t(f"wheel.{wheel}").upper() in said
+        assert L.t(key).split()[0] in said
+
+
+def test_the_yellow_dies_minus_sign_is_a_bar_not_a_hairline():
+    from bitbox.display.pieces import DIE_COLOURS, draw_die
+    surf = pygame.Surface((100, 100))
+    rect = pygame.Rect(20, 20, 60, 60)
+    draw_die(surf, rect, "yellow", -1)
+    pip = DIE_COLOURS["yellow"][1]
+    rows = [y for y in range(rect.y, rect.y + rect.h // 3)
+            if sum(surf.get_at((x, y))[:3] == pip for x in range(rect.centerx, rect.right)) >= rect.w // 5]
+    assert len(rows) >= 5                                  # a tenth of the die high, at least
