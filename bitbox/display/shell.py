@@ -392,11 +392,12 @@ class Shell:
         pointer says which), its name, then its meaning wrapped whole, a smaller size when
         it needs more lines than the area holds (every game's banner)."""
         console = self.console_words()
-        col_w = area.w // 3
+        alone = sum(1 for m in meanings if m) == 1          # one wheel in use: it takes the whole width
+        col_w = area.w if alone else area.w // 3
         for i, (which, meaning) in enumerate(zip(("left", "centre", "right"), meanings)):
             if not meaning:
                 continue
-            x = area.x + i * col_w
+            x = area.x + (0 if alone else i * col_w)
             width = col_w - self.px(24)
             name = self.lang.text(f"wheel.{which}") if hasattr(self.lang, "text") else None
             for sz in (size, (size + self.MIN_TEXT) / 2, self.MIN_TEXT):
