@@ -6,7 +6,12 @@ changes when the region must be redrawn) and draws it (``_draw_<region>``). The 
 the rest, the same for every game:
 
 * **fonts**: DejaVu Sans, shipped in ``fonts/`` (every glyph of the four languages), cached
-  by size; text is cached, shrunk then cut with an ellipsis to fit;
+  by size; text is cached, shrunk then cut with an ellipsis to fit — and every text drawn is
+  recorded (where it landed, whether it had to be cut, the icons it must not run into), so
+  :meth:`Shell.layout_problems` can say what is cut or over something (the layout tests);
+* **TV mode**: the log at :attr:`Shell.LOG_TEXT` (28 px at 1080p, scaled), each event wrapped
+  whole; the wheels strip (:meth:`Shell.draw_wheels`): what each wheel means now, drawn in
+  every game's banner;
 * **regions and dirty rectangles**: each region is redrawn only when its key changed, and
   :meth:`Shell.render` returns the rectangles it redrew, for ``pygame.display.update`` (the
   aliens.py way); everything scales from the reference grid to the window;
