@@ -42,9 +42,21 @@ class Lang(GameCatalogue):
     def type(self, t: Any) -> str:
         return self.text(f"type.{t}") or str(t)
 
+    #: a die's id (``z3``, ``f4``) by the kind it names: the screen's labels (Z3, F4)
+    DIE_KINDS = {"z": "zombie", "s": "shoot", "o": "object", "b": "barricade", "f": "front"}
+
+    def die(self, die_id: Any) -> str:
+        """A die as a player says it: ``z3`` is "zombie die 3", ``f4`` "die 4 in front" (the
+        fourth die in front of the player); anything else as itself, in capitals."""
+        s = str(die_id or "")
+        kind = self.DIE_KINDS.get(s[:1].lower())
+        if kind is None or not s[1:].isdigit():
+            return s.upper() or "—"
+        return self.t(f"die.{kind}", number=int(s[1:]))
+
     def dice(self, dice: Any) -> str:
-        """``[[id, face], ...]`` as "Z1 (2 zombies), S2 (1 bang)"."""
-        return ", ".join(f"{str(i).upper()} ({self.face(f)})" for i, f in dice) or "—"
+        """``[[id, face], ...]`` as "zombie die 1 (2 zombies), shoot die 2 (1 bang)"."""
+        return ", ".join(f"{self.die(i)} ({self.face(f)})" for i, f in dice) or "—"
 
     # ---- events
     def _event(self, kind: str, d: dict[str, Any]) -> str:
@@ -55,19 +67,36 @@ class Lang(GameCatalogue):
         if kind == "setup_draw":
             return t(f"ev.setup_draw.{'object' if d.get('side') == 'object' else 'barricade'}", player=d["player"],
                      token=self.a_token(d.get("token")))
-        if kind in ("token_used", "drew"):
-            line = t(f"ev.{kind}", player=d["player"], token=self.a_token(d.get("token")))
-            return line
+        if kind == "token_used":
+            token = d.get("token")
+            said = self.a_token(token)
+            if token == "chainsaw" and d.get("die"):
+                return t("ev.token_used.chainsaw.die", player=d["player"], token=said, die=self.die(d["die"]))
+            if token == "radio" and d.get("types"):
+                return t("ev.token_used.radio", player=d["player"], token=said,
+                         types=", ".join(self.type(x) for x in d["types"]))
+            if token in ("chainsaw", "axe", "pistol") and d.get("what"):      # for the whole turn, before the roll
+                return t(f"ev.token_used.{token}", player=d["player"], token=said)
+            return t("ev.token_used", player=d["player"], token=said)
+        if kind == "drew":
+            return t("ev.drew", player=d["player"], token=self.a_token(d.get("token")))
         if kind == "given":
-            return t("ev.given", player=d["player"], to=d.get("to"), dice=self.dice(d.get("dice", [])))
+            key = "ev.given.barricade" if d.get("why") == "barricade" else "ev.given"
+            return t(key, player=d["player"], to=d.get("to"), dice=self.dice(d.get("dice", [])))
         if kind == "dice_taken":
             chosen = ", ".join(t(f"dice.{ty}", n=n) for ty, n in d.get("chosen", []) if n) or "—"
             return t("ev.dice_taken", player=d["player"], forced=d.get("forced", 0), chosen=chosen)
         if kind in ("rolled", "rerolled"):
-            return t(f"ev.{kind}", player=d["player"], faces=self.dice(d.get("dice", [])))
+            why = d.get("why")
+            key = f"ev.rerolled.{why}" if kind == "rerolled" and self.has(f"ev.rerolled.{why}") else f"ev.{kind}"
+            return t(key, player=d["player"], faces=self.dice(d.get("dice", [])))
+        if kind == "bangs":
+            chain = [self.face(f) for f in d.get("chain") or ()]
+            key = "ev.bangs" + (".plus" if chain else "") + (".doubled" if d.get("doublings") else "")
+            return t(key, player=d["player"], bangs=d.get("bangs"), faces=", ".join(chain))
         if kind == "shot":
             key = "ev.shot.cleared" if d.get("cleared") else "ev.shot"
-            return t(key, player=d["player"], die=str(d.get("die", "")).upper(), bangs=d.get("bangs"))
+            return t(key, player=d["player"], die=self.die(d.get("die")), bangs=d.get("bangs"))
         if kind == "assigned":
             amb = d.get("ambush", [])
             ambush = len(amb) if isinstance(amb, list) else amb

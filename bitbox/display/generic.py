@@ -20,7 +20,7 @@ SHOWN_ELSEWHERE = ("players", "winners", "turn")
 
 
 class GenericDisplay(Shell):
-    REGIONS = {"banner": (20, 16, 1880, 118), "players": (20, 150, 620, 560), "board": (660, 150, 1240, 560),
+    REGIONS = {"banner": (20, 16, 1880, 196), "players": (20, 228, 620, 482), "board": (660, 228, 1240, 482),
                "log": (20, 726, 1880, 338)}
 
     def __init__(self, size: tuple[int, int] = (1920, 1080), lang: str | Words = "en", surface: pygame.Surface | None = None,
@@ -47,8 +47,21 @@ class GenericDisplay(Shell):
             line = ""
         return top, line
 
+    def wheel_meanings(self, t: ShellView) -> tuple[str | None, str | None, str | None]:
+        """What each wheel means for the prompt now: the game's ``wheels.KIND.left`` (and
+        ``centre``, ``right``) when its words have them, else the console's own controls
+        (the left wheel numbers the answers; the centre one adds 16 per stop)."""
+        if t.stage == "finished" or t.prompt is None:
+            return (None, None, None)
+        L: Any = self.lang
+        kind = str(t.prompt[1].get("kind", ""))
+        own = tuple(L.text(f"wheels.{kind}.{w}") if hasattr(L, "text") else None for w in ("left", "centre", "right"))
+        if any(own):
+            return own  # type: ignore[return-value]
+        return (L.t("wheel.index"), None, None)
+
     def _key_banner(self, t: ShellView) -> str:
-        return self._k(self.banner_lines(t))
+        return self._k(self.banner_lines(t), self.wheel_meanings(t))
 
     def _draw_banner(self, surf: pygame.Surface, rect: pygame.Rect, t: ShellView) -> None:
         self._panel(surf, rect)
@@ -57,7 +70,9 @@ class GenericDisplay(Shell):
                   (rect.x + self.px(20), rect.y + self.px(10)))
         colour = ACCENT if t.stage == "finished" else TEXT
         self.blit(surf, self.text(line, 40, colour, bold=True, max_width=rect.w - self.px(40)),
-                  (rect.x + self.px(20), rect.bottom - self.px(10)), "bottomleft")
+                  (rect.x + self.px(20), rect.y + self.px(50)))
+        self.draw_wheels(surf, pygame.Rect(rect.x + self.px(20), rect.y + self.px(112), rect.w - self.px(40), self.px(76)),
+                         self.wheel_meanings(t))
 
     # ---- the board: the public view as lines
     def board_lines(self, t: ShellView) -> list[str]:

@@ -187,16 +187,35 @@ class TestScreen(_Screen):
             x = row.x + p(20)
             stale = not s.connected
             meanings = b["meanings"] if b is not None and b["meanings"] else [None, None, None]
+            stops = b["positions"] if b is not None else [None, None, None]
+            lock = say.t("test.locked") if s.locked else say.t("test.open")
+            lock_w = self.fonts.get(max(MIN_PX, self.px(surf, 34)), True).size(lock)[0] + p(30)
+            col_w = (row.right - p(20) - lock_w - x) // 3
             for k, (label, pos) in enumerate(zip((say.t("wheel.left"), say.t("wheel.centre"), say.t("wheel.right")),
                                                  s.wheels)):
-                text = f"{label} {pos}" + (f" {meanings[k]}" if meanings[k] is not None else "")
-                r = self.text(surf, text, 34, (x, row.bottom - p(40)), DIM if stale else ACCENT, bold=True,
-                              anchor="bottomleft")
+                cx = x + k * col_w
+                meaning = meanings[k]
+                head = f"{label.upper()}: " + ("—" if meaning is None else str(meaning).replace("_", " "))
+                where = self.meaning(say, None, pos, stops[k])
+                below = self.text(surf, where, 22, (cx, row.bottom - p(32)), DIM, anchor="bottomleft",
+                                  max_width=col_w - p(20))
+                self.text(surf, head if meaning is not None else f"{label.upper()}", 30, (cx, below.top - p(2)),
+                          DIM if stale else ACCENT, bold=True, anchor="bottomleft", max_width=col_w - p(20))
                 if b is not None:
-                    self._seen(surf, b["seen"][k], b["positions"][k], pos, (x, row.bottom - p(12)), p(14), stale)
-                x = max(r.right, x + p(16) * 16) + p(50)
-            self.text(surf, say.t("test.locked") if s.locked else say.t("test.open"), 34, (x, row.bottom - p(40)),
-                      DIM if stale else (GOOD if s.locked else DIM), bold=True, anchor="bottomleft")
+                    self._seen(surf, b["seen"][k], b["positions"][k], pos, (cx, row.bottom - p(10)),
+                               min(p(14), max(2, (col_w - p(20)) // max(1, b["positions"][k]) - 2)), stale)
+            self.text(surf, lock, 34, (row.right - p(20), row.bottom - p(40)),
+                      DIM if stale else (GOOD if s.locked else DIM), bold=True, anchor="bottomright")
+
+    @staticmethod
+    def meaning(say: Any, meaning: Any, position: int, stops: int | None) -> str:
+        """What a wheel's stop means, in words: the game's meaning when a wheel map is known
+        ("fuel tank", "—" for a stop that means nothing), and which stop it is ("stop 3 of
+        16", numbered from 0 as in config/wheels.yaml and `bitbox monitor`), not a bare number."""
+        where = say.t("test.stop", stop=position, stops=stops) if stops else say.t("test.stop_only", stop=position)
+        if meaning is None:
+            return where
+        return f"{str(meaning).replace('_', ' ')} ({where})"
 
     def _seen(self, surf: pygame.Surface, seen: int, positions: int, at: int, origin: tuple[int, int], size: int,
               stale: bool) -> None:

@@ -50,6 +50,18 @@ def draw_padlock(surf: pygame.Surface, centre: tuple[float, float], s: float, co
     pygame.draw.rect(surf, colour, body, border_radius=max(1, round(s / 12)))
 
 
+def draw_wheel(surf: pygame.Surface, centre: tuple[float, float], r: float, which: str, colour: Colour) -> None:
+    """A controller's wheel as a ring with a pointer, the pointer telling which wheel by its
+    shape as well as the word beside it: left points left, centre up, right right."""
+    cx, cy = centre
+    w = max(2, round(r / 4))
+    pygame.draw.circle(surf, colour, (round(cx), round(cy)), max(2, round(r)), w)
+    angle = {"left": math.pi, "centre": -math.pi / 2, "right": 0.0}.get(which, -math.pi / 2)
+    tip = (cx + math.cos(angle) * r * 0.95, cy + math.sin(angle) * r * 0.95)
+    pygame.draw.line(surf, colour, (round(cx), round(cy)), (round(tip[0]), round(tip[1])), w)
+    _disc(surf, cx, cy, max(1, r / 4), colour)
+
+
 PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
     1: [(0.5, 0.5)],
     2: [(0.27, 0.27), (0.73, 0.73)],
@@ -71,7 +83,8 @@ def pip_centres(rect: pygame.Rect, n: int) -> list[tuple[int, int]]:
 
 def draw_die(surf: pygame.Surface, rect: pygame.Rect, die: str, value: int | None) -> None:
     """A die showing ``value`` as pips; the yellow die's faces are costs (−1..−3), shown
-    with a minus bar in the top-right corner. ``value`` None draws a blank "?" die."""
+    with a bold minus bar in the top-right corner (a tenth of the die high: read from 3 m).
+    ``value`` None draws a blank "?" die."""
     face, pip = DIE_COLOURS.get(die, ((230, 230, 230), (20, 20, 20)))
     pygame.draw.rect(surf, _darker(face, 0.6), rect.inflate(4, 4), border_radius=max(2, rect.w // 6))
     pygame.draw.rect(surf, face, rect, border_radius=max(2, rect.w // 7))
@@ -81,6 +94,6 @@ def draw_die(surf: pygame.Surface, rect: pygame.Rect, die: str, value: int | Non
     for x, y in pip_centres(rect, value):
         _disc(surf, x, y, r, pip)
     if value < 0 or abs(value) > 6:
-        bar = pygame.Rect(0, 0, round(rect.w * 0.2), max(2, round(rect.w * 0.06)))
-        bar.center = (round(rect.x + rect.w * 0.75), round(rect.y + rect.h * 0.1) + bar.h)
+        bar = pygame.Rect(0, 0, round(rect.w * 0.3), max(3, round(rect.w * 0.1)))
+        bar.center = (round(rect.x + rect.w * 0.73), round(rect.y + rect.h * 0.16))
         pygame.draw.rect(surf, pip, bar)

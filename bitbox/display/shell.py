@@ -6,7 +6,12 @@ changes when the region must be redrawn) and draws it (``_draw_<region>``). The 
 the rest, the same for every game:
 
 * **fonts**: DejaVu Sans, shipped in ``fonts/`` (every glyph of the four languages), cached
-  by size; text is cached, shrunk then cut with an ellipsis to fit;
+  by size; text is cached, shrunk then cut with an ellipsis to fit — and every text drawn is
+  recorded (where it landed, whether it had to be cut, the icons it must not run into), so
+  :meth:`Shell.layout_problems` can say what is cut or over something (the layout tests);
+* **TV mode**: the log at :attr:`Shell.LOG_TEXT` (28 px at 1080p, scaled), each event wrapped
+  whole; the wheels strip (:meth:`Shell.draw_wheels`): what each wheel means now, drawn in
+  every game's banner;
 * **regions and dirty rectangles**: each region is redrawn only when its key changed, and
   :meth:`Shell.render` returns the rectangles it redrew, for ``pygame.display.update`` (the
   aliens.py way); everything scales from the reference grid to the window;
@@ -110,10 +115,15 @@ class Shell:
         self._target: pygame.Surface | None = None
         self.surface = surface if surface is not None else pygame.Surface(size)
         self._text_px: dict[int, tuple[int, str]] = {}
+        self._cut: set[int] = set()                     # texts that had to be cut to fit
         self.labels: dict[str, list[tuple[pygame.Rect, int, str]]] = {}
+        self.marks: dict[str, list[pygame.Rect]] = {}   # icons a text must not run into, by region
+        self.overflows: dict[str, list[str]] = {}       # texts cut or outside their region, by region
         self._region: str | None = None
         self.resize(self.surface.get_size())
         self.die_rects: list[tuple[DieShown, pygame.Rect]] = []
+        self.log_shown = 0                              # events the log showed last (the newest)
+        self._console: Any = None
 
     # ------------------------------------------------------------------ geometry
     def resize(self, size: tuple[int, int]) -> None:
@@ -129,6 +139,7 @@ class Shell:
         self._overlay_key = None
         self._text_cache.clear()
         self._text_px.clear()
+        self._cut.clear()
 
     def _scale(self, r: tuple[int, int, int, int]) -> pygame.Rect:
         x, y, w, h = r
@@ -159,6 +170,7 @@ class Shell:
             return surf
         font = self.fonts.get(size_px, bold)
         font_px = size_px
+        cut: str | None = None
         if max_width is not None:
             w = font.size(s)[0]
             if w > max_width:
@@ -168,18 +180,35 @@ class Shell:
                     font = smaller
                 else:
                     font = smaller
+                    whole = s
                     while s and font.size(s + "…")[0] > max_width:
                         s = s[:-1]
                     s = s.rstrip() + "…"
+                    cut = whole
         surf = font.render(s, True, colour)
         self._text_cache[key] = surf
         self._text_px[id(surf)] = (font_px, s)
+        if cut is not None:
+            self._cut.add(id(surf))
         if len(self._text_cache) > 800:
             old = self._text_cache.popitem(last=False)[1]
             self._text_px.pop(id(old), None)
+            self._cut.discard(id(old))
+        return surf
+
+    def glyph(self, s: str, px: int, colour: pieces.Colour, bold: bool = True) -> pygame.Surface:
+        """A symbol drawn as part of an icon (a die's face), at exactly ``px`` pixels: not
+        text, so neither the minimum text size nor the labels apply; it shrinks with its icon."""
+        key = ("glyph", s, px, colour, bold)
+        surf = self._text_cache.get(key)
+        if surf is None:
+            surf = self.fonts.get(max(6, px), bold).render(s, True, colour)
+            self._text_cache[key] = surf
         return surf
 
     def wrap(self, s: str, size: float, width: int, bold: bool = False, lines: int = 2) -> list[str]:
+        """``s`` in lines of at most ``width`` at ``size``, broken between words; beyond
+        ``lines`` the rest joins the last line (which :meth:`text` then shrinks or cuts)."""
         font = self.fonts.get(self.text_px(size), bold)
         words, out, cur = s.split(), [], ""
         for w in words:
@@ -212,7 +241,38 @@ class Shell:
         label = self._text_px.get(id(s))
         if label is not None and self._region is not None:   # the text drawn in each region (tests read it)
             self.labels.setdefault(self._region, []).append((rect, *label))
+            box = self.overlay_rect if self._region == "overlay" else self.rects.get(self._region)
+            if id(s) in self._cut:
+                self.overflows.setdefault(self._region, []).append(f"cut: {label[1]!r}")
+            elif box is not None and not box.contains(rect):
+                self.overflows.setdefault(self._region, []).append(f"outside its panel: {label[1]!r} {rect} in {box}")
         return rect
+
+    def mark(self, rect: pygame.Rect | tuple[float, float, float, float]) -> pygame.Rect:
+        """Note an icon drawn at ``rect``: no text may run into it (a text wholly on it, as a
+        count on a die, is its label). :meth:`layout_problems` checks."""
+        r = pygame.Rect(rect)
+        if self._region is not None:
+            self.marks.setdefault(self._region, []).append(r)
+        return r
+
+    def layout_problems(self, region: str | None = None) -> list[str]:
+        """Everything wrong with the last frame's text (or ``region``'s): a text cut (an
+        ellipsis) or outside its panel, two texts over each other, a text partly over an
+        icon. Empty when every word is whole and readable (tests render the longest words at
+        every size). Regions are clipped to their rectangles, so only the overlay banner
+        can cover another region's text: it is meant to."""
+        names = [region] if region is not None else list(self.labels)
+        out = [f"{name}: {why}" for name in names for why in self.overflows.get(name, ())]
+        for name in names:
+            texts = [(r, s) for r, _px, s in self.labels.get(name, ()) if s.strip()]
+            marks = self.marks.get(name, ())
+            for i, (a, sa) in enumerate(texts):
+                hits = a.collidelistall([b for b, _ in texts[i + 1:]])
+                out += [f"{name} {sa!r} over {name} {texts[i + 1 + j][1]!r}" for j in hits]
+                out += [f"{name} {sa!r} runs into an icon of {name} at {m}" for m in marks
+                        if a.colliderect(m) and not m.contains(a)]
+        return out
 
     # ------------------------------------------------------------------ rendering
     def render(self, table: ShellView | Mapping[str, Any], surface: pygame.Surface | None = None,
@@ -245,6 +305,8 @@ class Shell:
                 target.set_clip(rect)
                 self._region = name
                 self.labels[name] = []
+                self.marks[name] = []
+                self.overflows[name] = []
                 try:
                     getattr(self, f"_draw_{name}")(target, rect, table)
                 finally:
@@ -255,13 +317,38 @@ class Shell:
         if overlay_key is not None and (overlay_changed or any(r.colliderect(self.overlay_rect) for r in dirty)):
             self._region = "overlay"
             self.labels["overlay"] = []
+            self.marks["overlay"] = []
+            self.overflows["overlay"] = []
             try:
                 self._draw_overlay(target, self.overlay_rect, table)
             finally:
                 self._region = None
             dirty.append(self.overlay_rect)
+        elif overlay_key is None:
+            for book in (self.labels, self.marks, self.overflows):
+                book.pop("overlay", None)
         self._overlay_key = overlay_key
         return dirty
+
+    def render_region(self, table: ShellView | Mapping[str, Any], name: str) -> pygame.Rect:
+        """Draw one region of ``table`` afresh (its labels, icons and overflows recorded as in
+        :meth:`render`); the layout tests draw each panel with its longest words this way."""
+        table = self.table_view(table)
+        target = self.surface
+        rect = self.rects[name]
+        target.fill(BG, rect)
+        clip = target.get_clip()
+        target.set_clip(rect)
+        self._region = name
+        for book in (self.labels, self.marks, self.overflows):
+            book[name] = []
+        try:
+            getattr(self, f"_draw_{name}")(target, rect, table)
+        finally:
+            target.set_clip(clip)
+            self._region = None
+        self._keys.pop(name, None)                                  # the next render draws it again
+        return rect
 
     def render_full(self, table: ShellView | Mapping[str, Any]) -> pygame.Surface:
         self.render(table, full=True)
@@ -290,8 +377,70 @@ class Shell:
     def _panel(self, surf: pygame.Surface, rect: pygame.Rect, colour: pieces.Colour = PANEL) -> None:
         pygame.draw.rect(surf, colour, rect, border_radius=self.px(14))
 
-    def _title(self, surf: pygame.Surface, rect: pygame.Rect, text: str) -> None:
-        self.blit(surf, self.text(text.upper(), 22, DIM, bold=True), (rect.x + self.px(18), rect.y + self.px(10)))
+    def _title(self, surf: pygame.Surface, rect: pygame.Rect, text: str, max_width: int | None = None) -> pygame.Rect:
+        """A panel's title, in capitals, top left."""
+        return self.blit(surf, self.text(text.upper(), 22, DIM, bold=True, max_width=max_width or rect.w - self.px(36)),
+                         (rect.x + self.px(18), rect.y + self.px(10)))
+
+    def console_words(self) -> Any:
+        """The console's own words in the table's language (the wheels' names...)."""
+        code = getattr(self.lang, "code", "en")
+        if self._console is None or self._console.code != code:
+            from bitbox.i18n import Words
+            self._console = Words(code)
+        return self._console
+
+    # the wheels -------------------------------------------------------------
+    def draw_wheels(self, surf: pygame.Surface, area: pygame.Rect,
+                    meanings: tuple[str | None, str | None, str | None], size: float = 24) -> None:
+        """What each wheel means now, in three columns of ``area``: the wheel drawn (its
+        pointer says which), its name, then its meaning wrapped whole, a smaller size when
+        it needs more lines than the area holds (every game's banner)."""
+        console = self.console_words()
+        alone = sum(1 for m in meanings if m) == 1          # one wheel in use: it takes the whole width
+        col_w = area.w if alone else area.w // 3
+        for i, (which, meaning) in enumerate(zip(("left", "centre", "right"), meanings)):
+            if not meaning:
+                continue
+            x = area.x + (0 if alone else i * col_w)
+            width = col_w - self.px(24)
+            name = self.lang.text(f"wheel.{which}") if hasattr(self.lang, "text") else None
+            for sz in (size, (size + self.MIN_TEXT) / 2, self.MIN_TEXT):
+                step = max(self.fonts.get(self.text_px(sz)).get_linesize(), self.fonts.get(self.text_px(sz), True).get_height())
+                head = self.text((name or console.t(f"wheel.{which}")).upper(), sz, ACCENT, bold=True)
+                r = min(self.px(13), step // 2 - 1)
+                indent = 2 * r + self.px(10) + head.get_width() + self.px(10)
+                lines = self.wrap_first(meaning, sz, width, width - indent)
+                if len(lines) * step <= area.h:
+                    break
+            cy = area.y + step // 2
+            pieces.draw_wheel(surf, (x + r, cy), r, which, ACCENT)
+            self.mark((x, cy - r, 2 * r, 2 * r))
+            self.blit(surf, head, (x + 2 * r + self.px(10), area.y + (step - head.get_height()) // 2))
+            for j, line in enumerate(lines):
+                lx = x + (indent if j == 0 else 0)
+                self.blit(surf, self.text(line, sz, TEXT, max_width=width - (indent if j == 0 else 0)),
+                          (lx, area.y + j * step))
+
+    def wrap_first(self, s: str, size: float, width: int, first: int, bold: bool = False) -> list[str]:
+        """:meth:`wrap` with a first line of ``first`` pixels (after a label on its line)."""
+        font = self.fonts.get(self.text_px(size), bold)
+        out: list[str] = []
+        cur = ""
+        for w in s.split():
+            trial = f"{cur} {w}".strip()
+            limit = first if not out else width
+            if font.size(trial)[0] <= limit or (not cur and out):
+                cur = trial
+            elif not cur:                       # not even one word beside the label: start below it
+                out.append("")
+                cur = w
+            else:
+                out.append(cur)
+                cur = w
+        if cur:
+            out.append(cur)
+        return out
 
     # players --------------------------------------------------------------
     STATUS_COLOUR = {"ready": GOOD, "refused": BAD, "refused_bonus": BAD, "declared_token": ACCENT,
@@ -320,14 +469,14 @@ class Shell:
             cy = row.centery
             self.player_mark(surf, name, (row.x + self.px(44), cy), min(row.h * 0.3, self.px(26)), colour)
             big = 34 if row_h > self.px(80) else 28
-            self.blit(surf, self.text(L.player(name), big, TEXT if active else OUT, bold=True, max_width=self.px(150)),
+            self.blit(surf, self.text(L.player(name), big, TEXT if active else OUT, bold=True, max_width=self.px(140)),
                       (row.x + self.px(80), cy - self.px(14)), "midleft")
             tag = {"bot": "status.bot", "keyboard": "status.keyboard"}.get(st.kind)
             if tag:
                 self.blit(surf, self.text(L.t(tag), 16, DIM), (row.x + self.px(82), cy + self.px(24)), "midleft")
             self._player_counters(surf, row, p, active)
             # controller and status
-            sx = row.x + self.px(430)
+            sx = row.x + self.px(382)
             status = "winner" if name in winners else ("eliminated" if not active else st.status)
             if active and name not in winners:
                 if st.lost:
@@ -341,12 +490,17 @@ class Shell:
             colour = BAD if status in ("lost", "waiting") else self.STATUS_COLOUR.get(status, TEXT)
             if st.played and active:
                 colour = ACCENT
-            lines = self.wrap(text, 22, row.right - sx - self.px(40), bold=True, lines=2)
-            step = max(self.px(22), self.fonts.get(self.text_px(19), True).get_height())
+            width = row.right - sx - self.px(36)
+            size = 22
+            lines = self.wrap(text, size, width, bold=True, lines=1)
+            if self.fonts.get(self.text_px(size), True).size(text)[0] > width:     # two or three smaller lines
+                size = 19
+                step = self.fonts.get(self.text_px(size), True).get_height()
+                lines = self.wrap(text, size, width, bold=True, lines=max(1, min(3, row.h // step)))
+            step = self.fonts.get(self.text_px(size), True).get_height()
             for j, line in enumerate(lines):
-                self.blit(surf, self.text(line, 22 if len(lines) == 1 else 19, colour, bold=True,
-                                          max_width=row.right - sx - self.px(40)),
-                          (sx + self.px(34), cy + (j - (len(lines) - 1) / 2) * step), "midleft")
+                self.blit(surf, self.text(line, size, colour, bold=True, max_width=width),
+                          (sx + self.px(30), round(cy + (j - (len(lines) - 1) / 2) * step)), "midleft")
 
     def _draw_controller_icon(self, surf: pygame.Surface, centre: tuple[float, float], st: PlayerStatus, active: bool) -> None:
         cx, cy = centre
@@ -386,31 +540,38 @@ class Shell:
             self.die_rects.append((d, r))
 
     # log ------------------------------------------------------------------
+    #: The log's text, in pixels at 1080p (scaled): read from across the room on a TV.
+    LOG_TEXT = 28
+    #: Older log lines: quieter than the newest, still well above WCAG AA on the panels.
+    LOG_OLD = (214, 218, 232)
+
     def _draw_log(self, surf: pygame.Surface, rect: pygame.Rect, t: ShellView) -> None:
+        """The public events, newest at the bottom, each wrapped whole between words (never
+        cut mid-fact); an event that no longer fits scrolls off entirely."""
         self._panel(surf, rect)
         if t.pad is not None:
             self._draw_pad(surf, rect, t.pad)
             return
-        self._title(surf, rect, self.lang.t("ui.events"))
-        width = rect.w - self.px(56)
-        line_h = self.px(30)
-        lines: list[tuple[str | None, str, int]] = []
+        title = self._title(surf, rect, self.lang.t("ui.events"))
+        width = rect.w - self.px(60)
+        font = self.fonts.get(self.text_px(self.LOG_TEXT))
+        line_h = max(font.get_linesize(), self.px(34))
+        top = title.bottom + self.px(6)
+        y = rect.bottom - self.px(12)
+        self.log_shown = 0
         for age, e in enumerate(reversed(t.log)):
-            text = self.lang.event(e.kind, e.data)
-            wrapped = self.wrap(text, 22, width, lines=2)
+            wrapped = self.wrap(self.lang.event(e.kind, e.data), self.LOG_TEXT, width, lines=99)
+            if y - len(wrapped) * line_h < top:
+                break
+            self.log_shown += 1
+            colour = TEXT if age < 3 else self.LOG_OLD
+            player = e.data.get("player")
             for j, line in enumerate(reversed(wrapped)):
-                lines.append((e.data.get("player") if j == len(wrapped) - 1 else None, line, age))
-            if len(lines) * line_h > rect.h - self.px(56):
-                break
-        y = rect.bottom - self.px(16)
-        for player, line, age in lines:
-            if y - line_h < rect.y + self.px(40):
-                break
-            colour = TEXT if age < 3 else DIM
-            self.blit(surf, self.text(line, 22, colour, max_width=width), (rect.x + self.px(44), y), "bottomleft")
-            if isinstance(player, str):
-                self.player_mark(surf, player, (rect.x + self.px(26), y - line_h / 2 + self.px(2)), self.px(9), self.colour_of(player))
-            y -= line_h
+                self.blit(surf, self.text(line, self.LOG_TEXT, colour, max_width=width), (rect.x + self.px(44), y), "bottomleft")
+                if isinstance(player, str) and j == len(wrapped) - 1:
+                    self.player_mark(surf, player, (rect.x + self.px(24), y - line_h / 2), self.px(10), self.colour_of(player))
+                y -= line_h
+            y -= self.px(4)
 
     def _draw_pad(self, surf: pygame.Surface, rect: pygame.Rect, pad: Mapping[str, Any]) -> None:
         """The keyboard hot-seat pad: the acting player's own choice (hidden until shown)."""

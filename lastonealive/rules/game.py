@@ -1160,7 +1160,8 @@ class Game:
             s.radio.append(tuple(arg))
             if taken is not None:                                       # (None only for the hero)
                 s.radio_used.append(taken)
-            events.append(Event("token_used", {"player": p, "token": token, "what": f"two more dice ({arg[0]}, {arg[1]})"}))
+            events.append(Event("token_used", {"player": p, "token": token, "what": f"two more dice ({arg[0]}, {arg[1]})",
+                                               "types": [arg[0], arg[1]]}))
         elif token in ("flare", "barricade"):
             ids = arg if token == "flare" else (arg,)
             to = self.left_of(p)
@@ -1192,7 +1193,8 @@ class Game:
             else:
                 s.front[p].remove(d)
             s.pool[d.type] += 1                                             # L-18
-            events.append(Event("token_used", {"player": p, "token": token, "what": f"the ambush on {arg} is discarded"}))
+            events.append(Event("token_used", {"player": p, "token": token, "what": f"the ambush on {arg} is discarded",
+                                               "die": arg}))
 
     def _ambush_now(self, p: str, die: Die | None = None) -> None:
         """After the window **after**, a re-rolled ambush is applied at once (L-17); during

@@ -204,13 +204,27 @@ class TableDisplay(Shell):
             band.fill((*MARKER, 46))
             surf.blit(band, (zone_col.x + self.px(3), zone_col.y))
             shapes.draw_marker(surf, centre, self.px(44), MARKER)
+            self.mark((centre[0] - self.px(22), centre[1] - self.px(22), self.px(44), self.px(44)))
             if c > 1:
                 self.blit(surf, self.text(f"×{c}", 20, MARKER, bold=True), (centre[0] + self.px(22), centre[1]), "midleft")
         left = v.get("markers_left")
         if left is not None:
             pos = (rect.x + self.px(14), rect.bottom - self.px(32))
             shapes.draw_marker(surf, (pos[0] + self.px(18), pos[1]), self.px(30), MARKER)
-            self.blit(surf, self.text(str(left), 22, MARKER, bold=True), (pos[0] + self.px(38), pos[1]), "midleft")
+            shown = self.blit(surf, self.text(str(left), 22, MARKER, bold=True), (pos[0] + self.px(38), pos[1]), "midleft")
+            # its word, in one or two lines, up to the first force field placed (or three zones)
+            end = area.x + 3 * zw
+            for z in counts:
+                placed = self.marker_centre(v, z)
+                if placed is not None:
+                    end = min(end, placed[0] - self.px(26))
+            width = round(end - shown.right - self.px(8))
+            lines = self.wrap(L.t("ui.markers_left"), 18, width, lines=2)
+            step = self.fonts.get(self.text_px(18)).get_linesize()
+            if width > self.px(40) and all(self.fonts.get(self.text_px(18)).size(x)[0] <= width for x in lines):
+                for j, line in enumerate(lines):
+                    self.blit(surf, self.text(line, 18, MARKER, max_width=width),
+                              (shown.right + self.px(8), round(pos[1] + (j - (len(lines) - 1) / 2) * step)), "midleft")
         # lanes and ships
         r_ship = min(zw * 0.4, lh * 0.45)
         for lane, p in enumerate(v.get("players", ())):
@@ -265,12 +279,18 @@ class TableDisplay(Shell):
         paths = (tile.get("faces") or {}).get(face) or {}
         revealed = v.get("revealed") or {}
         col_w = card.w / 3
+        label_h = self.fonts.get(self.text_px(15)).get_linesize()
         rows_y = {"light": card.y + self.px(62), "who": card.y + self.px(118),
-                  "condition": card.y + self.px(150), "cost": card.y + self.px(236), "gain": card.y + self.px(326)}
+                  "condition": card.y + self.px(146), "cost": card.y + self.px(226), "gain": card.y + self.px(298),
+                  "legend": card.y + self.px(370)}
         for label in ("condition", "cost", "gain"):
             y = rows_y[label]
             pygame.draw.line(surf, (58, 68, 96), (card.x + self.px(10), y), (card.right - self.px(10), y), 1)
-            self.blit(surf, self.text(L.t(f"ui.{label}"), 15, DIM), (card.x + self.px(12), y + self.px(2)))
+            self.blit(surf, self.text(L.t(f"ui.{label}"), 15, DIM, max_width=card.w - self.px(24)), (card.x + self.px(12), y + self.px(2)))
+        # each row's symbols sit under its label, never over it nor over the next row
+        boxes = {"condition": (rows_y["condition"] + label_h + self.px(4), rows_y["cost"] - self.px(4)),
+                 "cost": (rows_y["cost"] + label_h + self.px(4), rows_y["gain"] - self.px(4)),
+                 "gain": (rows_y["gain"] + label_h + self.px(4), rows_y["legend"] - self.px(6))}
         for i, key in enumerate(("left", "center", "right")):
             cx = card.x + col_w * (i + 0.5)
             path = paths.get(key)
@@ -279,25 +299,80 @@ class TableDisplay(Shell):
                       (cx, rows_y["light"] + self.px(36)), "midtop")
             if i:
                 x = round(card.x + col_w * i)
-                pygame.draw.line(surf, (58, 68, 96), (x, rows_y["condition"] + self.px(18)), (x, card.bottom - self.px(12)), 1)
+                pygame.draw.line(surf, (58, 68, 96), (x, rows_y["condition"] + self.px(18)), (x, rows_y["legend"] - self.px(6)), 1)
             who = [p for p, (pk, _n) in sorted(revealed.items()) if pk == key]
             for j, p in enumerate(who):
                 wx = cx + (j - (len(who) - 1) / 2) * self.px(26)
                 shapes.draw_ship(surf, shape_of(p), (wx, rows_y["who"] + self.px(12)), self.px(10), colour_of(p))
             if path is None:
                 continue
-            self._draw_condition(surf, path, (cx, rows_y["condition"] + self.px(46)), round(col_w))
-            # a compact window: the row's label (at its minimum size) stays above the symbols
-            below = max(0, self.fonts.get(self.text_px(15)).get_height() - self.px(8) + 1) if self.u < 0.75 else 0
-            self._draw_effects(surf, path.get("cost") or [], key, (cx, rows_y["cost"] + self.px(50) + below), cost=True)
-            self._draw_effects(surf, path.get("gain") or [], key, (cx, rows_y["gain"] + self.px(54) + below), cost=False)
+            col = {row: pygame.Rect(round(card.x + col_w * i + self.px(4)), top, round(col_w) - self.px(8), bottom - top)
+                   for row, (top, bottom) in boxes.items()}
+            self._draw_condition(surf, path, col["condition"])
+            self._draw_effects(surf, path.get("cost") or [], col["cost"], cost=True)
+            self._draw_effects(surf, path.get("gain") or [], col["gain"], cost=False)
+        self._draw_legend(surf, pygame.Rect(card.x + self.px(10), rows_y["legend"], card.w - self.px(20), card.bottom - rows_y["legend"]))
 
-    def _draw_condition(self, surf: pygame.Surface, path: Mapping[str, Any], centre: tuple[float, float], width: int) -> None:
+    def _draw_legend(self, surf: pygame.Surface, area: pygame.Rect) -> None:
+        """What each symbol of a cost or gain means: fuel, zones forward, a bonus token, a
+        die roll, the ships on a path (one row, centred; smaller icons if the words are long)."""
         L = self.lang
-        cx, cy = centre
+        pygame.draw.line(surf, (58, 68, 96), (area.x, area.y), (area.right, area.y), 1)
+        items = [("fuel", L.t("ui.legend.fuel")), ("move", L.t("ui.legend.move")), ("token", L.t("ui.legend.token")),
+                 ("die", L.t("ui.legend.die")), ("light", L.t("ui.legend.count"))]
+        s = self.px(26)
+        gap, inner = self.px(14), self.px(4)
+        imgs = [self.text(word, 15, DIM) for _, word in items]
+        total = sum(s + inner + img.get_width() for img in imgs) + gap * (len(items) - 1)
+        cut = len(items)
+        if total > area.w:                      # two rows, split where the longer row is shortest
+            width_of = [s + inner + img.get_width() + gap for img in imgs]
+            cut = min(range(1, len(items)), key=lambda k: max(sum(width_of[:k]), sum(width_of[k:])))
+        rows = [items[:cut], items[cut:]] if cut < len(items) else [items]
+        row_imgs = [imgs[:cut], imgs[cut:]] if cut < len(items) else [imgs]
+        row_h = max(s, max(img.get_height() for img in imgs))
+        top = area.y + (area.h - row_h * len(rows)) / 2
+        for r, (row, images) in enumerate(zip(rows, row_imgs)):
+            width = sum(s + inner + img.get_width() for img in images) + gap * (len(row) - 1)
+            x = area.centerx - width / 2
+            cy = round(top + row_h * (r + 0.5))
+            for (icon, _word), img in zip(row, images):
+                centre = (x + s / 2, cy)
+                self._draw_icon(surf, icon, centre, s, "yellow" if icon == "die" else "center")
+                self.mark((round(x), round(cy - s / 2), s, s))
+                self.blit(surf, img, (x + s + inner, cy), "midleft")
+                x += s + inner + img.get_width() + gap
+
+    def _draw_icon(self, surf: pygame.Surface, icon: str, centre: tuple[float, float], s: float, which: str = "yellow") -> None:
+        """One symbol of the tiles: fuel cube, move arrows, bonus token, a die to roll (``which``
+        die), a lit path (``which`` path: its ships are counted)."""
+        die = which
+        if icon == "fuel":
+            shapes.draw_cube(surf, centre, s * 0.9)
+        elif icon == "move":
+            shapes.draw_move(surf, centre, s * 0.8)
+        elif icon == "die":
+            r = pygame.Rect(0, 0, round(s * 0.8), round(s * 0.8))
+            r.center = (round(centre[0]), round(centre[1]))
+            shapes.draw_die(surf, r, die, None)
+            q = self.glyph("?", max(8, round(s * 0.6)), (30, 30, 30) if die == "yellow" else TEXT)
+            surf.blit(q, q.get_rect(center=r.center))
+        elif icon == "light":
+            shapes.draw_light(surf, which if which in ("left", "center", "right") else "center", centre, s * 0.3, True,
+                              LIGHT_ON, LIGHT_OFF)
+        else:
+            shapes.draw_token(surf, centre, s)
+
+    def _draw_condition(self, surf: pygame.Surface, path: Mapping[str, Any], box: pygame.Rect) -> None:
+        L = self.lang
+        cx = box.centerx
         cap = path.get("capacity")
+        choose = path.get("choose")
+        cy = box.y + self.px(22) if choose and cap is not None else box.centery
+        width = box.w
         if path.get("solo"):
             shapes.draw_silhouette(surf, (cx - self.px(28), cy), self.px(40))
+            self.mark((round(cx - self.px(40)), round(cy - self.px(20)), self.px(24), self.px(40)))
             self.blit(surf, self.text(L.t("ui.solo"), 22, ACCENT, bold=True, max_width=width // 2), (cx - self.px(6), cy), "midleft")
         elif cap is not None:
             n = int(cap)
@@ -307,30 +382,14 @@ class TableDisplay(Shell):
             else:
                 shapes.draw_silhouette(surf, (cx - self.px(20), cy), self.px(40))
                 self.blit(surf, self.text(f"×{n}", 26, TEXT, bold=True), (cx, cy), "midleft")
-        choose = path.get("choose")
         if choose:
+            below = box.bottom - self.px(16) if cap is not None else box.centery
             self.blit(surf, self.text(L.t("ui.choose", min=choose.get("min"), max=choose.get("max")), 26, ACCENT, bold=True,
-                                      max_width=width - self.px(8)), (cx, cy + (self.px(26) if cap is not None else 0)), "center")
+                                      max_width=width), (cx, below), "center")
 
-    def _draw_effects(self, surf: pygame.Surface, effects: list[Any], path_key: str, centre: tuple[float, float], cost: bool) -> None:
-        cx, cy = centre
-        if not effects:
-            self.blit(surf, self.text("—", 28, FAINT), (cx, cy), "center")
-            return
-        step = self.px(46)
-        y0 = cy - (len(effects) - 1) * step / 2
-        for j, eff in enumerate(effects):
-            if not isinstance(eff, Mapping) or not eff:
-                continue
-            kind, amount = next(iter(eff.items()))
-            self._draw_effect(surf, kind, amount, (cx, y0 + j * step), cost)
-
-    def _draw_effect(self, surf: pygame.Surface, kind: str, amount: Any, centre: tuple[float, float], cost: bool) -> None:
+    def _effect_parts(self, kind: str, amount: Any, cost: bool) -> list[tuple[str, Any]]:
         """One symbol of a cost or gain line: amount then icon, e.g. "−2 ▣", "3 »", "●# ▣"."""
-        cx, cy = centre
-        colour = BAD if cost else GOOD
-        s = self.px(34)
-        parts: list[tuple[str, Any]] = []      # ("text", str) | ("die", name) | ("light", path)
+        parts: list[tuple[str, Any]] = []      # ("text", str) | ("die", name) | ("light", path) | ("icon", kind)
         sign = "−" if cost else "+"
         if isinstance(amount, int):
             parts.append(("text", f"{sign}{amount}" if kind == "fuel" else str(amount)))
@@ -349,29 +408,48 @@ class TableDisplay(Shell):
         else:
             parts.append(("text", "?"))
         parts.append(("icon", kind))
-        widths = []
-        for what, val in parts:
-            widths.append(self.text(val, 30, colour, bold=True).get_width() if what == "text" else s)
+        return parts
+
+    def _effect_widths(self, parts: list[tuple[str, Any]], colour: tuple[int, int, int], s: int) -> list[int]:
+        return [self.text(val, 30, colour, bold=True).get_width() if what == "text" else s for what, val in parts]
+
+    def _draw_effects(self, surf: pygame.Surface, effects: list[Any], box: pygame.Rect, cost: bool) -> None:
+        """A cost or gain line in ``box``: its symbols side by side when they fit, else one
+        under the other with smaller icons (the numbers stay readable)."""
+        cx, cy = box.center
+        if not effects:
+            self.blit(surf, self.text("—", 28, FAINT), (cx, cy), "center")
+            return
+        colour = BAD if cost else GOOD
+        s = self.px(34)
         gap = self.px(6)
-        total = sum(widths) + gap * (len(widths) - 1)
-        x = cx - total / 2
-        for (what, val), w in zip(parts, widths):
+        lines = [self._effect_parts(*next(iter(e.items())), cost) for e in effects if isinstance(e, Mapping) and e]
+        widths = [self._effect_widths(p, colour, s) for p in lines]
+        wide = sum(sum(w) + gap * (len(w) - 1) for w in widths) + self.px(16) * (len(lines) - 1)
+        if wide <= box.w:
+            x = cx - wide / 2
+            for parts, w in zip(lines, widths):
+                self._draw_effect(surf, parts, (x, cy), s, colour)
+                x += sum(w) + gap * (len(w) - 1) + self.px(16)
+            return
+        step = box.h / len(lines)
+        s_small = max(4, min(s, round(step - self.px(4))))
+        for j, parts in enumerate(lines):
+            w = self._effect_widths(parts, colour, s_small)
+            total = sum(w) + gap * (len(w) - 1)
+            self._draw_effect(surf, parts, (cx - total / 2, box.y + step * (j + 0.5)), s_small, colour)
+
+    def _draw_effect(self, surf: pygame.Surface, parts: list[tuple[str, Any]], left: tuple[float, float], s: int,
+                     colour: tuple[int, int, int]) -> None:
+        x, cy = left
+        gap = self.px(6)
+        for (what, val), w in zip(parts, self._effect_widths(parts, colour, s)):
             mid = (x + w / 2, cy)
             if what == "text":
                 self.blit(surf, self.text(val, 30, colour, bold=True), mid, "center")
-            elif what == "die":
-                r = pygame.Rect(0, 0, round(s * 0.8), round(s * 0.8))
-                r.center = (round(mid[0]), round(mid[1]))
-                shapes.draw_die(surf, r, val, None)
-                self.blit(surf, self.text("?", 20, (30, 30, 30) if val == "yellow" else TEXT, bold=True), r.center, "center")
-            elif what == "light":
-                shapes.draw_light(surf, val, mid, s * 0.3, True, LIGHT_ON, LIGHT_OFF)
-            elif val == "fuel":
-                shapes.draw_cube(surf, mid, s * 0.9)
-            elif val == "move":
-                shapes.draw_move(surf, mid, s * 0.8)
             else:
-                shapes.draw_token(surf, mid, s)
+                self._draw_icon(surf, what if what in ("die", "light") else val, mid, s, val)
+                self.mark((round(x), round(cy - s / 2), s, s))
             x += w + gap
 
     # players --------------------------------------------------------------
@@ -379,9 +457,9 @@ class TableDisplay(Shell):
         """Fuel and bonus tokens in a player's row of the console's player panel."""
         cy = row.centery
         # fuel and tokens
-        fx = row.x + self.px(250)
+        fx = row.x + self.px(228)
         shapes.draw_cube(surf, (fx, cy), self.px(30))
         self.blit(surf, self.text(str(p.get("fuel", 0)), 36, TEXT if active else FAINT, bold=True), (fx + self.px(22), cy), "midleft")
-        tx = row.x + self.px(350)
+        tx = row.x + self.px(306)
         shapes.draw_token(surf, (tx, cy), self.px(32))
         self.blit(surf, self.text(str(p.get("tokens", 0)), 36, TEXT if active else FAINT, bold=True), (tx + self.px(22), cy), "midleft")
