@@ -24,8 +24,6 @@ entered from a real bag (``drawn``), which are put on top of the engine's bag fi
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
@@ -33,7 +31,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bitbox.colours import SCREEN_RGB
 from bitbox.display.model import LogEntry, ShellView
-from bitbox.table.referee import Pace, Referee
+from bitbox.table.referee import Pace, Referee, decision_seed
+from bitbox.table.referee import fingerprint as state_hash
 from bitbox.table.seating import SeatPlan
 
 from .controls import WHEELS, Controls, Mark, Unreadable
@@ -90,20 +89,10 @@ def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
     raise RulesError(f"unknown input kind {kind!r}")
 
 
-def state_hash(game: Game) -> str:
-    blob = json.dumps(game.to_data(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:32]
-
-
 def public_view(game: Game) -> dict[str, Any]:
     """The table's view: the engine's public view (an unstarted game shows its players, a
     full bag, nobody active and the prompt ``start``)."""
     return game.public_view()
-
-
-def decision_seed(*parts: Any) -> int:
-    """A bot's seed from the game's seed (one way: SHA-256), the player and the moment."""
-    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
 
 
 # ---------------------------------------------------------------------------- the table view

@@ -22,7 +22,6 @@ Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -34,14 +33,8 @@ from bitbox.games.protocol import Action, Cartridge, Game, Prompt
 
 from .controls import Controls, controls_of
 from .protocol_rules import INPUT_KIND, ProtocolJournalRules
-from .referee import Journaling, Pace, Referee
+from .referee import Journaling, Pace, Referee, decision_seed
 from .seating import SeatPlan
-
-
-def decision_seed(*parts: Any) -> int:
-    """A bot's seed for one decision, from the game's seed, the player and the moment (one way:
-    SHA-256), so a resumed game decides as the original did."""
-    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
 
 
 def turn_of(game: Any) -> int | None:

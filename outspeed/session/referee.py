@@ -32,8 +32,6 @@ Lost controllers pause the game (nothing is revealed or applied) until they are 
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections import deque
 from dataclasses import dataclass, replace
@@ -41,6 +39,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.table.referee import (AssignSeat, Command, ControllerState, Hint, Identify, Pace, Referee, RefuseChoice,
                                   SetLights)
+from bitbox.table.referee import fingerprint as state_hash
 from bitbox.table.seating import SeatPlan
 
 from ..controls import UNREADABLE, Controls
@@ -54,12 +53,6 @@ class _Step:
     events: list[Event]
     duration: float
     final: bool = False                # switch to the engine's own public view
-
-
-def state_hash(game: Game) -> str:
-    """A fingerprint of the whole engine state (the journal checks it on resume)."""
-    blob = json.dumps(game.to_data(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
 def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
