@@ -1,8 +1,7 @@
 """The journal: every game, every accepted input and the seed, in SQLite (any game).
 
 Nothing is lost: the session writes each accepted input in its own committed transaction
-*before* applying it to the rules engine (``synchronous=FULL``; a table of bots only at
-``--speed 0`` does not wait for the disk: :meth:`Journal.unattended`), so after a crash, a power
+*before* applying it to the rules engine (``synchronous=FULL``), so after a crash, a power
 cut or a closed window :func:`replay` rebuilds the game exactly where it stopped: the
 engine is deterministic from its initial state (which holds the seed) and its inputs, and
 dice come from its seeded generator, so they replay too. Each input also stores a
@@ -439,7 +438,6 @@ class Journal:
         ``history``; by default the name of ``rules``."""
         self.path = Path(path)
         self.rules = rules
-        self._wal = False
         self.command = command if command is not None else (rules.name if rules is not None else None)
         self._found: dict[str, JournalRules | JournalError] = {}
         self.notices: list[str] = []              # things the caller should tell the user
@@ -456,8 +454,6 @@ class Journal:
         try:
             self._check_and_create(create)
             self._final = self._final_column(create)
-            if create:          # left in write-ahead mode by an unattended table that was killed
-                self._wal = str(self.db.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
         except sqlite3.DatabaseError as exc:
             self.db.close()
             raise JournalError(f"{self.path}: not an Outspeed journal (the file is not a readable SQLite "
@@ -539,30 +535,7 @@ class Journal:
             _Tx(db, self.path)._rollback()
             raise JournalError(f"{self.path}: cannot write ({exc})") from None
 
-    def unattended(self) -> bool:
-        """A table nobody sits at (bots only, no pause: ``--speed 0``) computes its game: each
-        input is still committed before it is applied (a kill or a crash of the program loses
-        nothing), but the journal does not wait for the disk after each one: SQLite's
-        write-ahead log with ``synchronous=NORMAL`` (a power cut may lose the last inputs,
-        never the journal or its other games). :meth:`close` puts the file back in its
-        rollback-journal mode. False, and nothing changed, when SQLite cannot (another
-        connection holds the file): the journal then waits for the disk as always."""
-        try:
-            mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                return False
-            self.db.execute("PRAGMA synchronous = NORMAL")
-        except sqlite3.Error:
-            return False
-        self._wal = True
-        return True
-
     def close(self) -> None:
-        if self._wal:        # back to the rollback journal: one file, as every other journal is
-            try:
-                self.db.execute("PRAGMA journal_mode = DELETE")
-            except sqlite3.Error:
-                pass                     # another connection still reads it: SQLite keeps the log
         self.db.close()
 
     def __enter__(self) -> "Journal":

@@ -269,8 +269,6 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             log.info("%s", say.t("status.new_game", title=kit.title, game=record.id, seats=who,
                                  options=say.t("word.semicolon").join([*dealt.before, seed_note, *dealt.after]),
                                  journal=journal_path))
-        if pace.is_instant and seats and all(s["kind"] == "bot" for s in seats):
-            journal.unattended()                # nobody at the table: compute, do not wait for the disk
         if snapshots is not None:
             snapshots = game_folder(snapshots, f"{kit.name}-{record.id}")
             log.info("%s", say.t("status.snapshots", game=record.id, folder=f"{snapshots}{os.sep}"))
