@@ -8,4 +8,4 @@ def test_the_table_benchmark_plays_the_tutorial_game_and_reads_its_clocks():
     (name, module, args, env_vars), = [g for g in table.games() if g[0].startswith("goofspiel")]
     r = table.run_one(module, args, env_vars, seed=1)
     assert r["wall"] > 0 and r["cpu"] > 0 and r["ratio"] == r["wall"] / r["cpu"]
-    assert r["blocked"] >= 0 and r["queued"] >= 0          # figures only: no timed assertion
+    assert r["blocked"] >= 0 and r["queued"] >= 0 and r["unloaded"] >= 1     # figures only: no timed assertion

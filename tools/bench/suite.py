@@ -328,7 +328,8 @@ def table_rows(quick: bool) -> list[Row]:
                         target=f"<= {table.TARGET_RATIO:g}", ok=r["ratio"] <= table.TARGET_RATIO, value=r["wall"],
                         baseline_value=r["cpu"],
                         note=f"median of {r['runs']}; main thread blocked {r['blocked']:.3f} s, waiting for a "
-                             f"processor {r['queued']:.2f} s; load average {r['load']:.1f}"))
+                             f"processor {r['queued']:.2f} s; (CPU + blocked) / CPU {r['unloaded']:.2f}; "
+                             f"load average {r['load']:.1f}"))
     return rows
 
 

@@ -16,8 +16,9 @@ On a busy machine the wall time also holds the time the process waited for a pro
 which is not the table's doing: the probe in the child reads it from Linux's
 ``/proc/thread-self/schedstat`` for the table's main thread and reports what is left of its
 wall time once its own CPU time and that wait are taken off (``blocked``: sleeping, polling,
-waiting for the disk or another thread). The median of the runs is printed for each game,
-with the load average.
+waiting for the disk or another thread), and ``(CPU + blocked) / CPU``, the ratio the table
+would have on an idle machine. The median of the runs is printed for each game, with the load
+average.
 """
 from __future__ import annotations
 
@@ -95,8 +96,9 @@ def run_one(module: str, args: Sequence[str], env: dict[str, str], seed: int) ->
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     main = next((line.split()[1:] for line in p.stderr.splitlines() if line.startswith("TABLE_MAIN ")), None)
     m_wall, m_cpu, m_queued = (float(x) for x in main) if main else (wall, cpu, 0.0)
+    blocked = max(0.0, m_wall - m_cpu - m_queued)
     return {"wall": wall, "cpu": cpu, "ratio": wall / cpu if cpu > 0 else float("inf"),
-            "blocked": max(0.0, m_wall - m_cpu - m_queued), "queued": m_queued}
+            "blocked": blocked, "queued": m_queued, "unloaded": (cpu + blocked) / cpu if cpu > 0 else float("inf")}
 
 
 def run(runs: int = 3) -> list[dict[str, Any]]:
@@ -104,7 +106,8 @@ def run(runs: int = 3) -> list[dict[str, Any]]:
     for name, module, args, env in games():
         got = [run_one(module, args, env, seed) for seed in range(1, runs + 1)]
         out.append({"game": name, "runs": runs, "load": os.getloadavg()[0],
-                    **{k: statistics.median(g[k] for g in got) for k in ("wall", "cpu", "ratio", "blocked", "queued")}})
+                    **{k: statistics.median(g[k] for g in got)
+                       for k in ("wall", "cpu", "ratio", "blocked", "queued", "unloaded")}})
     return out
 
 
@@ -115,12 +118,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    print(f"{'game':22} {'wall s':>7} {'CPU s':>7} {'wall/CPU':>9} {'blocked s':>10} {'queued s':>9}  load")
+    print(f"{'game':22} {'wall s':>7} {'CPU s':>7} {'wall/CPU':>9} {'blocked s':>10} {'queued s':>9} "
+          f"{'(CPU+blocked)/CPU':>18}  load")
     for r in run(args.runs):
         print(f"{r['game']:22} {r['wall']:7.2f} {r['cpu']:7.2f} {r['ratio']:9.2f} {r['blocked']:10.3f} "
-              f"{r['queued']:9.2f}  {r['load']:.1f}")
+              f"{r['queued']:9.2f} {r['unloaded']:18.2f}  {r['load']:.1f}")
     print(f"(target: wall/CPU <= {TARGET_RATIO}; blocked: the table's main thread neither computing nor "
-          f"waiting for a processor; queued: waiting for a processor)")
+          f"waiting for a processor; queued: waiting for a processor; (CPU+blocked)/CPU: the ratio without "
+          f"the wait for a processor, as on an idle machine)")
     return 0
 
 
