@@ -35,7 +35,7 @@ from bitbox.table.referee import Pace, Referee, decision_seed
 from bitbox.table.referee import fingerprint as state_hash
 from bitbox.table.seating import SeatPlan
 
-from .controls import WHEELS, Controls, Mark, Unreadable
+from .controls import WINDOWS, Controls, Mark, Unreadable
 from .rules import APOCALYPSE_TOKENS, UNSTARTED, Action, Event, Game, Refused, RulesError
 
 DRAW_KINDS = ("drew", "drew_face_down", "apocalypse", "night", "day")
@@ -175,9 +175,7 @@ class Session(Referee):
         return f"turn {self.game.state.turn}, {self.stage} {self.kind or ''}".strip()
 
     def _refused_wheels(self, kind: str) -> int:
-        w = WHEELS.get(self.kind or "", (None, None, None))
-        bits = sum(1 << i for i, x in enumerate(w) if x is not None)
-        return bits or 0b001
+        return self.controls.refused_wheels(self.kind)
 
     # ------------------------------------------------------------------ who is read
     def asking(self) -> str | None:
@@ -535,28 +533,14 @@ class Session(Referee):
         return self.controls.lights(self.awaiting(player))
 
     def _hint(self, player: str) -> tuple[int, int, int]:
-        """The active player's private hint, only stops the referee accepts now (SPEC.md 6.13):
-        at setup the two sides (1 object, 2 barricade); in a token window the left-wheel codes
-        with a legal use now ("none" included). Nothing otherwise."""
+        """The active player's private hint (:meth:`lastonealive.controls.Controls.hint`)."""
         kind = self.awaiting(player)
-        if kind == "setup":
-            return (self.controls.setup_hint(), 0, 0)
-        if kind not in ("before", "after", "before_shoot", "before_barricades"):
-            return (0, 0, 0)
-        pr = self.game.prompt()
-        if pr is None:
-            return (0, 0, 0)
-        usable = {a.token for a in pr.legal.actions if a.kind == "use"}
-        usable |= {getattr(f, "token", None) for f in pr.legal.families}
-        return (self.controls.left_hint(lambda m: m == "none" or m in usable), 0, 0)
+        pr = self.game.prompt() if kind in WINDOWS else None
+        return self.controls.hint(kind, pr.legal if pr is not None else None)
 
     def _private_show(self, player: str) -> tuple[int, int, int]:
-        """What the active player's controller shows privately that is not a choice: at
-        setup, the code of the token drawn, for its owner's eyes only (protocol 1.2 Show)."""
-        if self.awaiting(player) != "setup":
-            return (0, 0, 0)
-        pos = self.controls.position.get(self.game.state.setup_token or "")
-        return ((1 << pos) if pos is not None and 0 <= pos < 16 else 0, 0, 0)
+        """The token drawn at setup, on its owner's controller only (:meth:`Controls.show`)."""
+        return self.controls.show(self.awaiting(player), self.game.state.setup_token)
 
 
 # ---------------------------------------------------------------------------- bots

@@ -124,7 +124,7 @@ class Session(Referee):
         self._turn_before = self.game.state.turn
 
     def _refused_wheels(self, kind: str) -> int:
-        return 0b110 if kind == "must_reprogram" else 0b001
+        return self.controls.refused_wheels(kind)
 
     def where(self) -> str:
         """Where the game stands, for a one-line message."""
@@ -441,14 +441,10 @@ class Session(Referee):
         play, "none" included; draw: the two tokens drawn). Nothing otherwise."""
         kind = self.awaiting(player)
         if kind == "bonus":
-            legal = set(self.game.legal_bonus_plays(player))
-            ok = lambda m: (None if m == "none" else m) in legal  # noqa: E731
-        elif kind == "keep":
-            drawn = set(self.game.state.drawn)
-            ok = lambda m: m in drawn  # noqa: E731
-        else:
-            return (0, 0, 0)
-        return self.controls.left_hint(ok)
+            return self.controls.hint(kind, self.game.legal_bonus_plays(player))
+        if kind == "keep":
+            return self.controls.hint(kind, self.game.state.drawn)
+        return (0, 0, 0)
 
 
 __all__ = ["AssignSeat", "Command", "ControllerState", "Hint", "Identify", "Pace", "RefuseChoice", "SeatPlan",
