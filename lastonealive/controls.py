@@ -246,6 +246,34 @@ class Controls:
         w = WHEELS.get(kind, (None, None, None))
         return (w[0] is not None, w[1] is not None, w[2] is not None)
 
+    def hint(self, kind: str | None, legal: Any = None) -> tuple[int, int, int]:
+        """The acting player's private hint for a ``kind`` prompt: only stops the referee
+        accepts now (SPEC.md 6.13). At setup the two sides (1 object, 2 barricade); in a token
+        window the left-wheel codes with a legal use now (``legal``: the engine prompt's legal
+        answers), "none" included. Nothing otherwise."""
+        if kind == "setup":
+            return (self.setup_hint(), 0, 0)
+        if kind not in WINDOWS or legal is None:
+            return (0, 0, 0)
+        usable = {a.token for a in legal.actions if a.kind == "use"}
+        usable |= {getattr(f, "token", None) for f in legal.families}
+        return (self.left_hint(lambda m: m == "none" or m in usable), 0, 0)
+
+    def show(self, kind: str | None, token: str | None) -> tuple[int, int, int]:
+        """What the acting player's controller shows privately that is not a choice: at setup,
+        the code of the token drawn (``token``), for its owner's eyes only (protocol 1.2 Show)."""
+        if kind != "setup":
+            return (0, 0, 0)
+        pos = self.position.get(token or "")
+        return ((1 << pos) if pos is not None and 0 <= pos < 16 else 0, 0, 0)
+
+    @staticmethod
+    def refused_wheels(kind: str | None) -> int:
+        """The wheels a refusal of an answer to a ``kind`` prompt points at (bits: 1 left,
+        2 centre, 4 right): those the prompt reads."""
+        w = WHEELS.get(kind or "", (None, None, None))
+        return sum(1 << i for i, x in enumerate(w) if x is not None) or 0b001
+
     def setup_hint(self) -> int:
         """The left-wheel stops a ``setup`` prompt accepts: 1 object, 2 barricade."""
         return sum(1 << p for p in SETUP_SIDES)
@@ -259,5 +287,5 @@ class Controls:
         return mask
 
 
-__all__ = ["ALL_DICE", "Controls", "GROUPS", "Mark", "TYPE_CODES", "TYPES", "Unreadable", "WHEELS", "die_wheels",
-           "label"]
+__all__ = ["ALL_DICE", "Controls", "GROUPS", "Mark", "TYPE_CODES", "TYPES", "Unreadable", "WHEELS", "WINDOWS",
+           "die_wheels", "label"]

@@ -24,8 +24,6 @@ entered from a real bag (``drawn``), which are put on top of the engine's bag fi
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
@@ -33,10 +31,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bitbox.colours import SCREEN_RGB
 from bitbox.display.model import LogEntry, ShellView
-from bitbox.table.referee import Pace, Referee
+from bitbox.table.referee import Pace, Referee, decision_seed
+from bitbox.table.referee import fingerprint as state_hash
 from bitbox.table.seating import SeatPlan
 
-from .controls import WHEELS, Controls, Mark, Unreadable
+from .controls import WINDOWS, Controls, Mark, Unreadable
 from .rules import APOCALYPSE_TOKENS, UNSTARTED, Action, Event, Game, Refused, RulesError
 
 DRAW_KINDS = ("drew", "drew_face_down", "apocalypse", "night", "day")
@@ -90,20 +89,10 @@ def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
     raise RulesError(f"unknown input kind {kind!r}")
 
 
-def state_hash(game: Game) -> str:
-    blob = json.dumps(game.to_data(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:32]
-
-
 def public_view(game: Game) -> dict[str, Any]:
     """The table's view: the engine's public view (an unstarted game shows its players, a
     full bag, nobody active and the prompt ``start``)."""
     return game.public_view()
-
-
-def decision_seed(*parts: Any) -> int:
-    """A bot's seed from the game's seed (one way: SHA-256), the player and the moment."""
-    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
 
 
 # ---------------------------------------------------------------------------- the table view
@@ -186,9 +175,7 @@ class Session(Referee):
         return f"turn {self.game.state.turn}, {self.stage} {self.kind or ''}".strip()
 
     def _refused_wheels(self, kind: str) -> int:
-        w = WHEELS.get(self.kind or "", (None, None, None))
-        bits = sum(1 << i for i, x in enumerate(w) if x is not None)
-        return bits or 0b001
+        return self.controls.refused_wheels(self.kind)
 
     # ------------------------------------------------------------------ who is read
     def asking(self) -> str | None:
@@ -546,28 +533,14 @@ class Session(Referee):
         return self.controls.lights(self.awaiting(player))
 
     def _hint(self, player: str) -> tuple[int, int, int]:
-        """The active player's private hint, only stops the referee accepts now (SPEC.md 6.13):
-        at setup the two sides (1 object, 2 barricade); in a token window the left-wheel codes
-        with a legal use now ("none" included). Nothing otherwise."""
+        """The active player's private hint (:meth:`lastonealive.controls.Controls.hint`)."""
         kind = self.awaiting(player)
-        if kind == "setup":
-            return (self.controls.setup_hint(), 0, 0)
-        if kind not in ("before", "after", "before_shoot", "before_barricades"):
-            return (0, 0, 0)
-        pr = self.game.prompt()
-        if pr is None:
-            return (0, 0, 0)
-        usable = {a.token for a in pr.legal.actions if a.kind == "use"}
-        usable |= {getattr(f, "token", None) for f in pr.legal.families}
-        return (self.controls.left_hint(lambda m: m == "none" or m in usable), 0, 0)
+        pr = self.game.prompt() if kind in WINDOWS else None
+        return self.controls.hint(kind, pr.legal if pr is not None else None)
 
     def _private_show(self, player: str) -> tuple[int, int, int]:
-        """What the active player's controller shows privately that is not a choice: at
-        setup, the code of the token drawn, for its owner's eyes only (protocol 1.2 Show)."""
-        if self.awaiting(player) != "setup":
-            return (0, 0, 0)
-        pos = self.controls.position.get(self.game.state.setup_token or "")
-        return ((1 << pos) if pos is not None and 0 <= pos < 16 else 0, 0, 0)
+        """The token drawn at setup, on its owner's controller only (:meth:`Controls.show`)."""
+        return self.controls.show(self.awaiting(player), self.game.state.setup_token)
 
 
 # ---------------------------------------------------------------------------- bots

@@ -94,6 +94,23 @@ class Controls:
             return (True, False, False)
         return (False, False, False)
 
+    def hint(self, kind: str | None, tokens: Any = ()) -> tuple[int, int, int]:
+        """The private hint of a player choosing a token: the left-wheel stops whose meaning
+        is accepted now. ``bonus``: ``tokens`` are the plays the engine allows (None: play
+        none, the stop "none"); ``keep``: the two tokens drawn. Nothing otherwise."""
+        allowed = set(tokens)
+        if kind == "bonus":
+            return self.left_hint(lambda m: (None if m == "none" else m) in allowed)
+        if kind == "keep":
+            return self.left_hint(lambda m: m in allowed)
+        return (0, 0, 0)
+
+    @staticmethod
+    def refused_wheels(code: str) -> int:
+        """The wheels a refusal points at (bits: 1 left, 2 centre, 4 right): the path and X
+        wheels for a choice that must be reprogrammed, else the left wheel (a token)."""
+        return 0b110 if code == "must_reprogram" else 0b001
+
     def left_hint(self, accepted: Any) -> tuple[int, int, int]:
         """The private hint: the left-wheel stops whose meaning ``accepted(meaning)``."""
         mask = 0

@@ -10,7 +10,8 @@ that makes one)::
 A game being written, not yet installed, can be put on the shelf for one shell with the
 environment variable ``BITBOX_GAMES`` (``name=module:attribute``, several separated by
 commas; the module must be importable, e.g. through ``PYTHONPATH``); an installed game of
-the same name comes first. The console's own tests put the tutorial game there.
+the same name comes first. The console's own tests put the tutorial game there (and its
+research encoding in ``BITBOX_RESEARCH``, the same way: :mod:`bitbox.research`).
 
 :func:`names` lists them without importing them; :func:`find` imports and checks one.
 """
@@ -31,28 +32,30 @@ class UnknownGame(GameError):
     """No cartridge of that name is installed (the message lists the known ones)."""
 
 
-def _entry_points() -> dict[str, "EntryPoint"]:
+def _entry_points(group: str = GROUP, variable: str = "BITBOX_GAMES") -> dict[str, "EntryPoint"]:
+    """The entry points of ``group`` by name: the installed ones, then those the environment
+    variable ``variable`` names (``bitbox.research`` encodings: ``BITBOX_RESEARCH``)."""
     # importlib.metadata costs about 15 ms to import: only when a game is looked up, not for
     # every program that imports the game protocol (`outspeed play`'s start-up).
     from importlib.metadata import entry_points
     found: dict[str, EntryPoint] = {}
-    for ep in entry_points(group=GROUP):
+    for ep in entry_points(group=group):
         found.setdefault(ep.name, ep)          # the first installed wins, as for console scripts
-    for ep in _from_environment():
+    for ep in _from_environment(group, variable):
         found.setdefault(ep.name, ep)
     return dict(sorted(found.items()))
 
 
-def _from_environment() -> list["EntryPoint"]:
+def _from_environment(group: str = GROUP, variable: str = "BITBOX_GAMES") -> list["EntryPoint"]:
     """The games ``BITBOX_GAMES`` names (``name=module:attribute,...``); a malformed entry is
     skipped (:func:`find` of its name then says it is unknown)."""
     import os
     from importlib.metadata import EntryPoint
     out = []
-    for item in os.environ.get("BITBOX_GAMES", "").split(","):
+    for item in os.environ.get(variable, "").split(","):
         name, sep, value = item.strip().partition("=")
         if sep and name.strip() and ":" in value:
-            out.append(EntryPoint(name.strip(), value.strip(), GROUP))
+            out.append(EntryPoint(name.strip(), value.strip(), group))
     return out
 
 

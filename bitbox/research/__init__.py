@@ -85,11 +85,9 @@ def make(env_id: str, parallel: bool = False, **kwargs: Any):
 
 def env_ids() -> list[str]:
     """The versioned ids of every installed game with a research encoding."""
-    from importlib.metadata import entry_points
-
     from ..games import names
-    from .table import GROUP
-    return sorted(f"{ep.name}_{VERSION}" for ep in entry_points(group=GROUP) if ep.name in set(names()))
+    from .table import research_entry_points
+    return sorted(f"{name}_{VERSION}" for name in research_entry_points() if name in set(names()))
 
 
 def _maker(name: str) -> Maker | None:

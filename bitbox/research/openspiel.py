@@ -328,12 +328,10 @@ def _creator(name: str) -> type:
 
 def register() -> list[str]:
     """Register every installed cartridge with a research encoding (once); their pyspiel names."""
-    from importlib.metadata import entry_points
-
-    from .table import GROUP
+    from .table import research_entry_points
     registered = set(pyspiel.registered_names())
     out = []
-    for game in sorted({ep.name for ep in entry_points(group=GROUP)} & set(names())):
+    for game in sorted(set(research_entry_points()) & set(names())):
         short = PREFIX + game
         if short not in registered:
             pyspiel.register_game(game_type(game), _creator(game))

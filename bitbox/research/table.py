@@ -29,12 +29,19 @@ from .encoding import CONFIRM, NOOP, RESERVED, Encoding, SplitEncoding
 GROUP = "bitbox.research"
 
 
+def research_entry_points() -> dict[str, Any]:
+    """The research encodings by game name: the entry points ``bitbox.research``, then, for a
+    game being written (on the shelf through ``BITBOX_GAMES``), those the environment variable
+    ``BITBOX_RESEARCH`` names the same way (``name=module:attribute,...``)."""
+    from ..games.registry import _entry_points
+    return _entry_points(GROUP, "BITBOX_RESEARCH")
+
+
 @functools.lru_cache(maxsize=None)
 def find_encoding(game: str) -> Encoding:
     """The encoding the game ``game`` declares in the entry points ``bitbox.research`` (loaded
     once: an encoding is fixed)."""
-    from importlib.metadata import entry_points
-    for ep in entry_points(group=GROUP):
+    for ep in research_entry_points().values():
         if ep.name == game:
             try:
                 obj = ep.load()
@@ -45,7 +52,7 @@ def find_encoding(game: str) -> Encoding:
             if not isinstance(enc, Encoding):
                 raise GameError(f"the research encoding of {game} is not an Encoding: {type(enc).__name__}")
             return enc
-    known = sorted({ep.name for ep in entry_points(group=GROUP)} & set(names()))
+    known = sorted(set(research_entry_points()) & set(names()))
     raise GameError(f"{game} has no research environment (games with one: {', '.join(known) or 'none'})")
 
 

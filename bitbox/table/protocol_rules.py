@@ -10,23 +10,17 @@ its own (``journal`` attribute, e.g. Outspeed's older format) is used as it is.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any, Mapping
 
 from bitbox.display.model import DieShown
 from bitbox.games.protocol import Cartridge, GameError, OptionError, Refusal, check_options
 
+from .referee import fingerprint
+
 INPUT_KIND = "answers"
 
 #: settings a console table records for a game (besides the game's own options)
 TABLE_SETTINGS = ("lang", "bot", "options")
-
-
-def fingerprint(game: Any) -> str:
-    """A state's fingerprint: SHA-256 of its data as canonical JSON (32 hex digits)."""
-    blob = json.dumps(game.to_data(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
 def game_seed(game: Any) -> int:

@@ -16,6 +16,8 @@ again).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Protocol, Sequence
@@ -24,6 +26,21 @@ from bitbox.display.model import LogEntry
 from bitbox.events import Back, Connected, Lost, Rejected, WheelsChanged
 
 from .seating import SeatPlan
+
+
+def fingerprint(game: Any) -> str:
+    """A state's fingerprint, for every game: SHA-256 of its ``to_data()`` as canonical JSON
+    (32 hex digits). The journal stores it with each input and checks it on resume."""
+    blob = json.dumps(game.to_data(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
+def decision_seed(*parts: Any) -> int:
+    """A bot's seed for one decision, from the game's seed, the player and the moment (one way:
+    SHA-256), so a resumed game decides as the original did, and a secret seed cannot be
+    searched back from the bots' decisions."""
+    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
+
 
 @dataclass(frozen=True)
 class Pace:

@@ -22,7 +22,6 @@ Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -33,15 +32,9 @@ from bitbox.display.model import LogEntry, PlayerStatus, ShellView
 from bitbox.games.protocol import Action, Cartridge, Game, Prompt
 
 from .controls import Controls, controls_of
-from .protocol_rules import INPUT_KIND, ProtocolJournalRules
-from .referee import Journaling, Pace, Referee
+from .protocol_rules import INPUT_KIND, ProtocolJournalRules, journal_rules_of
+from .referee import Journaling, Pace, Referee, decision_seed
 from .seating import SeatPlan
-
-
-def decision_seed(*parts: Any) -> int:
-    """A bot's seed for one decision, from the game's seed, the player and the moment (one way:
-    SHA-256), so a resumed game decides as the original did."""
-    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
 
 
 def turn_of(game: Any) -> int | None:
@@ -63,7 +56,10 @@ class Session(Referee):
         super().__init__(game, seats, journal=journal, pace=pace, clock=clock, inputs_applied=inputs_applied,
                          on_event=on_event)
         self.cartridge = cartridge
-        self.rules = ProtocolJournalRules(cartridge)
+        # the journal's rules of this game (its own, kept as its cartridge's ``journal``, or the
+        # protocol's): the session journals and applies inputs in the format they read
+        self.rules = journal_rules_of(cartridge)
+        self.input_errors = tuple(getattr(self.rules, "input_errors", ProtocolJournalRules.input_errors))
         self.controls = controls if controls is not None else controls_of(cartridge)
         self.open: dict[str, Prompt] = {}
         self.answers: dict[str, Action] = {}
@@ -158,11 +154,21 @@ class Session(Referee):
         if self.stage == "prompt":
             if self.open and len(self.answers) == len(self.open) and not self.paused:
                 answers = {p: self.answers[p] for p in self.open}
-                self._submit(INPUT_KIND, self.rules.input_data(self.cartridge, answers))
+                self._submit(*self._input(answers))
                 if self.stage == "showing":
                     self._hold_until = now + self._hold()
         if self.stage == "showing" and now >= self._hold_until:
             self._end_showing()
+
+    def _input(self, answers: Mapping[str, Action]) -> tuple[str, dict[str, Any]]:
+        """The journal's input for ``answers`` (one per open prompt): the game's own journal
+        rules give it with ``input_of(game, answers) -> (kind, data)`` (a game keeps the input
+        format of its journals), else ``{"answers": {player: action_to_data(answer)}}``."""
+        own = getattr(self.rules, "input_of", None)
+        if callable(own):
+            kind, data = own(self.game, answers)
+            return str(kind), dict(data)
+        return INPUT_KIND, ProtocolJournalRules.input_data(self.cartridge, answers)
 
     def _hold(self) -> float:
         """How long the table shows one answer's events: a step each, a reveal for a

@@ -13,17 +13,14 @@ searched back to the seed and the hidden state it gives.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any, Mapping
+
+from bitbox.table.referee import decision_seed
 
 from ..controls import Controls
 from ..rules import TOKENS, Choice
 from .referee import Session
-
-def decision_seed(*parts: Any) -> int:
-    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
-
 
 @dataclass
 class _Plan:

@@ -32,8 +32,6 @@ Lost controllers pause the game (nothing is revealed or applied) until they are 
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections import deque
 from dataclasses import dataclass, replace
@@ -41,6 +39,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.table.referee import (AssignSeat, Command, ControllerState, Hint, Identify, Pace, Referee, RefuseChoice,
                                   SetLights)
+from bitbox.table.referee import fingerprint as state_hash
 from bitbox.table.seating import SeatPlan
 
 from ..controls import UNREADABLE, Controls
@@ -54,12 +53,6 @@ class _Step:
     events: list[Event]
     duration: float
     final: bool = False                # switch to the engine's own public view
-
-
-def state_hash(game: Game) -> str:
-    """A fingerprint of the whole engine state (the journal checks it on resume)."""
-    blob = json.dumps(game.to_data(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
 def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
@@ -131,7 +124,7 @@ class Session(Referee):
         self._turn_before = self.game.state.turn
 
     def _refused_wheels(self, kind: str) -> int:
-        return 0b110 if kind == "must_reprogram" else 0b001
+        return self.controls.refused_wheels(kind)
 
     def where(self) -> str:
         """Where the game stands, for a one-line message."""
@@ -448,14 +441,10 @@ class Session(Referee):
         play, "none" included; draw: the two tokens drawn). Nothing otherwise."""
         kind = self.awaiting(player)
         if kind == "bonus":
-            legal = set(self.game.legal_bonus_plays(player))
-            ok = lambda m: (None if m == "none" else m) in legal  # noqa: E731
-        elif kind == "keep":
-            drawn = set(self.game.state.drawn)
-            ok = lambda m: m in drawn  # noqa: E731
-        else:
-            return (0, 0, 0)
-        return self.controls.left_hint(ok)
+            return self.controls.hint(kind, self.game.legal_bonus_plays(player))
+        if kind == "keep":
+            return self.controls.hint(kind, self.game.state.drawn)
+        return (0, 0, 0)
 
 
 __all__ = ["AssignSeat", "Command", "ControllerState", "Hint", "Identify", "Pace", "RefuseChoice", "SeatPlan",

@@ -318,6 +318,21 @@ def startup_instruction_rows(rev: str | None, quick: bool) -> list[Row]:
     return rows
 
 
+def table_rows(quick: bool) -> list[Row]:
+    """Table: a headless game of bots only at --speed 0, each game: wall time within 1.5 x CPU."""
+    from . import table
+    rows = []
+    for r in table.run(runs=1 if quick else 3):
+        rows.append(Row(f"table: {r['game']} bots-only game at --speed 0", figure=f"{r['wall']:.2f} s wall",
+                        baseline=f"{r['cpu']:.2f} s CPU (user + system)", ratio=f"{r['ratio']:.2f}",
+                        target=f"<= {table.TARGET_RATIO:g}", ok=r["ratio"] <= table.TARGET_RATIO, value=r["wall"],
+                        baseline_value=r["cpu"],
+                        note=f"median of {r['runs']}; main thread blocked {r['blocked']:.3f} s, waiting for a "
+                             f"processor {r['queued']:.2f} s; (CPU + blocked) / CPU {r['unloaded']:.2f}; "
+                             f"load average {r['load']:.1f}"))
+    return rows
+
+
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "engine": engine_rows,
     "lastonealive": lastonealive_rows,
@@ -326,6 +341,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "codec": codec_rows,
     "device": device_rows,
     "startup": startup_rows,
+    "table": table_rows,
 }
 
 
