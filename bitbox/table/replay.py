@@ -33,7 +33,8 @@ from .history import ReplayFrame
 from .journal import GameInfo, Journal
 from .seating import TableError
 
-#: Rollouts per option for "what would the bot play here" (about ±7 points on an option's chance).
+#: Rollouts per option for "what would the bot play here" (about ±12 points on an option's chance
+#: at 50 %; the search bot searches every option from 16 rollouts each).
 SUGGEST_ROLLOUTS = 60
 #: Rollouts per turn when the window estimates the chances itself (key A); ``analyse`` uses 100.
 QUICK_ROLLOUTS = 20
@@ -177,32 +178,38 @@ class WheelSteps:
     """A controller's wheels as steps through the replay: each detent of the **left** wheel
     is one turn, of the **centre** wheel ten; closing a **lock** toggles "what would the bot
     play here". Raw positions only (any controller, any game); a jump of more than half the
-    wheel is read as a wrap (the wheel went on past its last position)."""
+    wheel is read as a wrap (the wheel went on past its last position), the wheel's size
+    from the controller's handshake (:class:`bitbox.events.Connected`; 16 until known)."""
 
-    HALF = 8            # half of the protocol's 16 positions
+    POSITIONS = 16          # the protocol's most positions on a wheel
 
     def __init__(self) -> None:
         self._last: dict[int, tuple[int, int, bool]] = {}
+        self._sizes: dict[int, tuple[int, int, int]] = {}
 
     def feed(self, event: Any) -> tuple[int, bool]:
         """A hub event -> (turns to step, whether the lock was just closed)."""
-        from bitbox.events import WheelsChanged
+        from bitbox.events import Connected, WheelsChanged
+        if isinstance(event, Connected):
+            self._sizes[event.seat] = tuple(event.info.positions)  # type: ignore[assignment]
+            return 0, False
         if not isinstance(event, WheelsChanged):
             return 0, False
         before = self._last.get(event.seat)
         self._last[event.seat] = (event.left, event.centre, event.locked)
         if before is None:
             return 0, False
-        return (self._delta(before[0], event.left) + 10 * self._delta(before[1], event.centre),
+        size = self._sizes.get(event.seat, (self.POSITIONS,) * 3)
+        return (self._delta(before[0], event.left, size[0]) + 10 * self._delta(before[1], event.centre, size[1]),
                 event.locked and not before[2])
 
     @classmethod
-    def _delta(cls, old: int, new: int) -> int:
+    def _delta(cls, old: int, new: int, size: int = POSITIONS) -> int:
         d = new - old
-        if d > cls.HALF:
-            d -= 2 * cls.HALF
-        elif d < -cls.HALF:
-            d += 2 * cls.HALF
+        if size > 1 and d > size / 2:
+            d -= size
+        elif size > 1 and d < -size / 2:
+            d += size
         return d
 
 
@@ -247,11 +254,14 @@ def _value(words: Any, v: Any) -> str:
 
 def suggestions(rg: ReplayGame, i: int, words: Any, rollouts: int = SUGGEST_ROLLOUTS, seed: int = 0) -> list[Suggestion]:
     """What the search bot would play at the moment frame ``i`` shows, for every player with
-    a choice to make then (in seat order), each searched from that player's information only.
+    a choice to make then (in seat order), each searched from that player's information only,
+    with ``rollouts`` for each option (every option searched, up to the search bot's
+    :data:`~bitbox.bots.search.MAX_CANDIDATES`: beyond, its own answer and others drawn at random).
     Answers with one option only (nothing to choose: the game took them too) are given first,
     up to the next real choice. Only for a finished game (:class:`ReplayError` before: it
     would show a player's hidden hand to the table)."""
     from bitbox.analysis import suggest
+    from bitbox.bots.search import MAX_CANDIDATES
     if not rg.finished:
         raise ReplayError(f"game {rg.info.id} is not finished: the bot's choice uses a player's hidden "
                           "information, shown only once the game is over")
@@ -259,7 +269,7 @@ def suggestions(rg: ReplayGame, i: int, words: Any, rollouts: int = SUGGEST_ROLL
     out = []
     for prompt in [p for p in game.prompts() if p.player in game.players and len(p.options) > 1]:
         player = prompt.player
-        decision = suggest(rg.cartridge, game, player, rollouts, seed)
+        decision = suggest(rg.cartridge, game, player, rollouts * min(len(prompt.options), MAX_CANDIDATES), seed)
         if decision is None:
             continue
         scored = sorted(decision.scores, key=lambda s: -1.0 if s.mean is None else -s.mean)
