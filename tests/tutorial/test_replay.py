@@ -341,3 +341,24 @@ def test_the_window_loop_reads_keys_and_leaves(replayed, played, monkeypatch):
     code = jc.replay(kit_of(find("goofspiel")), 1, str(played / "j.sqlite"), keys=["next", "prev", "panel", "bot"],
                      size=(1024, 576))
     assert code == 0
+
+
+# ---------------------------------------------------------------- snapshots do not pile up
+
+def test_play_keeps_the_last_games_snapshots_and_says_their_size(tmp_path):
+    args = ["play", "--headless", "--players", "2", "--cards", "3", "--journal", "j.sqlite", "--snapshots", "shots"]
+    first = run([*args, "--seed", "1"], tmp_path)
+    assert first.returncode == 0, first.stderr
+    (only,) = (tmp_path / "shots").iterdir()
+    size = sum(f.stat().st_size for f in only.iterdir())
+    from bitbox.table.replay import human_size
+    assert (f"snapshots of this game: {human_size(size)} in shots/{only.name} (PNG files: 3); all of shots: "
+            f"{human_size(size)} (game folders: 1)") in first.stderr
+    second = run([*args, "--seed", "2", "--keep-snapshots", "1"], tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert (f"removed the oldest snapshot folders to keep the last 1 (--keep-snapshots): {only.name}"
+            in second.stderr)
+    (kept,) = (tmp_path / "shots").iterdir()
+    assert kept.name.startswith("goofspiel-2-") and len(list(kept.glob("turn-*.png"))) == 3
+    bad = run([*args, "--keep-snapshots", "-1"], tmp_path)
+    assert bad.returncode == 2 and "how many games' snapshots to keep" in bad.stderr
