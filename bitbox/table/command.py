@@ -115,12 +115,13 @@ def add_table_commands(sub: Any, command: str, kit: Any) -> None:
     add_logging_options(p)
     p.set_defaults(func=lambda a: jc.replay(kit(a), a.game, a.journal, lang=a.lang, headless=a.headless,
                                             snapshots=a.snapshots, size=a.size, gif=a.gif, suggest=a.suggest,
-                                            analysis=a.analysis, rollouts=a.rollouts, as_json=a.json))
+                                            analysis=a.analysis, rollouts=a.rollouts, think_ms=a.think,
+                                            as_json=a.json))
 
 
 def add_replay_arguments(p: argparse.ArgumentParser) -> None:
     """``replay``'s GIF, bot and chances options (:mod:`bitbox.table.replay`)."""
-    from .replay import GIF_FRAME_MS, SUGGEST_ROLLOUTS
+    from .replay import GIF_FRAME_MS, SUGGEST_ROLLOUTS, SUGGEST_THINK_MS
 
     def rollouts_arg(text: str) -> int:
         if not text.isdigit() or not 1 <= int(text) <= 100000:
@@ -138,7 +139,14 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
                    help="print what the search bot would play after turn TURN (0: the start) for each player with a "
                         "choice then, from that player's information only (a finished game)")
     p.add_argument("--rollouts", metavar="N", type=rollouts_arg, default=SUGGEST_ROLLOUTS,
-                   help=f"--suggest's rollouts per option (default {SUGGEST_ROLLOUTS})")
+                   help=f"the bot's rollouts per option (default {SUGGEST_ROLLOUTS})")
+    def ms_arg(text: str) -> int:
+        if not text.isascii() or not text.isdigit() or int(text) > 600000:
+            raise argparse.ArgumentTypeError(f"expected milliseconds from 0 (no limit) to 600000, not {text!r}")
+        return int(text)
+    p.add_argument("--think", metavar="MS", type=ms_arg, default=SUGGEST_THINK_MS,
+                   help=f"... and at most MS milliseconds per player's choice (default {SUGGEST_THINK_MS}; 0: no "
+                        "limit, the rollouts alone: reproducible)")
     p.add_argument("--json", action="store_true", help="--suggest as JSON")
     p.add_argument("--analysis", metavar="PATH",
                    help="the window's win-chance graph from this analysis.json (or its folder), as written by "

@@ -132,7 +132,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
            headless: bool = False, snapshots: str | None = None, size: tuple[int, int] | None = None,
            out: TextIO | None = None, gif: str | None = None, suggest: int | None = None,
            analysis: str | None = None, rollouts: int | None = None, as_json: bool = False,
-           hub: Any = None, keys: Any = None) -> int:
+           think_ms: int | None = None, hub: Any = None, keys: Any = None) -> int:
     """``replay [ID]``: a game turn by turn, each frame the table after its turn. In the window
     (:func:`bitbox.table.replay_window.run_window`): a move list, a scrubber, the win-chance
     graph and the bot's choice. Headless: its events printed, and one PNG per turn under
@@ -144,7 +144,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     from .app import display_available, init_pygame
     from .history import replay_frames, replay_headless
     from .options import check_snapshots
-    from .replay import GIF_SIZE, SUGGEST_ROLLOUTS, ReplayError, ReplayGame, _cartridge
+    from .replay import GIF_SIZE, SUGGEST_ROLLOUTS, SUGGEST_THINK_MS, ReplayError, ReplayGame, _cartridge
     out = out or sys.stdout
     prog = f"{kit.command} replay"
     try:
@@ -175,7 +175,8 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
             span = f"turns {turns[0]} to {turns[-1]}" if turns else "no turn"
             return _fail(prog, ReplayError(f"--suggest {suggest}: game {game_id} has {span} (0: the start)"))
         try:
-            print_suggestions(rg, i, words, out, rollouts or SUGGEST_ROLLOUTS, as_json=as_json)
+            print_suggestions(rg, i, words, out, rollouts or SUGGEST_ROLLOUTS, as_json=as_json,
+                              think_ms=SUGGEST_THINK_MS if think_ms is None else think_ms)
         except (ReplayError, JournalError) as exc:
             return _fail(prog, exc)
         return 0
@@ -223,7 +224,8 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
             status=lambda folder: say.t("status.replay_snapshots", game=game_id, folder=folder), last_line=last_line))
     from .replay_window import run_window
     try:
-        return run_window(kit, rg, words, table, size=size, analysis=analysis, hub=hub, keys=keys, log=log)
+        return run_window(kit, rg, words, table, size=size, analysis=analysis, hub=hub, keys=keys, log=log,
+                          rollouts=rollouts or SUGGEST_ROLLOUTS, think_ms=SUGGEST_THINK_MS if think_ms is None else think_ms)
     except (ReplayError, JournalError) as exc:
         return _fail(prog, exc)
 

@@ -36,6 +36,9 @@ from .seating import TableError
 #: Rollouts per option for "what would the bot play here" (about ±12 points on an option's chance
 #: at 50 %; the search bot searches every option from 16 rollouts each).
 SUGGEST_ROLLOUTS = 60
+#: ... and at most this long per player's decision (milliseconds; 0: no limit, the rollouts alone:
+#: reproducible). Last One Alive's re-roll prompts list a dozen options, each rollout a whole game.
+SUGGEST_THINK_MS = 3000
 #: Rollouts per turn when the window estimates the chances itself (key A); ``analyse`` uses 100.
 QUICK_ROLLOUTS = 20
 #: The GIF's frame size when none is given: small enough to share (the table's layout holds at it).
@@ -238,11 +241,15 @@ def option_words(cartridge: Any, prompt: Any, option: Any, words: Any) -> str:
     if isinstance(data, Mapping):
         shown = ", ".join(f"{k} {_value(words, v)}" for k, v in data.items() if v is not None) or _value(words, None)
     elif isinstance(data, list):
-        shown = " ".join(_value(words, v) for v in data)
+        shown = " ".join(_value(words, v) for v in _flat(data) if v is not None) or _value(words, None)
     else:
         shown = _value(words, data)
     say = getattr(words, "option", None)
     return str(say(prompt.kind, shown)) if callable(say) else shown
+
+
+def _flat(data: Any) -> list[Any]:
+    return [x for v in data for x in (_flat(v) if isinstance(v, list) else [v])]
 
 
 def _value(words: Any, v: Any) -> str:
@@ -252,16 +259,17 @@ def _value(words: Any, v: Any) -> str:
     return "—" if v is None else str(v)
 
 
-def suggestions(rg: ReplayGame, i: int, words: Any, rollouts: int = SUGGEST_ROLLOUTS, seed: int = 0) -> list[Suggestion]:
+def suggestions(rg: ReplayGame, i: int, words: Any, rollouts: int = SUGGEST_ROLLOUTS, seed: int = 0,
+                think_ms: int = SUGGEST_THINK_MS) -> list[Suggestion]:
     """What the search bot would play at the moment frame ``i`` shows, for every player with
     a choice to make then (in seat order), each searched from that player's information only,
     with ``rollouts`` for each option (every option searched, up to the search bot's
-    :data:`~bitbox.bots.search.MAX_CANDIDATES`: beyond, its own answer and others drawn at random).
+    :data:`~bitbox.bots.search.MAX_CANDIDATES`: beyond, its own answer and others drawn at
+    random) or ``think_ms`` per player, whichever ends first (0: no time limit).
     Answers with one option only (nothing to choose: the game took them too) are given first,
     up to the next real choice. Only for a finished game (:class:`ReplayError` before: it
     would show a player's hidden hand to the table)."""
-    from bitbox.analysis import suggest
-    from bitbox.bots.search import MAX_CANDIDATES
+    from bitbox.bots.search import MAX_CANDIDATES, Budget, SearchBot
     if not rg.finished:
         raise ReplayError(f"game {rg.info.id} is not finished: the bot's choice uses a player's hidden "
                           "information, shown only once the game is over")
@@ -269,9 +277,8 @@ def suggestions(rg: ReplayGame, i: int, words: Any, rollouts: int = SUGGEST_ROLL
     out = []
     for prompt in [p for p in game.prompts() if p.player in game.players and len(p.options) > 1]:
         player = prompt.player
-        decision = suggest(rg.cartridge, game, player, rollouts * min(len(prompt.options), MAX_CANDIDATES), seed)
-        if decision is None:
-            continue
+        budget = Budget(rollouts * min(len(prompt.options), MAX_CANDIDATES), think_ms or None)
+        decision = SearchBot(rg.cartridge, seed, budget).decide(game, prompt)     # reads the game through a redeal
         scored = sorted(decision.scores, key=lambda s: -1.0 if s.mean is None else -s.mean)
         out.append(Suggestion(player, _prompt_words(words, prompt),
                               tuple((option_words(rg.cartridge, prompt, s.option, words), s.rollouts, s.mean)
@@ -305,13 +312,13 @@ def _prompt_words(words: Any, prompt: Any) -> str:
 
 
 def print_suggestions(rg: ReplayGame, i: int, words: Any, out: Any, rollouts: int = SUGGEST_ROLLOUTS,
-                      seed: int = 0, as_json: bool = False) -> None:
+                      seed: int = 0, as_json: bool = False, think_ms: int = SUGGEST_THINK_MS) -> None:
     """``replay ID --suggest TURN``: :func:`suggestions` printed (or as JSON)."""
-    found = suggestions(rg, i, words, rollouts, seed)
+    found = suggestions(rg, i, words, rollouts, seed, think_ms)
     turn = rg.frames[i].turn
     if as_json:
         print(json.dumps({"game": rg.info.id, "turn": turn, "frame": i, "rollouts_per_option": rollouts,
-                          "seed": seed, "suggestions": [s.to_data() for s in found]}, ensure_ascii=False, indent=1),
+                          "think_ms": think_ms or None, "seed": seed, "suggestions": [s.to_data() for s in found]}, ensure_ascii=False, indent=1),
               file=out)
         return
     where = _t(words, "replay.at_start", "at the start") if i == 0 else _t(words, "replay.after_turn",
@@ -422,7 +429,7 @@ def human_size(n: float) -> str:
     return f"{n:.1f} GB"
 
 
-__all__ = ["GIF_FRAME_MS", "GIF_HOLD_MS", "GIF_SIZE", "QUICK_ROLLOUTS", "SUGGEST_ROLLOUTS", "Chances", "Cursor",
+__all__ = ["GIF_FRAME_MS", "GIF_HOLD_MS", "GIF_SIZE", "QUICK_ROLLOUTS", "SUGGEST_ROLLOUTS", "SUGGEST_THINK_MS", "Chances", "Cursor",
            "ReplayError", "ReplayGame", "Suggestion", "WheelSteps", "chances_from_data", "estimate_analysis",
-           "human_size", "load", "load_analysis", "move_text", "option_words", "print_suggestions", "suggestions",
+           "human_size", "load", "load_analysis", "move_text", "next_choice", "option_words", "print_suggestions", "suggestions",
            "write_gif"]

@@ -14,13 +14,15 @@ Every frame is drawn from the public view after every event of the turn it shows
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from bitbox.display.replay import BotLine, PanelView, ReplayPanel
 
-from .replay import (QUICK_ROLLOUTS, Chances, Cursor, ReplayError, ReplayGame, Suggestion, WheelSteps, _t,
+from .journal import JournalError
+from .replay import (QUICK_ROLLOUTS, SUGGEST_ROLLOUTS, SUGGEST_THINK_MS, Chances, Cursor, ReplayError, ReplayGame, Suggestion, WheelSteps, _t,
                      estimate_analysis, load_analysis, move_text, suggestions)
 
 #: The panel's share of the window's width.
@@ -37,7 +39,8 @@ class ReplayWindow:
     :meth:`wheels` a hub event, :meth:`click` a point, :meth:`draw` the whole window."""
 
     def __init__(self, kit: Any, rg: ReplayGame, words: Any, table: Callable[[int], Any], screen: Any,
-                 chances: Chances | None = None, chances_note: str = "", controllers: bool = False) -> None:
+                 chances: Chances | None = None, chances_note: str = "", controllers: bool = False,
+                 rollouts: int = SUGGEST_ROLLOUTS, think_ms: int = SUGGEST_THINK_MS) -> None:
         self.kit, self.rg, self.words, self.table, self.screen = kit, rg, words, table, screen
         n = len(rg.frames)
         self.cursor = Cursor(n, index=n - 1 if n == 1 else 1, turn_of=rg.index_of_turn)
@@ -48,6 +51,8 @@ class ReplayWindow:
         self.chances_note = chances_note
         self.controllers = controllers
         self._suggested: dict[int, list[Suggestion] | str] = {}
+        self._job: tuple[str, threading.Thread, dict[str, Any], Callable[[Any], None]] | None = None
+        self.rollouts, self.think_ms = rollouts, think_ms
         self.panel = ReplayPanel()
         self.rows = [(rg.label(i, words), move_text(f, words)) for i, f in enumerate(rg.frames)]
         self._sub: Any = None
@@ -108,39 +113,69 @@ class ReplayWindow:
         if self.bot_on:
             self._suggest()
 
-    def _busy(self, what: str) -> None:
-        import pygame
+    # ---- the bot and the estimate think in a thread of their own (the window stays alive)
+    def _start(self, what: str, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        result: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                result["value"] = work()
+            except (ReplayError, JournalError) as exc:
+                result["error"] = exc
+        thread = threading.Thread(target=run, name=f"bitbox-replay-{what}", daemon=True)
+        self._job = (what, thread, result, done)
         self.busy = what
-        self.draw()
-        pygame.display.flip()
+        thread.start()
+
+    def poll(self) -> bool:
+        """Whether a thinking job has just ended (its result is in); starts the bot's search
+        for the frame shown when it has none yet."""
+        ended = False
+        if self._job is not None and not self._job[1].is_alive():
+            what, _thread, result, done = self._job
+            self._job = None
+            self.busy = None
+            done(result.get("value", result.get("error")))
+            ended = True
+        if self._job is None and self.bot_on and self.cursor.index not in self._suggested:
+            self._suggest()
+        return ended
+
+    def wait(self, timeout: float = 120.0) -> None:
+        """Until every job asked for has ended (tests, and the GIF's frames)."""
+        while self._job is not None or (self.bot_on and self.cursor.index not in self._suggested):
+            if self._job is not None:
+                self._job[1].join(timeout)
+                if self._job[1].is_alive():
+                    raise TimeoutError("the replay's search did not end")
+            self.poll()
 
     def _suggest(self) -> None:
         i = self.cursor.index
-        if i in self._suggested:
+        if i in self._suggested or self._job is not None:
             return
         if not self.rg.finished:
             self._suggested[i] = _t(self.words, "replay.bot_secret", "shown once the game is over: the bot uses "
                                     "the player's hidden information")
             return
-        self._busy("bot")
-        try:
-            self._suggested[i] = suggestions(self.rg, i, self.words) or _t(self.words, "replay.bot_none",
-                                                                            "nobody has a choice to make here")
-        except ReplayError as exc:
-            self._suggested[i] = str(exc)
-        finally:
-            self.busy = None
+
+        def done(value: Any) -> None:
+            if isinstance(value, Exception):
+                self._suggested[i] = str(value)
+            else:
+                self._suggested[i] = value or _t(self.words, "replay.bot_none", "nobody has a choice to make here")
+        self._start("bot", lambda: suggestions(self.rg, i, self.words, self.rollouts, think_ms=self.think_ms), done)
 
     def _estimate(self) -> None:
-        if self.chances is not None:
+        if self.chances is not None or self._job is not None:
             return
-        self._busy("chances")
-        try:
-            self.chances = estimate_analysis(self.rg, QUICK_ROLLOUTS)
-        except ReplayError as exc:
-            self.chances_note = str(exc)
-        finally:
-            self.busy = None
+
+        def done(value: Any) -> None:
+            if isinstance(value, Chances):
+                self.chances = value
+            else:
+                self.chances_note = str(value)
+        self._start("chances", lambda: estimate_analysis(self.rg, QUICK_ROLLOUTS), done)
 
     # ---- drawing
     def view(self) -> PanelView:
@@ -148,8 +183,8 @@ class ReplayWindow:
         i = self.cursor.index
         bot, note = "off", ""
         lines: tuple[BotLine, ...] = ()
-        if self.busy == "bot":
-            bot = "busy"
+        if self.bot_on and i not in self._suggested:
+            bot = "busy"                        # searching (or about to: one search at a time)
         elif self.bot_on:
             got = self._suggested.get(i)
             if isinstance(got, list):
@@ -226,7 +261,8 @@ def find_analysis(rg: ReplayGame, given: str | None, log: logging.Logger) -> tup
 
 def run_window(kit: Any, rg: ReplayGame, words: Any, table: Callable[[int], Any], *, size: tuple[int, int] | None,
                analysis: str | None, hub: Any = None, keys: Iterable[str] | None = None,
-               log: logging.Logger | None = None, max_frames: int | None = None) -> int:
+               log: logging.Logger | None = None, max_frames: int | None = None,
+               rollouts: int = SUGGEST_ROLLOUTS, think_ms: int = SUGGEST_THINK_MS) -> int:
     """The window's loop (pygame-ce): see the module docstring. ``hub``: controllers to read
     (default: the ones plugged in, when any); ``keys``: key names pressed one a frame (tests),
     then the window closes."""
@@ -241,7 +277,8 @@ def run_window(kit: Any, rg: ReplayGame, words: Any, table: Callable[[int], Any]
         hub = _open_controllers()
     screen = pygame.display.set_mode(size or (1280, 720), pygame.RESIZABLE)
     pygame.display.set_caption(f"{kit.title} — replay of game {rg.info.id}")
-    win = ReplayWindow(kit, rg, words, table, screen, chances, note, controllers=hub is not None and bool(_seats(hub)))
+    win = ReplayWindow(kit, rg, words, table, screen, chances, note, controllers=hub is not None and bool(_seats(hub)),
+                       rollouts=rollouts, think_ms=think_ms)
     steps = WheelSteps()
     pending: Iterator[str] | None = iter(keys) if keys is not None else None
     names = {getattr(pygame, k): v for k, v in KEY_NAMES.items() if hasattr(pygame, k)}
@@ -288,6 +325,8 @@ def run_window(kit: Any, rg: ReplayGame, words: Any, table: Callable[[int], Any]
                     win.screen = pygame.display.get_surface()
                 elif not win.press(name):
                     return 0
+                dirty = True
+            if win.poll():
                 dirty = True
             if dirty:
                 win.draw()

@@ -140,10 +140,11 @@ def test_a_gif_that_cannot_be_written_is_one_line(played, target, says):
 # ---------------------------------------------------------------- what would the bot play here
 
 def test_suggest_prints_the_bots_choice_and_each_options_chance(played):
-    r = run(["replay", "1", "--journal", "j.sqlite", "--suggest", "1", "--json", "--rollouts", "20"], played)
+    r = run(["replay", "1", "--journal", "j.sqlite", "--suggest", "1", "--json", "--rollouts", "20", "--think", "0"],
+            played)
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert (doc["game"], doc["turn"], doc["rollouts_per_option"]) == (1, 1, 20)
+    assert (doc["game"], doc["turn"], doc["rollouts_per_option"], doc["think_ms"]) == (1, 1, 20, None)
     players = [s["player"] for s in doc["suggestions"]]
     assert players == ["red", "blue", "green"]                 # each bids in round 2: each has a choice
     for s in doc["suggestions"]:
@@ -158,7 +159,8 @@ def test_suggest_prints_the_bots_choice_and_each_options_chance(played):
 
 @pytest.mark.parametrize("args, says", [(["--suggest", "9"], "--suggest 9: game 1 has turns 1 to 4 (0: the start)"),
                                         (["--suggest", "x"], "expected a turn number"),
-                                        (["--suggest", "1", "--rollouts", "0"], "expected a number of rollouts")])
+                                        (["--suggest", "1", "--rollouts", "0"], "expected a number of rollouts"),
+                                        (["--suggest", "1", "--think", "-5"], "expected milliseconds")])
 def test_a_bad_suggest_is_one_line(played, args, says):
     r = run(["replay", "1", "--journal", "j.sqlite", *args], played)
     assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1
@@ -278,6 +280,7 @@ def test_a_controllers_left_wheel_steps_and_its_lock_shows_the_bot(window):
         sim.set(locked=True)
         wait(lambda e: e.locked)
         assert win.bot_on
+        win.wait()
     finally:
         hub.close()
     assert WheelSteps._delta(15, 0) == 1 and WheelSteps._delta(0, 15) == -1      # past the last position
@@ -288,6 +291,9 @@ def test_the_bot_key_shows_each_players_choice_in_the_panel(window):
     win = window
     win.cursor.go(1)
     win.press("bot")
+    assert win.view().bot == "busy"                               # the search runs beside the window
+    win.draw()
+    win.wait()
     view = win.view()
     assert view.bot == "shown"
     assert [b.player for b in view.bot_lines] == ["red", "blue", "green"]
@@ -302,6 +308,7 @@ def test_the_bot_key_shows_each_players_choice_in_the_panel(window):
                if tuple(win.screen.get_at((x, y)))[:3] == win._colour("red"))
     assert reds > 10                                              # red's shape by its line
     win.press("next")                                             # a new moment: searched again
+    win.wait()
     assert 2 in win._suggested
 
 
@@ -330,6 +337,20 @@ def test_the_graph_comes_from_analysis_json_and_marks_the_turn_shown(window, pla
     bad.write_text(json.dumps({"game": "outspeed", "players": ["red"], "turns": []}))
     with pytest.raises(ReplayError, match="the analysis of another game"):
         find_analysis(rg, str(bad), logging.getLogger("test"))
+
+
+def test_key_a_estimates_the_chances_now_when_there_is_no_analysis(window):
+    win = window
+    assert win.chances is None and win.view().chances is None
+    win.press("chances")
+    assert win.view().chances_note.startswith("estimating each player's chance (20 rollouts a turn)")
+    win.wait()
+    assert win.chances is not None and win.chances.source == "estimated now, 20 rollouts a turn"
+    assert sorted(win.chances.by_frame) == list(range(len(win.rg.frames)))
+    last = win.chances.by_frame[len(win.rg.frames) - 1]
+    winners = win.rg.info.winners
+    assert {p: c for p, (c, _lo, _hi) in last.items()} == {p: (1 / len(winners) if p in winners else 0.0)
+                                                           for p in last}      # the end: the result itself
 
 
 def test_the_window_loop_reads_keys_and_leaves(replayed, played, monkeypatch):
