@@ -185,6 +185,8 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     gif_path = None
     if gif is not None:
         gif_path = Path(gif).expanduser()
+        if "\0" in gif:
+            return _fail(prog, ReplayError("--gif: a path cannot hold a NUL character"))
         if not gif.strip() or gif_path.is_dir():
             return _fail(prog, ReplayError(f"--gif {gif}: give a file name (e.g. game-{game_id}.gif)"))
         if not gif_path.parent.is_dir():

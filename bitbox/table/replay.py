@@ -76,11 +76,10 @@ class ReplayGame:
                                                                     turn=self.frames[i].turn)
 
     def index_of_turn(self, turn: int) -> int | None:
-        """The frame that ends turn ``turn`` (0: the start); None when there is none."""
-        if turn == 0:
-            return 0
+        """The frame that ends turn ``turn`` (0: the start, unless the game numbers its setup
+        turn 0: the end of that turn); None when there is none."""
         found = [i for i, f in enumerate(self.frames) if i > 0 and f.turn == turn]
-        return found[-1] if found else None
+        return found[-1] if found else (0 if turn == 0 else None)
 
     def game_at(self, i: int) -> Any:
         """The game as a protocol game at the end of frame ``i`` (rebuilt from the journal's
@@ -375,6 +374,8 @@ def chances_from_data(rg: ReplayGame, data: Any, source: str) -> Chances:
 
 def load_analysis(rg: ReplayGame, path: str | Path) -> Chances:
     """The chances of ``analysis.json`` at ``path`` (or in the folder ``path``)."""
+    if "\0" in str(path):
+        raise ReplayError("--analysis: a path cannot hold a NUL character")
     p = Path(path).expanduser()
     if p.is_dir():
         p = p / "analysis.json"

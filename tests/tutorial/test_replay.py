@@ -383,3 +383,21 @@ def test_play_keeps_the_last_games_snapshots_and_says_their_size(tmp_path):
     assert kept.name.startswith("goofspiel-2-") and len(list(kept.glob("turn-*.png"))) == 3
     bad = run([*args, "--keep-snapshots", "-1"], tmp_path)
     assert bad.returncode == 2 and "how many games' snapshots to keep" in bad.stderr
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("gif", "a\0b.gif", "--gif: a path cannot hold a NUL character"),
+    ("analysis", "a\0b", "--analysis: a path cannot hold a NUL character"),
+    ("analysis", "nowhere.json", "--analysis nowhere.json: cannot read it (No such file or directory)")])
+def test_hostile_replay_paths_are_one_line(played, option, value, says, monkeypatch):
+    import io
+    from bitbox.games import find
+    from bitbox.table import journal_commands as jc
+    from bitbox.table.journal_commands import kit_of
+    monkeypatch.setattr("bitbox.table.app.display_available", lambda: True)
+    monkeypatch.chdir(played)
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    code = jc.replay(kit_of(find("goofspiel")), 1, str(played / "j.sqlite"), keys=[], **{option: value})
+    assert code == 2
+    assert err.getvalue() == f"bitbox game goofspiel replay: {says}\n"
