@@ -112,7 +112,8 @@ class ReplayPanel:
         title = self.text(v.title, 26, TEXT, bold=True, width=inner.w)
         surf.blit(title, inner.topleft)
         y = inner.y + title.get_height() + self.px(8)
-        bot_h = round(inner.h * 0.30) if v.bot != "off" else self.px(70)
+        line = self.fonts.get(max(13, self.px(20))).get_height()
+        bot_h = round(inner.h * 0.30) if v.bot != "off" else self.px(40) + 3 * line
         graph_h = round(inner.h * 0.27)
         moves = pygame.Rect(inner.x, y, inner.w, inner.bottom - y - graph_h - bot_h - 2 * self.px(10))
         graph = pygame.Rect(inner.x, moves.bottom + self.px(10), inner.w, graph_h)
@@ -131,7 +132,8 @@ class ReplayPanel:
         visible = max(1, (rect.bottom - top - self.px(6)) // row_h)
         first = max(0, min(v.index - visible // 2, len(v.rows) - visible))
         self.rows = []
-        label_w = self.px(120)
+        label_w = max(self.fonts.get(max(13, self.px(20)), True).size(label)[0] for label, _ in v.rows) + self.px(20)
+        label_w = min(label_w, rect.w // 3)
         for k, (label, text) in enumerate(v.rows[first:first + visible]):
             i = first + k
             row = pygame.Rect(rect.x + self.px(6), top + k * row_h, rect.w - self.px(12), row_h - self.px(2))

@@ -54,7 +54,9 @@ class ReplayWindow:
         self._job: tuple[str, threading.Thread, dict[str, Any], Callable[[Any], None]] | None = None
         self.rollouts, self.think_ms = rollouts, think_ms
         self.panel = ReplayPanel()
-        self.rows = [(rg.label(i, words), move_text(f, words)) for i, f in enumerate(rg.frames)]
+        self.rows = [(rg.label(i, words) if i == 0 else str(f.turn), move_text(f, words))   # the scrubber says "turn N"
+                     for i, f in enumerate(rg.frames)]
+        self.labels = [rg.label(i, words) for i in range(n)]
         self._sub: Any = None
         self._sub_rect: Any = None
         self.display: Any = None
@@ -234,8 +236,7 @@ class ReplayWindow:
             if self.display is None:
                 self.display = self.kit.display(game.size, self.words, self._sub)
         self.display.render(self.table(self.cursor.index), surface=self._sub, full=True)
-        labels = [label for label, _ in self.rows]
-        self.bar = self.panel.scrubber(self.screen, scrub, self.cursor.index, labels, self.cursor.typed,
+        self.bar = self.panel.scrubber(self.screen, scrub, self.cursor.index, self.labels, self.cursor.typed,
                                        self.help_line(), self.u)
         if side is not None:
             self.panel.draw(self.screen, side, self.view(), self.u)
