@@ -92,9 +92,17 @@ class ReplayPanel:
         self.rows: list[tuple[pygame.Rect, int]] = []
         self.graph_rect: pygame.Rect | None = None
         self.graph_frames: tuple[int, int] = (0, 0)
+        self.placed: list[tuple[pygame.Rect, pygame.Rect]] = []      # (a text, the region it belongs in)
 
     def px(self, n: float) -> int:
         return max(1, round(n * self.u))
+
+    def _put(self, surf: pygame.Surface, text: pygame.Surface, pos: tuple[float, float], region: pygame.Rect) -> None:
+        """Blit a text into ``region``, and note where (:attr:`placed`: tests check every text
+        stays inside its region, in every language and size)."""
+        at = (round(pos[0]), round(pos[1]))
+        surf.blit(text, at)
+        self.placed.append((pygame.Rect(at, text.get_size()), region.copy()))
 
     def text(self, s: str, size: float, colour: Colour = TEXT, bold: bool = False, width: int | None = None) -> pygame.Surface:
         font = self.fonts.get(max(13, self.px(size)), bold)
@@ -110,7 +118,7 @@ class ReplayPanel:
         pad = self.px(14)
         inner = rect.inflate(-2 * pad, -2 * pad)
         title = self.text(v.title, 26, TEXT, bold=True, width=inner.w)
-        surf.blit(title, inner.topleft)
+        self._put(surf, title, inner.topleft, rect)
         y = inner.y + title.get_height() + self.px(8)
         line = self.fonts.get(max(13, self.px(20))).get_height()
         bot_h = round(inner.h * 0.30) if v.bot != "off" else self.px(40) + 3 * line
@@ -126,7 +134,7 @@ class ReplayPanel:
     def _moves(self, surf: pygame.Surface, rect: pygame.Rect, v: PanelView) -> None:
         pygame.draw.rect(surf, PANEL, rect, border_radius=self.px(10))
         head = self.text(v.words["moves"].upper(), 20, DIM, bold=True)
-        surf.blit(head, (rect.x + self.px(12), rect.y + self.px(8)))
+        self._put(surf, head, (rect.x + self.px(12), rect.y + self.px(8)), rect)
         top = rect.y + self.px(14) + head.get_height()
         row_h = max(self.px(34), self.fonts.get(max(13, self.px(22))).get_height() + self.px(6))
         visible = max(1, (rect.bottom - top - self.px(6)) // row_h)
@@ -143,21 +151,21 @@ class ReplayPanel:
                 pygame.draw.rect(surf, ACCENT, row, max(1, self.px(3)), border_radius=self.px(6))
             colour = TEXT if current else (DIM if i > v.index else TEXT)
             lab = self.text(label, 20, ACCENT if current else DIM, bold=True, width=label_w - self.px(6))
-            surf.blit(lab, (row.x + self.px(10), row.centery - lab.get_height() // 2))
+            self._put(surf, lab, (row.x + self.px(10), row.centery - lab.get_height() // 2), rect)
             body = self.text(text, 20, colour, width=row.w - label_w - self.px(16))
-            surf.blit(body, (row.x + label_w, row.centery - body.get_height() // 2))
+            self._put(surf, body, (row.x + label_w, row.centery - body.get_height() // 2), rect)
             self.rows.append((row, i))
 
     # the win-chance graph ---------------------------------------------------------
     def _graph(self, surf: pygame.Surface, rect: pygame.Rect, v: PanelView) -> None:
         pygame.draw.rect(surf, PANEL, rect, border_radius=self.px(10))
         head = self.text(v.words["chance"].upper(), 20, DIM, bold=True)
-        surf.blit(head, (rect.x + self.px(12), rect.y + self.px(8)))
+        self._put(surf, head, (rect.x + self.px(12), rect.y + self.px(8)), rect)
         self.graph_rect = None
         if not v.chances:
             for j, line in enumerate(_wrap(self, v.chances_note, 20, rect.w - self.px(24), 3)):
-                t = self.text(line, 20, DIM)
-                surf.blit(t, (rect.x + self.px(12), rect.y + self.px(16) + head.get_height() + j * (t.get_height() + self.px(2))))
+                t = self.text(line, 20, DIM, width=rect.w - self.px(24))
+                self._put(surf, t, (rect.x + self.px(12), rect.y + self.px(16) + head.get_height() + j * (t.get_height() + self.px(2))), rect)
             return
         axis = self.text("100%", 16, DIM)
         plot = pygame.Rect(rect.x + axis.get_width() + self.px(18), rect.y + head.get_height() + self.px(18),
@@ -180,7 +188,7 @@ class ReplayPanel:
             y = round(y_of(c))
             pygame.draw.line(surf, FAINT, (plot.x, y), (plot.right, y), 1)
             t = self.text(label, 16, DIM)
-            surf.blit(t, (plot.x - t.get_width() - self.px(6), y - t.get_height() // 2))
+            self._put(surf, t, (plot.x - t.get_width() - self.px(6), y - t.get_height() // 2), rect)
         frames = sorted(v.chances)
         bands = pygame.Surface(plot.size, pygame.SRCALPHA)
         for k, p in enumerate(v.players):
@@ -210,22 +218,22 @@ class ReplayPanel:
             draw_shape(surf, SHAPES[k % len(SHAPES)], (x + self.px(8), ly), self.px(8), v.colour_of(p))
             figure = "" if at is None or p not in at else f" {100 * at[p][0]:.0f}%"
             t = self.text(v.player_names.get(p, p) + figure, 17, TEXT, width=round(width) - self.px(24))
-            surf.blit(t, (x + self.px(20), ly - t.get_height() // 2))
+            self._put(surf, t, (x + self.px(20), ly - t.get_height() // 2), rect)
             x += width
 
     # what would the bot play here ------------------------------------------------
     def _bot(self, surf: pygame.Surface, rect: pygame.Rect, v: PanelView) -> None:
         pygame.draw.rect(surf, PANEL, rect, border_radius=self.px(10))
         head = self.text(v.words["bot"].upper(), 20, DIM, bold=True, width=rect.w - self.px(24))
-        surf.blit(head, (rect.x + self.px(12), rect.y + self.px(8)))
+        self._put(surf, head, (rect.x + self.px(12), rect.y + self.px(8)), rect)
         y = rect.y + head.get_height() + self.px(14)
         x = rect.x + self.px(12)
         w = rect.w - self.px(24)
         if v.bot in ("off", "busy", "note"):
             note = {"off": v.words["bot_off"], "busy": v.words["bot_busy"], "note": v.bot_note}[v.bot]
             for line in _wrap(self, note, 20, w, 3):
-                t = self.text(line, 20, ACCENT if v.bot == "busy" else DIM)
-                surf.blit(t, (x, y))
+                t = self.text(line, 20, ACCENT if v.bot == "busy" else DIM, width=w)
+                self._put(surf, t, (x, y), rect)
                 y += t.get_height() + self.px(2)
             return
         line_h = self.fonts.get(max(13, self.px(19))).get_height() + self.px(3)
@@ -237,14 +245,14 @@ class ReplayPanel:
             k = list(v.players).index(b.player) if b.player in v.players else 0
             draw_shape(surf, SHAPES[k % len(SHAPES)], (x + self.px(8), y + line_h / 2), self.px(8), v.colour_of(b.player))
             t = self.text(f"{v.player_names.get(b.player, b.player)}: {b.chosen}", 19, TEXT, bold=True, width=w - self.px(24))
-            surf.blit(t, (x + self.px(22), y))
+            self._put(surf, t, (x + self.px(22), y), rect)
             y += line_h
             for text, chance in b.options[:per]:
                 if y + line_h > rect.bottom:
                     break
                 figure = "—" if chance is None else f"{100 * chance:.0f}%"
                 t = self.text(f"{figure:>4}  {text}", 17, TEXT if text == b.chosen else DIM, width=w - self.px(30))
-                surf.blit(t, (x + self.px(30), y))
+                self._put(surf, t, (x + self.px(30), y), rect)
                 y += line_h
 
     # the scrubber -----------------------------------------------------------------
@@ -262,8 +270,8 @@ class ReplayPanel:
         bar_y = rect.y + self.px(26)
         bar = pygame.Rect(rect.x + pad + first.get_width() + pad, bar_y - self.px(5),
                           rect.w - 4 * pad - first.get_width() - last.get_width(), self.px(10))
-        surf.blit(first, (rect.x + pad, bar_y - first.get_height() // 2))
-        surf.blit(last, (bar.right + pad, bar_y - last.get_height() // 2))
+        self._put(surf, first, (rect.x + pad, bar_y - first.get_height() // 2), rect)
+        self._put(surf, last, (bar.right + pad, bar_y - last.get_height() // 2), rect)
         pygame.draw.rect(surf, PANEL_2, bar, border_radius=self.px(5))
         x_of: Callable[[int], float] = (lambda i: bar.x + bar.w * i / (n - 1)) if n > 1 else (lambda i: bar.centerx)
         done = bar.copy()
@@ -278,10 +286,11 @@ class ReplayPanel:
         pygame.draw.circle(surf, TEXT, knob, self.px(14), max(1, self.px(3)))
         shown = labels[index] + (f"   → {typed}_" if typed else "")
         t = self.text(shown, 24, TEXT, bold=True)
-        surf.blit(t, (rect.x + pad, bar.bottom + self.px(14)))
-        for j, line in enumerate(_wrap(self, help_text, 17, rect.w - 2 * pad - t.get_width() - pad, 2)):
-            h = self.text(line, 17, DIM)
-            surf.blit(h, (rect.x + 2 * pad + t.get_width(), bar.bottom + self.px(14) + j * (h.get_height() + self.px(2))))
+        self._put(surf, t, (rect.x + pad, bar.bottom + self.px(14)), rect)
+        help_w = rect.w - 3 * pad - t.get_width()
+        for j, line in enumerate(_wrap(self, help_text, 17, help_w, 2)):
+            h = self.text(line, 17, DIM, width=help_w)
+            self._put(surf, h, (rect.x + 2 * pad + t.get_width(), bar.bottom + self.px(14) + j * (h.get_height() + self.px(2))), rect)
         return bar.inflate(0, self.px(24))
 
     @staticmethod

@@ -236,6 +236,7 @@ class ReplayWindow:
             if self.display is None:
                 self.display = self.kit.display(game.size, self.words, self._sub)
         self.display.render(self.table(self.cursor.index), surface=self._sub, full=True)
+        self.panel.placed = []
         self.bar = self.panel.scrubber(self.screen, scrub, self.cursor.index, self.labels, self.cursor.typed,
                                        self.help_line(), self.u)
         if side is not None:

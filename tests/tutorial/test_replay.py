@@ -401,3 +401,33 @@ def test_hostile_replay_paths_are_one_line(played, option, value, says, monkeypa
     code = jc.replay(kit_of(find("goofspiel")), 1, str(played / "j.sqlite"), keys=[], **{option: value})
     assert code == 2
     assert err.getvalue() == f"bitbox game goofspiel replay: {says}\n"
+
+
+# ---------------------------------------------------------------- every text fits, in every language and size
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_every_text_of_the_replay_panel_stays_in_its_box(replayed, played, lang):
+    import logging
+    import pygame
+    from bitbox.table.replay_window import ReplayWindow, find_analysis
+    kit, rg, _words, table = replayed
+    words = kit.words(lang)
+    pygame.font.init()
+    chances, _ = find_analysis(rg, str(played / "an-1"), logging.getLogger("test"))
+    win = ReplayWindow(kit, rg, words, table, pygame.Surface((1280, 720)), None, "", controllers=True,
+                       rollouts=16, think_ms=0)
+    win.cursor.go(1)
+    win.press("bot")
+    win.wait()
+    for size in ((1280, 720), (1920, 1080), (3840, 2160)):
+        win.screen = pygame.Surface(size)
+        win._sub = win.display = None
+        for state in ("plain", "full"):
+            win.chances = chances if state == "full" else None
+            win.chances_note = "" if state == "full" else win.view().words["bot_off"] * 2      # a long note
+            win.bot_on = state == "full"
+            win.cursor.typed = "12" if state == "full" else ""
+            win.draw()
+            assert win.panel.placed
+            for text, region in win.panel.placed:
+                assert region.contains(text), (lang, size, state, text, region)
