@@ -355,6 +355,11 @@ def chances_from_data(rg: ReplayGame, data: Any, source: str) -> Chances:
     if data.get("game") != rg.info.game or list(data.get("players") or []) != list(rg.info.players):
         raise ReplayError(f"{source}: the analysis of another game ({data.get('game')}, players "
                           f"{', '.join(map(str, data.get('players') or []))})")
+    final = [t for t in data["turns"] if isinstance(t, Mapping) and t.get("final")]
+    if (data.get("winners") is not None and rg.finished and sorted(data["winners"]) != sorted(rg.info.winners or [])) \
+            or (final and rg.finished and final[-1].get("inputs") != rg.frames[-1].inputs):
+        raise ReplayError(f"{source}: the analysis of another game (its result or its length differs from game "
+                          f"{rg.info.id}'s)")
     at_inputs = {f.inputs: i for i, f in enumerate(rg.frames)}
     by_frame: dict[int, dict[str, tuple[float, float, float]]] = {}
     try:

@@ -337,6 +337,11 @@ def test_the_graph_comes_from_analysis_json_and_marks_the_turn_shown(window, pla
     bad.write_text(json.dumps({"game": "outspeed", "players": ["red"], "turns": []}))
     with pytest.raises(ReplayError, match="the analysis of another game"):
         find_analysis(rg, str(bad), logging.getLogger("test"))
+    doc = json.loads((played / "an-1" / "analysis.json").read_text())
+    doc["turns"][-1]["inputs"] += 1                               # the same players, another game's length
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(ReplayError, match="its result or its length differs from game 1's"):
+        find_analysis(rg, str(bad), logging.getLogger("test"))
 
 
 def test_key_a_estimates_the_chances_now_when_there_is_no_analysis(window):
