@@ -238,7 +238,7 @@ class ReplayPanel:
             return
         line_h = self.fonts.get(max(13, self.px(19))).get_height() + self.px(3)
         room = max(0, (rect.bottom - y) // line_h - len(v.bot_lines))
-        per = max(1, min(3, room // max(1, len(v.bot_lines))))      # options shown per player
+        per = room // max(1, len(v.bot_lines))      # lines for each player's options
         for b in v.bot_lines:
             if y + line_h > rect.bottom:
                 break
@@ -247,11 +247,19 @@ class ReplayPanel:
             t = self.text(f"{v.player_names.get(b.player, b.player)}: {b.chosen}", 19, TEXT, bold=True, width=w - self.px(24))
             self._put(surf, t, (x + self.px(22), y), rect)
             y += line_h
-            for text, chance in b.options[:per]:
+            if per < len(b.options):            # not room for a line each: every option on one line
                 if y + line_h > rect.bottom:
                     break
-                figure = "—" if chance is None else f"{100 * chance:.0f}%"
-                t = self.text(f"{figure:>4}  {text}", 17, TEXT if text == b.chosen else DIM, width=w - self.px(30))
+                inline = " · ".join(f"{text} {_percent(chance)}" for text, chance in b.options)
+                t = self.text(inline, 17, DIM, width=w - self.px(30))
+                self._put(surf, t, (x + self.px(30), y), rect)
+                y += line_h
+                continue
+            for text, chance in b.options:
+                if y + line_h > rect.bottom:
+                    break
+                t = self.text(f"{_percent(chance):>4}  {text}", 17, TEXT if text == b.chosen else DIM,
+                              width=w - self.px(30))
                 self._put(surf, t, (x + self.px(30), y), rect)
                 y += line_h
 
@@ -299,6 +307,10 @@ class ReplayPanel:
         if count <= 1 or bar.w <= 0:
             return 0
         return max(0, min(count - 1, math.floor((x - bar.x) / bar.w * (count - 1) + 0.5)))
+
+
+def _percent(chance: float | None) -> str:
+    return "—" if chance is None else f"{100 * chance:.0f}%"
 
 
 def _wrap(panel: ReplayPanel, s: str, size: float, width: int, lines: int) -> list[str]:
