@@ -55,6 +55,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         players=args.players, bots=spec.count if spec is not None else None,
         bot=",".join(spec.names) if spec is not None and spec.names else "careful", keyboard=args.keyboard, seed=args.seed, lang=args.lang,
         headless=args.headless, snapshots=args.snapshots, journal=args.journal, resume=args.resume, speed=args.speed,
+        keep_snapshots=args.keep_snapshots,
         variant=args.variant or (), tokens=args.tokens, controllers=args.controller or [],
         fullscreen=bool(args.fullscreen), size=args.size, max_seconds=args.max_seconds, mute=args.mute,
         lobby=args.lobby, then_home=args.then_home))

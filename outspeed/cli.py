@@ -69,6 +69,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         players=args.players, seed=args.seed, first_game=args.first_game, lang=args.lang,
         bots=spec.count if spec is not None else None,
         keyboard=args.keyboard, headless=args.headless, snapshots=args.snapshots, journal=args.journal,
+        keep_snapshots=args.keep_snapshots,
         resume=args.resume, speed=args.speed, fullscreen=True if args.fullscreen else None, tokens=args.tokens,
         controllers=args.controller or [], bot=",".join(spec.names) if spec is not None and spec.names else None,
         size=size, table_config=args.table_config,

@@ -57,6 +57,7 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
     from bitbox.console import add_logging_options
 
     from .options import journal_arg, size_arg, speed_arg
+    from .snapshots import KEEP_SNAPSHOTS, keep_arg
     p.add_argument("--players", type=int, choices=range(min_players, max_players + 1),
                    metavar=f"{min_players}..{max_players}",
                    help="number of players (default: the controllers found, or 4 for a demo)")
@@ -72,6 +73,9 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
     p.add_argument("--headless", action="store_true", help="no window: PNG snapshots per turn and printed events")
     p.add_argument("--snapshots", metavar="DIR",
                    help="where to write the PNGs: a folder of its own per game under DIR (headless default: ./snapshots)")
+    p.add_argument("--keep-snapshots", metavar="N", type=keep_arg, default=None,
+                   help=f"keep the snapshot folders of the last N games only, older ones removed and said "
+                        f"(default {KEEP_SNAPSHOTS}; 0: keep them all)")
     p.add_argument("--journal", metavar="PATH", type=journal_arg,
                    help="the journal file (default: journal.sqlite in the user's data folder: ~/.local/share/8bitbox/ "
                         "on Linux)")
@@ -106,10 +110,48 @@ def add_table_commands(sub: Any, command: str, kit: Any) -> None:
     p.add_argument("--lang", choices=("en", "es", "fr", "de"))
     p.add_argument("--headless", action="store_true", help="print the turns (and write PNGs with --snapshots)")
     p.add_argument("--snapshots", metavar="DIR", help="write a PNG per turn into a folder of its own under DIR")
-    p.add_argument("--size", metavar="WxH", type=size_arg, help=argparse.SUPPRESS)
+    p.add_argument("--size", metavar="WxH", type=size_arg,
+                   help="the window, PNG or GIF frame size (default: 1280x720 window, 1920x1080 PNGs, 960x540 GIF)")
+    add_replay_arguments(p)
     add_logging_options(p)
     p.set_defaults(func=lambda a: jc.replay(kit(a), a.game, a.journal, lang=a.lang, headless=a.headless,
-                                            snapshots=a.snapshots, size=a.size))
+                                            snapshots=a.snapshots, size=a.size, gif=a.gif, suggest=a.suggest,
+                                            analysis=a.analysis, rollouts=a.rollouts, think_ms=a.think,
+                                            as_json=a.json))
+
+
+def add_replay_arguments(p: argparse.ArgumentParser) -> None:
+    """``replay``'s GIF, bot and chances options (:mod:`bitbox.table.replay`)."""
+    from .replay import GIF_FRAME_MS, SUGGEST_ROLLOUTS, SUGGEST_THINK_MS
+
+    def rollouts_arg(text: str) -> int:
+        if not text.isdigit() or not 1 <= int(text) <= 100000:
+            raise argparse.ArgumentTypeError(f"expected a number of rollouts from 1 to 100000, not {text!r}")
+        return int(text)
+
+    def turn_arg(text: str) -> int:
+        if not text.isascii() or not text.isdigit():
+            raise argparse.ArgumentTypeError(f"expected a turn number (0: the start), not {text!r}")
+        return int(text)
+    p.add_argument("--gif", metavar="FILE",
+                   help=f"write the game as an animated GIF (one frame per turn, {GIF_FRAME_MS} ms each, a hold on "
+                        "the last; no window)")
+    p.add_argument("--suggest", metavar="TURN", type=turn_arg,
+                   help="print what the search bot would play after turn TURN (0: the start) for each player with a "
+                        "choice then, from that player's information only (a finished game)")
+    p.add_argument("--rollouts", metavar="N", type=rollouts_arg, default=SUGGEST_ROLLOUTS,
+                   help=f"the bot's rollouts per option (default {SUGGEST_ROLLOUTS})")
+    def ms_arg(text: str) -> int:
+        if not text.isascii() or not text.isdigit() or int(text) > 600000:
+            raise argparse.ArgumentTypeError(f"expected milliseconds from 0 (no limit) to 600000, not {text!r}")
+        return int(text)
+    p.add_argument("--think", metavar="MS", type=ms_arg, default=SUGGEST_THINK_MS,
+                   help=f"... and at most MS milliseconds per player's choice (default {SUGGEST_THINK_MS}; 0: no "
+                        "limit, the rollouts alone: reproducible)")
+    p.add_argument("--json", action="store_true", help="--suggest as JSON")
+    p.add_argument("--analysis", metavar="PATH",
+                   help="the window's win-chance graph from this analysis.json (or its folder), as written by "
+                        "`analyse ID` (default: analysis-ID/analysis.json when there is one; else key A estimates it)")
 
 
 def option_flag(spec: OptionSpec) -> str:
@@ -194,7 +236,7 @@ def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO 
     req = PlayRequest(players=args.players, bots=spec.count if spec is not None else None,
                       bot=",".join(spec.names) if spec is not None and spec.names else None, keyboard=args.keyboard,
                       seed=args.seed, lang=args.lang, headless=args.headless, snapshots=args.snapshots,
-                      journal=args.journal, resume=args.resume, speed=args.speed, fullscreen=args.fullscreen,
+                      keep_snapshots=args.keep_snapshots, journal=args.journal, resume=args.resume, speed=args.speed, fullscreen=args.fullscreen,
                       size=args.size, controllers=tuple(args.controller), max_seconds=args.max_seconds, mute=args.mute,
                       lobby=args.lobby, options=options, out=out, then_home=args.then_home)
     return console_play(CartridgeTable(cartridge, prog), req, errors=(GameError, OptionError))

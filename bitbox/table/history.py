@@ -41,6 +41,7 @@ class ReplayFrame:
     view: Mapping[str, Any]
     log: list[LogEntry]
     dice: list[DieShown]
+    inputs: int = 0                 # the journal's inputs applied up to the end of this frame
 
 
 def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[ReplayFrame]:
@@ -56,7 +57,7 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
     log: list[LogEntry] = []
     dice: list[DieShown] = []
     turn = rules.turn(game0)
-    for _rec, game, events in replay(journal, game_id):
+    for rec, game, events in replay(journal, game_id):
         after = rules.public_view(game)
         for e in events:
             die = rules.die(e)
@@ -65,7 +66,7 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
             log.append(LogEntry(e.kind, rules.log_data(e, view, after, game)))
         if rules.finished(game) or rules.turn(game) != turn:
             shown = after                   # the table after every event of the frame (never lagging them)
-            frames.append(ReplayFrame(turn, shown, log, dice))
+            frames.append(ReplayFrame(turn, shown, log, dice, rec.seq + 1))
             log, dice = [], []
             turn = rules.turn(game)
         view = after

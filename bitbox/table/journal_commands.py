@@ -130,14 +130,21 @@ def import_(kit: TableKit, source: str, journal: str | None) -> int:
 
 def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str | None = None,
            headless: bool = False, snapshots: str | None = None, size: tuple[int, int] | None = None,
-           out: TextIO | None = None) -> int:
-    """``replay [ID]``: a game turn by turn (← → in the window; headless: its events printed,
-    and one PNG per turn under ``snapshots``), each frame the table after its turn."""
+           out: TextIO | None = None, gif: str | None = None, suggest: int | None = None,
+           analysis: str | None = None, rollouts: int | None = None, as_json: bool = False,
+           think_ms: int | None = None, hub: Any = None, keys: Any = None) -> int:
+    """``replay [ID]``: a game turn by turn, each frame the table after its turn. In the window
+    (:func:`bitbox.table.replay_window.run_window`): a move list, a scrubber, the win-chance
+    graph and the bot's choice. Headless: its events printed, and one PNG per turn under
+    ``snapshots``. ``gif``: the game as an animated GIF, no window. ``suggest``: what the
+    search bot would play after that turn, printed (``as_json``: as JSON).
+    ``hub``/``keys``: a test's controllers and key presses for the window."""
     from bitbox.i18n import Words
 
     from .app import display_available, init_pygame
     from .history import replay_frames, replay_headless
     from .options import check_snapshots
+    from .replay import GIF_SIZE, SUGGEST_ROLLOUTS, SUGGEST_THINK_MS, ReplayError, ReplayGame, _cartridge
     out = out or sys.stdout
     prog = f"{kit.command} replay"
     try:
@@ -155,16 +162,40 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
             frames = replay_frames(j, game_id, kit.rules)
     except (JournalError, TableError) + kit.path_errors as exc:
         return _fail(prog, exc)
+    rg = ReplayGame(info, frames, path, kit.rules, _cartridge(info.game))
     code = lang or info.settings.get("lang") or kit.default_lang()
     words = kit.words(code if code in ("en", "es", "fr", "de") else "en")
     say = Words(words.code)
     log = logging.getLogger(f"bitbox.{kit.name}")          # status lines under the game's name
+    if suggest is not None:
+        from .replay import print_suggestions
+        i = rg.index_of_turn(suggest)
+        if i is None:
+            turns = sorted({f.turn for f in frames[1:]})
+            span = f"turns {turns[0]} to {turns[-1]}" if turns else "no turn"
+            return _fail(prog, ReplayError(f"--suggest {suggest}: game {game_id} has {span} (0: the start)"))
+        try:
+            print_suggestions(rg, i, words, out, rollouts or SUGGEST_ROLLOUTS, as_json=as_json,
+                              think_ms=SUGGEST_THINK_MS if think_ms is None else think_ms)
+        except (ReplayError, JournalError) as exc:
+            return _fail(prog, exc)
+        return 0
     if info.status != "finished":
         log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
-    if not headless and not display_available():
+    gif_path = None
+    if gif is not None:
+        gif_path = Path(gif).expanduser()
+        if "\0" in gif:
+            return _fail(prog, ReplayError("--gif: a path cannot hold a NUL character"))
+        if not gif.strip() or gif_path.is_dir():
+            return _fail(prog, ReplayError(f"--gif {gif}: give a file name (e.g. game-{game_id}.gif)"))
+        if not gif_path.parent.is_dir():
+            return _fail(prog, ReplayError(f"--gif {gif}: the folder {gif_path.parent} does not exist"))
+        headless = True
+    elif not headless and not display_available():
         log.info("%s", say.t("status.headless"))
         headless = True
-    pygame = init_pygame(headless)
+    init_pygame(headless)
     winners = list(info.winners or [])
 
     def table(i: int) -> Any:
@@ -172,51 +203,37 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
 
     last_line = words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner")
     if headless:
-        display = kit.display(size or (1920, 1080), words, None)
+        display = kit.display(size or (GIF_SIZE if gif_path is not None else (1920, 1080)), words, None)
 
         def draw(i: int) -> Any:
             display.render(table(i), full=True)
             return display.surface
 
+        if gif_path is not None:
+            from .replay import human_size, write_gif
+            try:
+                written = write_gif(draw, len(frames), gif_path)
+            except (OSError, ValueError) as exc:
+                return _fail(prog, ReplayError(f"cannot write the GIF {gif_path} ({exc})"))
+            w, h = display.surface.get_size()
+            print(_say(say, "status.replay_gif", "game {game}: {file} written (frames: {frames}, {width}x{height}, "
+                       "{size})", game=game_id, file=gif_path, frames=len(frames), width=w, height=h,
+                       size=human_size(written)), file=out)
+            return 0
         return int(replay_headless(
             frames, prog=prog, folder=f"replay-{kit.name}-{game_id}", draw=draw, line=lambda e: kit.line(e, words),
             snapshots=snapshot_dir, out=out,
             status=lambda folder: say.t("status.replay_snapshots", game=game_id, folder=folder), last_line=last_line))
-    screen = pygame.display.set_mode(size or (1280, 720), pygame.RESIZABLE)
-    pygame.display.set_caption(f"{kit.title} — replay of game {game_id}")
-    display = kit.display(screen.get_size(), words, screen)
-    clock = pygame.time.Clock()
-    i = len(frames) - 1 if len(frames) == 1 else 1
-    window_events = {getattr(pygame, n) for n in ("VIDEORESIZE", "WINDOWSIZECHANGED", "WINDOWEXPOSED",
-                                                   "WINDOWRESTORED") if hasattr(pygame, n)}
-    while True:
-        redraw = False
-        for ev in pygame.event.get():
-            if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key in (pygame.K_ESCAPE, pygame.K_q)):
-                return 0
-            if ev.type in window_events:
-                redraw = True
-            if ev.type == pygame.KEYDOWN:
-                if ev.key in (pygame.K_RIGHT, pygame.K_SPACE, pygame.K_PAGEDOWN):
-                    i = min(len(frames) - 1, i + 1)
-                elif ev.key in (pygame.K_LEFT, pygame.K_BACKSPACE, pygame.K_PAGEUP):
-                    i = max(0, i - 1)
-                elif ev.key == pygame.K_HOME:
-                    i = 0
-                elif ev.key == pygame.K_END:
-                    i = len(frames) - 1
-                elif ev.key == pygame.K_F11:
-                    try:
-                        pygame.display.toggle_fullscreen()
-                    except pygame.error:
-                        pass
-                    redraw = True
-        dirty = display.render(table(i), surface=pygame.display.get_surface(), full=redraw)
-        if redraw:
-            pygame.display.flip()
-        elif dirty:
-            pygame.display.update(dirty)
-        clock.tick(30)
+    from .replay_window import run_window
+    try:
+        return run_window(kit, rg, words, table, size=size, analysis=analysis, hub=hub, keys=keys, log=log,
+                          rollouts=rollouts or SUGGEST_ROLLOUTS, think_ms=SUGGEST_THINK_MS if think_ms is None else think_ms)
+    except (ReplayError, JournalError) as exc:
+        return _fail(prog, exc)
+
+
+def _say(words: Any, key: str, english: str, **data: Any) -> str:
+    return str(words.t(key, **data)) if words.has(key) else english.format(**data)
 
 
 __all__ = ["TableKit", "export", "generic_replay_view", "history", "import_", "kit_of", "replay"]

@@ -49,6 +49,7 @@ class PlayRequest:
     lang: str | None = None
     headless: bool = False
     snapshots: str | None = None
+    keep_snapshots: int | None = None         # snapshot folders kept (None: bitbox.table.snapshots.KEEP_SNAPSHOTS)
     journal: str | None = None
     resume: bool = False
     speed: float | None = None
@@ -290,6 +291,11 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
         if snapshots is not None:
             snapshots = game_folder(snapshots, f"{kit.name}-{record.id}")
             log.info("%s", say.t("status.snapshots", game=record.id, folder=f"{snapshots}{os.sep}"))
+            from .snapshots import KEEP_SNAPSHOTS, prune, removed_line
+            keep = KEEP_SNAPSHOTS if req.keep_snapshots is None else req.keep_snapshots
+            removed = prune(snapshots.parent, keep, snapshots)
+            if removed:
+                log.info("%s", removed_line(removed, keep, say))
         session = table.session(game, seat_plans(seats), record, pace, n_inputs,
                                 Printer(words, out, getattr(table, "headlines", kit.headlines)))
         if resumed:
@@ -330,6 +336,9 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             log.warning("%s", say.t("status.note", line=problem))
         if code in (130, 143):                  # a status line (-q hides it); how to resume comes last
             log.info("%s", say.t("status.terminated" if code == 143 else "status.interrupted", command=kit.title))
+        if snapshots is not None:               # how much the snapshots now take (they do not pile up unnoticed)
+            from .snapshots import report
+            log.info("%s", report(snapshots, say))
         if session.finished:
             winners = table.winners(session.game)
             print(words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner"),
