@@ -149,6 +149,32 @@ class LastOneAliveCartridge(EngineCartridge):
     #: The bot the search bot (bitbox.bots.search) plays its rollouts with.
     rollout_bot = "careful"
 
+    def figures(self, view: Mapping[str, Any], events: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, list]:
+        """The end screen's figures (bitbox.display.ending), from public facts: Survivors' lives
+        and score, the zombies each player shot (one per bang spent), the turns they played,
+        the object/barricade tokens they hold, and whether they are still alive."""
+        shot: dict[str, int] = {}
+        turns: dict[str, int] = {}
+        for kind, data in events:
+            who = str(data.get("player"))
+            if kind == "shot":
+                shot[who] = shot.get(who, 0) + int(data.get("bangs") or 0)
+            elif kind == "turn":
+                turns[who] = turns.get(who, 0) + 1
+        scores = view.get("scores") or {}
+        figures: dict[str, list] = {}
+        for p in view.get("players", ()):
+            name = p["player"]
+            rows: list[tuple[str, Any]] = []
+            if "lives" in p:
+                rows.append(("lives", p["lives"]))
+            if name in scores:
+                rows.append(("score", scores[name]))
+            rows += [("zombies_shot", shot.get(name, 0)), ("turns", turns.get(name, 0)),
+                     ("tokens", len([t for t in p.get("tokens", ()) if t != "hero"])), ("alive", bool(p.get("in_game")))]
+            figures[name] = rows
+        return figures
+
     @property
     def statistics(self) -> Any:
         """Last One Alive's statistics for simulations (the console's hook: :mod:`lastonealive.sim`)."""

@@ -57,7 +57,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         headless=args.headless, snapshots=args.snapshots, journal=args.journal, resume=args.resume, speed=args.speed,
         variant=args.variant or (), tokens=args.tokens, controllers=args.controller or [],
         fullscreen=bool(args.fullscreen), size=args.size, max_seconds=args.max_seconds, mute=args.mute,
-        lobby=args.lobby))
+        lobby=args.lobby, names=args.names))
 
 
 def build_parser() -> argparse.ArgumentParser:

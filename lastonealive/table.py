@@ -152,6 +152,8 @@ def table_kit() -> "TableKit":
     its journal rules, words, display and replay frames."""
     from bitbox.table.journal_commands import TableKit
 
+    from .cartridge import CARTRIDGE
+
     def display(size: tuple[int, int], words: Any, surface: Any = None) -> Any:
         from .display import TableDisplay
         return TableDisplay(size=size, lang=words, surface=surface)
@@ -161,7 +163,7 @@ def table_kit() -> "TableKit":
         return replace(TableView.from_public(frame.view), stage="replay", prompt=None, log=tuple(frame.log))
 
     return TableKit("lastonealive", "Last One Alive", "lastonealive", JOURNAL_RULES, Lang, display, replay_view,
-                    headlines=frozenset({"turn", "game_over", "started"}))
+                    headlines=frozenset({"turn", "game_over", "started"}), figures=CARTRIDGE.figures)
 
 
 def history(journal_path: str | None, out: TextIO | None = None, *, as_json: bool = False) -> int:

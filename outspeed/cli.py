@@ -72,7 +72,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         resume=args.resume, speed=args.speed, fullscreen=True if args.fullscreen else None, tokens=args.tokens,
         controllers=args.controller or [], bot=",".join(spec.names) if spec is not None and spec.names else None,
         size=size, table_config=args.table_config,
-        max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby))
+        max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby, names=args.names))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -49,6 +49,7 @@ class TableKit:
     journal_path: Callable[[str | None], Path] = _default_path   # --journal, else the game's default
     default_lang: Callable[[], str] = field(default=lambda: "en")
     path_errors: tuple[type[BaseException], ...] = ()             # what journal_path may raise besides TableError
+    figures: Any = None                           # the end screen's figures(view, events) (bitbox.display.ending)
 
     def line(self, entry: Any, words: Any) -> str:
         """An event as printed: a headline, or indented under it."""
@@ -68,7 +69,8 @@ def kit_of(cartridge: Any, command: str | None = None) -> TableKit:
         return GenericDisplay(size, words, surface, title=cartridge.title, words=words)
 
     return TableKit(cartridge.name, cartridge.title, command or f"bitbox game {cartridge.name}",
-                    journal_rules_of(cartridge), lambda code: words_of(cartridge, code), display)
+                    journal_rules_of(cartridge), lambda code: words_of(cartridge, code), display,
+                    figures=getattr(cartridge, "figures", None))
 
 
 def _fail(prog: str, exc: BaseException) -> int:
@@ -137,6 +139,9 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
 
     from .app import display_available, init_pygame
     from .history import replay_frames, replay_headless
+    from bitbox.display.ending import draw_ending, ending_lines, ending_of
+
+    from .names import named, names_of
     from .options import check_snapshots
     out = out or sys.stdout
     prog = f"{kit.command} replay"
@@ -157,6 +162,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
         return _fail(prog, exc)
     code = lang or info.settings.get("lang") or kit.default_lang()
     words = kit.words(code if code in ("en", "es", "fr", "de") else "en")
+    named(words, names_of(info.settings))
     say = Words(words.code)
     log = logging.getLogger(f"bitbox.{kit.name}")          # status lines under the game's name
     if info.status != "finished":
@@ -171,11 +177,18 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
         return kit.replay_view(frames[i], info, i == len(frames) - 1 and info.status == "finished")
 
     last_line = words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner")
+    ending = None                               # the end screen over a finished game's last frame
+    if info.status == "finished" and frames:
+        ending = ending_of(words, info.players, winners, [e for f in frames for e in f.log], frames[-1].view,
+                           kit.figures)
+        last_line = "\n".join([*ending_lines(ending), last_line])
     if headless:
         display = kit.display(size or (1920, 1080), words, None)
 
         def draw(i: int) -> Any:
             display.render(table(i), full=True)
+            if ending is not None and i == len(frames) - 1:
+                draw_ending(display, ending)
             return display.surface
 
         return int(replay_headless(
@@ -187,6 +200,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     display = kit.display(screen.get_size(), words, screen)
     clock = pygame.time.Clock()
     i = len(frames) - 1 if len(frames) == 1 else 1
+    shown_end = False
     window_events = {getattr(pygame, n) for n in ("VIDEORESIZE", "WINDOWSIZECHANGED", "WINDOWEXPOSED",
                                                    "WINDOWRESTORED") if hasattr(pygame, n)}
     while True:
@@ -211,7 +225,13 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
                     except pygame.error:
                         pass
                     redraw = True
+        at_end = ending is not None and i == len(frames) - 1
+        if at_end != shown_end:                 # the end screen comes and goes with the last frame
+            redraw, shown_end = True, at_end
         dirty = display.render(table(i), surface=pygame.display.get_surface(), full=redraw)
+        if at_end and ending is not None and (redraw or dirty):
+            draw_ending(display, ending, pygame.display.get_surface())
+            redraw = True
         if redraw:
             pygame.display.flip()
         elif dirty:

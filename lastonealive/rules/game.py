@@ -1418,6 +1418,7 @@ class Game:
         s = self.state
         self._legal = None
         alive = self.in_game()
+        in_setup = s.phase == "setup"                                      # L-25: ended in the setup draws
         s.finished = True
         s.phase = "finished"
         if "survivors" in s.variants:
@@ -1431,7 +1432,8 @@ class Game:
             s.winners = heroes or tied                                      # L-25
         else:
             s.winners = alive
-        events.append(Event("game_over", {"winners": list(s.winners), "why": why, "scores": dict(s.scores)}))
+        events.append(Event("game_over", {"winners": list(s.winners), "why": why, "scores": dict(s.scores),
+                                          **({"setup": True} if in_setup else {})}))
 
     # ------------------------------------------------------------------ views
     def _held_public(self, p: str) -> list[str]:
