@@ -101,6 +101,19 @@ MAX_FORCED = 4                                                  # L-23
 TOKEN_LIMIT = 3
 LIVES = 3                                                       # L-24
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+#: the players each variant is for (the rulebook: Survivors for 2-3); the others any count
+VARIANT_PLAYERS: dict[str, tuple[int, int]] = {"survivors": (2, 3)}
+
+
+def variant_problem(variants: Iterable[str], players: int) -> str | None:
+    """Why ``variants`` cannot be played by ``players`` players (None: they can). The one
+    check ``play``, ``simulate``, the cartridge and the engine share."""
+    for v in variants:
+        lo, hi = VARIANT_PLAYERS.get(v, (MIN_PLAYERS, MAX_PLAYERS))
+        if not lo <= players <= hi:
+            return f"the {v} variant is for {lo} or {hi} players, not {players}" if hi == lo + 1 else \
+                f"the {v} variant is for {lo} to {hi} players, not {players}"
+    return None
 
 WINDOWS: tuple[str, ...] = ("before", "after", "before_shoot", "before_barricades")
 # (token, mode) allowed per window (L-15): mode "before" is a use with no die, "die" one die,
@@ -456,6 +469,9 @@ class Game:
         same game."""
         state = cls.blank_state(players, seed=seed, variants=variants, faces=faces, counts=counts)
         s = state
+        problem = variant_problem(s.variants, len(s.players))
+        if problem is not None:
+            raise RulesError(problem)
         if first is not None and not start:
             raise RulesError("first is the answer to the start prompt of a game not started")
         first = s.players[0] if first is None else first
