@@ -24,7 +24,7 @@ from bitbox.games.protocol import Game as AnyGame
 
 from .rules import OBJECTS, TYPES, VARIANTS, Action, Event, Game, Refused, RulesError
 from .prompts import protocol_prompts
-from .rules.game import MAX_PLAYERS, MIN_PLAYERS
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS, variant_problem
 
 NAME = "lastonealive"
 TITLE = "Last One Alive"
@@ -109,6 +109,9 @@ class LastOneAliveCartridge(EngineCartridge):
 
     def new_engine(self, players: tuple[Player, ...], seed: int, options: dict[str, JSON]) -> Game:
         variants = [v for v in VARIANTS if options[v]]
+        problem = variant_problem(variants, len(players))
+        if problem is not None:                 # the table's and simulate's check
+            raise RulesError(problem)
         return Game.new(players, seed=seed, variants=variants, first_zombie=str(options["first_zombie"]),
                         **self.content.game_options())
 

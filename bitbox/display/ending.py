@@ -1,6 +1,6 @@
 """The end of a game, for every game: who won, why, and each player's figures.
 
-When a game ends the table shows (and a headless table writes as ``final.png``; a replay
+When a game ends the table shows (a headless table draws it over the last turn's snapshot; a replay
 shows on its last frame) a panel over the table: the title, the game's own line saying how it
 ended (its ``game_over`` event in the table's words: "Game over on the third apocalypse
 token…"), then a row per player: their colour's mark, their name (or colour), WINNER, and

@@ -228,20 +228,21 @@ class TableLoop:
             raise TableError(f"cannot write the snapshot {self.snapshots / name} ({exc}); "
                              f"the game continues with --resume") from None
 
-    def _final(self, display: Display, ending: Any) -> None:
-        """The end screen as the last snapshot, ``final.png`` (headless or with --snapshots)."""
+    def _final(self, display: Display, ending: Any, name: str, table: Any) -> None:
+        """The last turn's snapshot again, with the end screen over the table (as the replay's
+        last frame shows it)."""
         if self.snapshots is None:
             return
         import pygame
 
         from bitbox.display.ending import draw_ending
-        display.render(self._table(), full=True)
+        display.render(table, full=True)
         draw_ending(display, ending)
         try:
             self.snapshots.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(display.surface, str(self.snapshots / "final.png"))
+            pygame.image.save(display.surface, str(self.snapshots / name))
         except (OSError, pygame.error) as exc:
-            raise TableError(f"cannot write the snapshot {self.snapshots / 'final.png'} ({exc})") from None
+            raise TableError(f"cannot write the snapshot {self.snapshots / name} ({exc})") from None
 
     def _sounds(self, events: Sequence[Any]) -> None:
         """Play this frame's sounds: a lock that closed, and the new log entries' kinds."""
@@ -362,14 +363,17 @@ class TableLoop:
                 d.update(s, now)
             self._apply_commands()
             self._sounds(())
+            last_turn = None
             for kind, n, table in s.take_milestones():
                 if kind == "turn_end":
                     self._snapshot(display, f"turn-{n:02d}.png", table)
+                elif kind == "finished":
+                    last_turn = (n, table)
             if s.finished and not end_seen:
                 end_seen = True
                 final = self.ending() if self.ending is not None else None
-                if final is not None:
-                    self._final(display, final)
+                if final is not None and last_turn is not None:
+                    self._final(display, final, f"turn-{last_turn[0]:02d}.png", last_turn[1])
                 if screen is None:
                     running = False
             if screen is not None:

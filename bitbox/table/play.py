@@ -208,6 +208,9 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
     cfg = table.defaults()
     words = table.words(req.lang or cfg.language)
     said[0] = say = Words(words.code)           # the console's status lines, in the table's language
+    if getattr(words, "untranslated", False):   # never silently: the game's own lines fall back to English
+        from bitbox.i18n import LANGUAGE_NAMES
+        log.info("%s", say.t("status.untranslated", title=kit.title, language=LANGUAGE_NAMES[words.code]))
     bot = table.prepare(req, req.headless)
     if req.names and req.resume:
         raise TableError("--resume keeps the game's names: leave --names out")

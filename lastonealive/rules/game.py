@@ -107,7 +107,8 @@ VARIANT_PLAYERS: dict[str, tuple[int, int]] = {"survivors": (2, 3)}
 
 def variant_problem(variants: Iterable[str], players: int) -> str | None:
     """Why ``variants`` cannot be played by ``players`` players (None: they can). The one
-    check ``play``, ``simulate``, the cartridge and the engine share."""
+    check ``play`` (:func:`lastonealive.session.new_game`), ``simulate`` and the cartridge
+    share (the engine itself plays any count: its scenarios and property tests explore them)."""
     for v in variants:
         lo, hi = VARIANT_PLAYERS.get(v, (MIN_PLAYERS, MAX_PLAYERS))
         if not lo <= players <= hi:
@@ -469,9 +470,6 @@ class Game:
         same game."""
         state = cls.blank_state(players, seed=seed, variants=variants, faces=faces, counts=counts)
         s = state
-        problem = variant_problem(s.variants, len(s.players))
-        if problem is not None:
-            raise RulesError(problem)
         if first is not None and not start:
             raise RulesError("first is the answer to the start prompt of a game not started")
         first = s.players[0] if first is None else first
