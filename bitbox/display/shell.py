@@ -327,7 +327,7 @@ class Shell:
             if name in getattr(L, "names", {}):          # a named seat: its colour's word stays beside its mark
                 under.insert(0, getattr(L, "colour", L.player)(name))
             if under:
-                self.blit(surf, self.text(" · ".join(under), 16, DIM, max_width=self.px(340)),
+                self.blit(surf, self.text(" · ".join(under), 16, DIM, max_width=self.px(150)),
                           (row.x + self.px(82), cy + self.px(24)), "midleft")
             self._player_counters(surf, row, p, active)
             # controller and status

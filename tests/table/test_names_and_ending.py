@@ -292,3 +292,81 @@ def test_play_offers_the_zombified_rolls_and_one_starting_zombie(tmp_path):
     initial = json.loads(db.execute("SELECT initial FROM games WHERE id = 1").fetchone()[0])
     db.close()
     assert initial["first_zombie"] == "first"
+
+
+# ---------------------------------------------------------------------------- names on every game's screen
+def test_every_screen_shows_the_names_and_keeps_the_colours(monkeypatch):
+    """Outspeed's panels (the console's shell), Last One Alive's cards and the generic display,
+    rendered headless: the name where the colour's word was, the colour's word under it (the
+    shell's panel), and the seat's colour still its mark."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from bitbox.colours import SCREEN_RGB
+    from bitbox.display.generic import GenericDisplay
+    from bitbox.display.model import PlayerStatus, ShellView
+    from lastonealive.display import TableDisplay as LoaDisplay
+    from lastonealive.session import new_game
+    from lastonealive.words import Lang as LoaLang
+    from outspeed.display import TableDisplay, TableView
+    from outspeed.words import Lang
+    from bitbox.table.words import GameWords
+
+    from .helpers import new_game as outspeed_game
+    names = {"red": "Ana", "blue": "Luis"}
+    view = outspeed_game(players=3, seed=3).public_view()
+    d = TableDisplay(size=(1920, 1080), lang=Lang("fr").named(names))
+    t = TableView(view=view, players=(PlayerStatus("red", kind="bot"), PlayerStatus("blue"), PlayerStatus("green")))
+    d.render(t, full=True)
+    drawn = [text for _, _, text in d.labels["players"]]
+    assert {"Ana", "Luis", "Vert", "Rouge · robot", "Bleu"} <= set(drawn) and "Rouge" not in drawn
+    ana = next(rect for rect, _, text in d.labels["players"] if text == "Ana")
+    bar_x = ana.x - d.px(80) + d.px(2)                   # the seat's colour bar, left of its row
+    assert any(all(abs(a - b) <= 6 for a, b in zip(d.surface.get_at((bar_x, y))[:3], SCREEN_RGB["red"]))
+               for y in range(ana.top, ana.bottom))
+
+    loa = new_game(["red", "blue", "green"], seed=2)
+    d2 = LoaDisplay(size=(1280, 720), lang=LoaLang("es").named(names))
+    d2.render(ShellView.from_public(loa.public_view()), full=True)
+    texts = {text for region in d2.labels.values() for _, _, text in region}
+    assert {"Ana", "Luis", "Verde"} <= texts and "Rojo" not in texts
+
+    class Cartridge:
+        name, title, locale = "toy", "Toy", None
+    words = GameWords(Cartridge(), "de").named(names)
+    d3 = GenericDisplay((1280, 720), words, title="Toy")
+    d3.render({"players": [{"player": "red"}, {"player": "blue"}], "game": {"players": [{"player": "red", "score": 3}]}},
+              full=True)
+    texts = {text for region in d3.labels.values() for _, _, text in region}
+    assert {"Ana", "Luis", "Ana: score 3"} <= texts and "Rot" in texts        # the colour's word under the name
+
+
+# ---------------------------------------------------------------------------- promises kept
+def test_an_outspeed_demo_says_its_fallbacks_and_reads_each_event_once(tmp_path):
+    r = run(OUTSPEED, ["play", "--headless", "--speed", "0", "--players", "4", "--seed", "3", "--names", "Ana",
+                       "--tokens", "physical", "--journal", "j.sqlite"], tmp_path, timeout=240)
+    assert r.returncode == 0, r.stderr
+    assert "bots and keyboard players cannot hold cardboard: virtual tokens" in r.stderr     # never silently
+    assert "Ana (Red, bot), Blue (bot)" in r.stderr
+    lines = r.stdout.splitlines()
+    assert not [a for a, b in zip(lines, lines[1:]) if a == b and a.startswith("  ")]      # no line twice in a row
+    assert "  Ana rolls the blue die again: 1" in lines                 # the box's blue die, rolled twice
+    assert not any("plays no bonus token" in line for line in lines)
+    assert [line for line in lines if "ame over" in line][0].startswith("Game over: ")     # as every game's headline
+    assert settings_of(tmp_path / "j.sqlite")["bot"] == "mixed"         # the demo's mix of bots
+    replayed = run(OUTSPEED, ["replay", "1", "--headless", "--journal", "j.sqlite"], tmp_path, timeout=240)
+    assert "  Ana rolls the blue die again: 1" in replayed.stdout.splitlines()             # the replay says it alike
+
+
+def test_a_game_without_the_tables_language_says_so(tmp_path):
+    """The tutorial game ships English and French: a German table says its lines stay English."""
+    e = env(tmp_path)
+    here = Path(__file__).resolve().parents[1] / "tutorial"
+    e.update(BITBOX_GAMES="goofspiel=goofspiel:CARTRIDGE",
+             PYTHONPATH=os.pathsep.join([str(here), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    r = subprocess.run(BITBOX + ["game", "goofspiel", "play", "--headless", "--speed", "0", "--players", "2",
+                                 "--cards", "3", "--lang", "de", "--names", "Ana,Luis", "--journal", "j.sqlite"],
+                       cwd=tmp_path, env=e, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert "Goofspiel hat keine Texte auf Deutsch: seine eigenen Zeilen bleiben englisch" in r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[-1].startswith(("Sieger: ", "Kein Sieger")) and any(line.startswith("  Ana — ") for line in lines)
+    assert any("score" in line for line in lines[-3:-1])                # the tutorial's figures, in English
