@@ -370,3 +370,54 @@ def test_a_game_without_the_tables_language_says_so(tmp_path):
     lines = r.stdout.splitlines()
     assert lines[-1].startswith(("Sieger: ", "Kein Sieger")) and any(line.startswith("  Ana — ") for line in lines)
     assert any("score" in line for line in lines[-3:-1])                # the tutorial's figures, in English
+
+
+def test_the_window_shows_the_end_screen_until_it_is_closed(tmp_path, monkeypatch):
+    """The windowed loop (SDL's dummy video driver): once the game is over the end screen is
+    on the window's surface, drawn over every later frame, until the window is closed."""
+    import io
+
+    import pygame
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from bitbox.display.ending import ending_of
+    from bitbox.display.model import LogEntry
+    from bitbox.table.journal import Journal
+    from outspeed.cartridge import CARTRIDGE
+    from outspeed.display import Lang
+    from outspeed.journaling import RULES
+    from outspeed.session import Pace
+    from outspeed.table import TableLoop
+
+    from .helpers import Table, new_game
+
+    class CloseAfterTheEnd:
+        def __init__(self) -> None:
+            self.after = 0
+            self.seen: list = []
+
+        def update(self, session, now) -> None:
+            if session.finished:
+                self.after += 1
+                surface = pygame.display.get_surface()
+                if surface is not None and self.after > 1:
+                    w, h = surface.get_size()
+                    self.seen.append(_accent(surface.get_at((w // 20 + 1, h // 2))))
+                if self.after == 5:
+                    pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    j = Journal(tmp_path / "j.sqlite", RULES)
+    game = new_game(players=3, seed=6)
+    rec = j.new_game(game, {})
+    t = Table(game, journal=rec, bots=("red", "blue", "green"), pace=Pace().scaled(400))
+    t.pump()
+    closer = CloseAfterTheEnd()
+    words = Lang("fr").named({"red": "Ana"})
+    events: list = []
+    t.s.on_event = lambda e: events.append(e)
+    loop = TableLoop(t.s, t.hub, [*t.drivers, closer], None, words, headless=False, out=io.StringIO(),
+                     snapshots=None, size=(1024, 576), fps=500, max_seconds=120)
+    loop.ending = lambda: ending_of(words, ["red", "blue", "green"], list(t.game.state.winners),
+                                    [LogEntry(e.kind, e.data) for e in events], t.game.public_view(), CARTRIDGE.figures)
+    assert loop.run() == 0
+    assert t.s.finished and closer.after >= 5
+    assert closer.seen and all(closer.seen)            # every frame after the end shows the panel
