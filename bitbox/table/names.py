@@ -89,6 +89,24 @@ def named(words: Any, names: Mapping[str, str]) -> Any:
     return words
 
 
+def known_names(journal: Any, limit: int | None = None) -> list[str]:
+    """The names of a journal's games (any game), the most recently played first, each once
+    (compared as the standings compare them, shown as last written): what a lobby offers on
+    a wheel. A record that cannot be read gives none."""
+    seen: dict[str, str] = {}
+    try:
+        games = journal.games()
+    except Exception:                           # a damaged journal: nothing to offer
+        return []
+    for info in reversed(games):
+        names = names_of(getattr(info, "settings", {}) or {})
+        for player in getattr(info, "players", ()):         # in seat order
+            if player in names:
+                seen.setdefault(names[player].casefold(), names[player])
+    out = list(seen.values())
+    return out[:limit] if limit is not None else out
+
+
 def seat_label(player: str, names: Mapping[str, str], colour: str | None = None) -> str:
     """A seat as a listing shows it: ``Ana (red)``, or its colour alone when unnamed."""
     shown = colour if colour is not None else player
@@ -96,4 +114,4 @@ def seat_label(player: str, names: Mapping[str, str], colour: str | None = None)
     return f"{name} ({shown})" if name else shown
 
 
-__all__ = ["MAX_NAME", "check_names", "named", "names_of", "seat_label", "seat_names"]
+__all__ = ["MAX_NAME", "check_names", "known_names", "named", "names_of", "seat_label", "seat_names"]

@@ -426,3 +426,20 @@ def test_the_window_shows_the_end_screen_until_it_is_closed(tmp_path, monkeypatc
     assert loop.run() == 0
     assert t.s.finished and closer.after >= 5
     assert closer.seen and all(closer.seen)            # every frame after the end shows the panel
+
+
+def test_the_names_a_journal_knows_for_a_lobby(named_game, tmp_path):
+    """What a lobby offers on its wheel: the journal's names (any game), latest game first, once each."""
+    import shutil
+
+    from bitbox.table.journal import Journal
+    from bitbox.table.names import known_names
+    src, _ = named_game
+    shutil.copy(src / "j.sqlite", tmp_path / "j.sqlite")
+    with Journal(tmp_path / "j.sqlite", create=False) as j:
+        assert known_names(j) == ["Ana", "Luis", "Zoé"]
+    r = run(OUTSPEED, ["play", "--headless", "--speed", "0", "--players", "3", "--seed", "2", "--names", "ZOÉ,Kai",
+                       "--journal", "j.sqlite", "-q"], tmp_path, timeout=240)
+    assert r.returncode == 0, r.stderr
+    with Journal(tmp_path / "j.sqlite", create=False) as j:
+        assert known_names(j) == ["ZOÉ", "Kai", "Ana", "Luis"] and known_names(j, limit=2) == ["ZOÉ", "Kai"]
