@@ -30,6 +30,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 LANGUAGES: tuple[str, ...] = ("en", "es", "fr", "de")
@@ -173,7 +174,23 @@ class Words:
         return self._messages.keys()
 
     # ---- names
+    #: the people's names of the seats (``play --names``, a record's ``settings["names"]``):
+    #: :meth:`named` sets them; an unnamed seat is said by its colour
+    names: Mapping[str, str] = MappingProxyType({})
+
+    def named(self, names: Mapping[str, str]) -> "Words":
+        """These words, saying each named seat's person (``{"red": "Ana"}``) instead of its
+        colour wherever a player is worded (events, panels, prompts); returns self."""
+        self.names = dict(names)
+        return self
+
     def player(self, name: Any) -> str:
+        """A seat as a person: its name when it has one (:meth:`named`), else its colour."""
+        if isinstance(name, str) and name in self.names:
+            return self.names[name]
+        return self.colour(name)
+
+    def colour(self, name: Any) -> str:
         """A seat's colour as a name ("Rouge"): the console's catalogue names the colours
         (bitbox.colours), a game's may name them otherwise."""
         key = f"colour.{name}"

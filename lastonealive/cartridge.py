@@ -24,7 +24,7 @@ from bitbox.games.protocol import Game as AnyGame
 
 from .rules import OBJECTS, TYPES, VARIANTS, Action, Event, Game, Refused, RulesError
 from .prompts import protocol_prompts
-from .rules.game import MAX_PLAYERS, MIN_PLAYERS
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS, variant_problem
 
 NAME = "lastonealive"
 TITLE = "Last One Alive"
@@ -116,6 +116,9 @@ class LastOneAliveCartridge(EngineCartridge):
 
     def new_engine(self, players: tuple[Player, ...], seed: int, options: dict[str, JSON]) -> Game:
         variants = [v for v in VARIANTS if options[v]]
+        problem = variant_problem(variants, len(players))
+        if problem is not None:                 # the table's and simulate's check
+            raise RulesError(problem)
         return Game.new(players, seed=seed, variants=variants, first_zombie=str(options["first_zombie"]),
                         **self.content.game_options())
 
@@ -155,6 +158,32 @@ class LastOneAliveCartridge(EngineCartridge):
 
     #: The bot the search bot (bitbox.bots.search) plays its rollouts with.
     rollout_bot = "careful"
+
+    def figures(self, view: Mapping[str, Any], events: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, list]:
+        """The end screen's figures (bitbox.display.ending), from public facts: Survivors' lives
+        and score, the zombies each player shot (one per bang spent), the turns they played,
+        the object/barricade tokens they hold, and whether they are still alive."""
+        shot: dict[str, int] = {}
+        turns: dict[str, int] = {}
+        for kind, data in events:
+            who = str(data.get("player"))
+            if kind == "shot":
+                shot[who] = shot.get(who, 0) + int(data.get("bangs") or 0)
+            elif kind == "turn":
+                turns[who] = turns.get(who, 0) + 1
+        scores = view.get("scores") or {}
+        figures: dict[str, list] = {}
+        for p in view.get("players", ()):
+            name = p["player"]
+            rows: list[tuple[str, Any]] = []
+            if "lives" in p:
+                rows.append(("lives", p["lives"]))
+            if name in scores:
+                rows.append(("score", scores[name]))
+            rows += [("zombies_shot", shot.get(name, 0)), ("turns", turns.get(name, 0)),
+                     ("tokens", len([t for t in p.get("tokens", ()) if t != "hero"])), ("alive", bool(p.get("in_game")))]
+            figures[name] = rows
+        return figures
 
     @property
     def statistics(self) -> Any:

@@ -53,12 +53,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return 2
     return play(PlayOptions(
         players=args.players, bots=spec.count if spec is not None else None,
-        bot=",".join(spec.names) if spec is not None and spec.names else "careful", keyboard=args.keyboard, seed=args.seed, lang=args.lang,
+        bot=",".join(spec.names) if spec is not None and spec.names else None, keyboard=args.keyboard, seed=args.seed, lang=args.lang,
         headless=args.headless, snapshots=args.snapshots, journal=args.journal, resume=args.resume, speed=args.speed,
-        keep_snapshots=args.keep_snapshots,
-        variant=args.variant or (), tokens=args.tokens, controllers=args.controller or [],
+        variant=args.variant or (), keep_snapshots=args.keep_snapshots, tokens=args.tokens, first_zombie=args.first_zombie, controllers=args.controller or [],
         fullscreen=bool(args.fullscreen), size=args.size, max_seconds=args.max_seconds, mute=args.mute,
-        lobby=args.lobby, then_home=args.then_home))
+        lobby=args.lobby, names=args.names, then_home=args.then_home))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,10 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play Last One Alive with the controllers found; with none, a demo on simulated "
                                    "controllers driven by bots. See docs/last-one-alive.md.")
     add_play_arguments(p, title="Last One Alive", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
-                       bots=bots_help(BOT_NAMES, "careful; as many as the seats without controllers, or 4 for a demo"),
+                       bots=bots_help(BOT_NAMES, "careful and random in turn; as many as the seats without controllers, "
+                                                 "or 4 for a demo (3 with survivors)"),
                        lang_help="language of the screen and the printed events (default en)")
     p.add_argument("--variant", action="append", choices=VARIANT_CHOICES,
-                   help="a variant (repeatable): survivors, day_night, zombies_everywhere")
+                   help="a variant (repeatable): survivors (2 or 3 players), day_night, zombies_everywhere, "
+                        "zombified_rolls (eliminated players roll a zombie die on their turn)")
+    p.add_argument("--first-zombie", choices=("each", "first"), default="each",
+                   help="the starting 1-zombie die for each player (default) or the first only (L-4)")
     p.add_argument("--tokens", choices=("physical", "virtual"), default="virtual",
                    help="tokens drawn by the bridge (virtual) or from a real bag, entered with the left wheel (physical)")
     p.set_defaults(func=_cmd_play)

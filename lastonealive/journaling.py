@@ -19,7 +19,7 @@ class LastOneAliveJournalRules(StateJournalRules):
     name = "lastonealive"
     game_type = Game
     input_errors: tuple[type[BaseException], ...] = (RulesError, Refused)
-    settings_keys: tuple[str, ...] | None = ("lang", "bot", "tokens", "variants")
+    settings_keys: tuple[str, ...] | None = ("lang", "bot", "tokens", "variants", "first_zombie")
 
     def apply_input(self, game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
         return apply_input(game, kind, data)
@@ -42,7 +42,8 @@ class LastOneAliveJournalRules(StateJournalRules):
         from .rules import VARIANTS
         from .strategy import BOT_NAMES
         from .words import LANGUAGES
-        check_choices(settings, {"lang": LANGUAGES, "bot": BOT_NAMES, "tokens": ("physical", "virtual")},
+        check_choices(settings, {"lang": LANGUAGES, "bot": BOT_NAMES, "tokens": ("physical", "virtual"),
+                                 "first_zombie": ("each", "first")},
                       lists=("bot",))
         variants = settings.get("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) and v in VARIANTS for v in variants):

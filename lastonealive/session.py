@@ -37,6 +37,7 @@ from bitbox.table.seating import SeatPlan
 
 from .controls import WINDOWS, Controls, Mark, Unreadable
 from .rules import APOCALYPSE_TOKENS, UNSTARTED, Action, Event, Game, Refused, RulesError
+from .rules.game import variant_problem
 
 DRAW_KINDS = ("drew", "drew_face_down", "apocalypse", "night", "day")
 
@@ -47,7 +48,12 @@ def new_game(players: Sequence[str], *, seed: int, variants: Sequence[str] = (),
              faces: Mapping[str, Sequence[str]] | None = None, counts: Mapping[str, int] | None = None,
              mix: Mapping[str, int] | None = None, apocalypse: int = APOCALYPSE_TOKENS) -> Game:
     """The engine's game stopped before the setup draws (``Game.new(..., start=False)``):
-    the first player is chosen at the table (input ``start``)."""
+    the first player is chosen at the table (input ``start``). Variants the players cannot
+    play (Survivors is for 2 or 3) are a :class:`RulesError`, as the cartridge and
+    ``simulate`` refuse them."""
+    problem = variant_problem(variants, len(players))
+    if problem is not None:
+        raise RulesError(problem)
     return Game.new(players, seed=seed, variants=variants, first_zombie=first_zombie, faces=faces,
                     counts=counts, mix=mix, apocalypse=apocalypse, start=False)
 

@@ -25,7 +25,9 @@ from .rules import RulesError
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS
 from .words import Lang
 
-VARIANT_CHOICES = ("survivors", "day_night", "zombies_everywhere")
+VARIANT_CHOICES = ("survivors", "day_night", "zombies_everywhere", "zombified_rolls")   # the engine's VARIANTS
+#: the bots a demo seats when --bots names none: a mix, so a first game is lively
+DEMO_BOTS = "careful,random"
 SEATING = SeatRules("Last One Alive", SEAT_COLOURS[:MAX_PLAYERS], min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
                     demo_players=4)
 SECRET_SEED_BITS = 128
@@ -44,6 +46,7 @@ class PlayOptions(PlayRequest):
 
     variant: Sequence[str] = ()
     tokens: str = "virtual"
+    first_zombie: str = "each"                  # L-4: the starting 1-zombie die for each player, or the first only
     wait: float = 3.0
 
 
@@ -60,7 +63,8 @@ class TableLoop(ConsoleLoop):
 def play(opts: PlayOptions) -> int:
     """`lastonealive play`; returns the exit code (every expected problem: one line, exit 2)."""
     from bitbox.table.play import play as console_play
-    opts.options = {"variants": list(opts.variant), "tokens": opts.tokens}
+    opts.options = {"variants": list(dict.fromkeys(opts.variant)), "tokens": opts.tokens,
+                    "first_zombie": opts.first_zombie}
     return console_play(LastOneAliveTable(opts.wait), opts, errors=(ConfigError, RulesError))
 
 
@@ -90,9 +94,19 @@ class LastOneAliveTable(EngineTable):
         from bitbox.wheels import load_wheel_map
 
         from .content import load_content
+        from bitbox.table.seating import TableError
+
+        from .rules.game import VARIANT_PLAYERS, variant_problem
         self.content = load_content()
         self.wheel_map = load_wheel_map(game="lastonealive")
-        return str(req.bot or "careful")
+        variants = list(req.options.get("variants") or ())
+        problem = variant_problem(variants, req.players) if req.players else None
+        if problem is not None:                 # the engine's own check, before anyone is seated
+            raise TableError(problem)
+        most = min([VARIANT_PLAYERS[v][1] for v in variants if v in VARIANT_PLAYERS], default=None)
+        if most is not None and req.players is None and most < self.seating.demo_players:
+            self.seating = replace(self.seating, demo_players=most)          # a demo the variant allows
+        return str(req.bot or DEMO_BOTS)
 
     def bot_cycle(self, bot: str) -> list[str]:
         return [b.strip() for b in bot.split(",")]
@@ -107,11 +121,20 @@ class LastOneAliveTable(EngineTable):
             log.info("%s", Words(words.code).t("status.cardboard"))      # the console's line, said by every game
             tokens = "virtual"
         self.tokens = tokens
+        first_zombie = str(req.options.get("first_zombie") or "each")
         game = new_game(names, seed=seed, variants=list(req.options.get("variants") or ()),
-                        **self.content.game_options())
-        variants = ", ".join(game.state.variants) or words.t("status.base_game")
-        return NewGame(game, {"tokens": tokens, "variants": list(game.state.variants)}, before=[variants],
-                       after=[words.t(f"status.tokens.{tokens}")])
+                        first_zombie=first_zombie, **self.content.game_options())
+        before = [self.variant_names(words, game.state.variants)]
+        settings: dict[str, Any] = {"tokens": tokens, "variants": list(game.state.variants)}
+        if first_zombie != "each":
+            settings["first_zombie"] = first_zombie
+            before.append(words.t("status.first_zombie.first"))
+        return NewGame(game, settings, before=before, after=[words.t(f"status.tokens.{tokens}")])
+
+    @staticmethod
+    def variant_names(words: Lang, variants: Sequence[str]) -> str:
+        """The variants as the table's language names them (the base game when none)."""
+        return ", ".join(words.t(f"variant.{v}") for v in variants) or words.t("status.base_game")
 
     def resume(self, game: Any, settings: Any) -> None:
         self.tokens = settings.get("tokens", "virtual")
@@ -140,7 +163,7 @@ class LastOneAliveTable(EngineTable):
         from .words import LANGUAGE_NAMES
         say = Words(words.code)
         tokens = req.options.get("tokens") or "virtual"
-        variants = ", ".join(req.options.get("variants") or ()) or words.t("status.base_game")
+        variants = self.variant_names(words, req.options.get("variants") or ())
         return [LANGUAGE_NAMES[words.code], say.t("lobby.opt.bots", bots=bot), variants,
                 words.t(f"status.tokens.{tokens}")]
 
@@ -152,6 +175,8 @@ def table_kit() -> "TableKit":
     its journal rules, words, display and replay frames."""
     from bitbox.table.journal_commands import TableKit
 
+    from .cartridge import CARTRIDGE
+
     def display(size: tuple[int, int], words: Any, surface: Any = None) -> Any:
         from .display import TableDisplay
         return TableDisplay(size=size, lang=words, surface=surface)
@@ -161,7 +186,7 @@ def table_kit() -> "TableKit":
         return replace(TableView.from_public(frame.view), stage="replay", prompt=None, log=tuple(frame.log))
 
     return TableKit("lastonealive", "Last One Alive", "lastonealive", JOURNAL_RULES, Lang, display, replay_view,
-                    headlines=frozenset({"turn", "game_over", "started"}))
+                    headlines=frozenset({"turn", "game_over", "started"}), figures=CARTRIDGE.figures)
 
 
 def history(journal_path: str | None, out: TextIO | None = None, *, as_json: bool = False) -> int:

@@ -112,8 +112,20 @@ class Lang(GameCatalogue):
             return t("ev.overrun.life" if d.get("lives") else "ev.overrun", player=d["player"], lives=d.get("lives"))
         if kind == "zombified_roll":
             return t("ev.zombified_roll", player=d["player"], face=self.face(d.get("face")) if d.get("face") else "—")
-        if kind == "game_over":
-            return t("ev.game_over", players=self.players(d.get("winners", [])))
+        if kind == "game_over":                   # L-25: how it ended decides the words
+            winners = list(d.get("winners") or [])
+            scores = d.get("scores") or {}
+            scored = ", ".join(f"{self.player(p)} {n}" for p, n in scores.items()) if isinstance(scores, dict) else ""
+            if winners and d.get("setup"):
+                return t("ev.game_over.setup" + (".shared" if len(winners) > 1 else ""), players=self.players(winners),
+                         scores=scored)
+            if winners and d.get("why") == "the third apocalypse token":
+                return t("ev.game_over.apocalypse" + (".shared" if len(winners) > 1 else ""), players=self.players(winners),
+                         scores=scored)
+            if not winners:
+                return t("ev.game_over.none")
+            line = t("ev.game_over", players=self.players(winners))
+            return t("ev.game_over.scored", line=line, scores=scored) if scored else line
         if kind in ("lost", "back"):
             return t(f"ev.{kind}", player=d.get("player"))
         if self.has(f"ev.{kind}"):

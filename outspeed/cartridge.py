@@ -304,6 +304,19 @@ class OutspeedCartridge(EngineCartridge):
         from .scenario import FORMAT
         return FORMAT
 
+    def figures(self, view: Mapping[str, Any], events: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, list]:
+        """The end screen's figures (bitbox.display.ending), from the final public view: each
+        ship's zone (its position on the track), fuel and bonus tokens; an eliminated ship's
+        turn out."""
+        out_turn = {e[0]: e[2] for e in view.get("eliminated", ()) if isinstance(e, (list, tuple)) and len(e) >= 3}
+        figures: dict[str, list] = {}
+        for p in view.get("players", ()):
+            name = p["player"]
+            rows: list[tuple[str, Any]] = [("zone", p.get("zone"))] if name not in out_turn else [("out_turn", out_turn[name])]
+            rows += [("fuel", p.get("fuel")), ("tokens", p.get("tokens"))]
+            figures[name] = rows
+        return figures
+
     #: The bot the search bot (bitbox.bots.search) plays its rollouts with: the strongest
     #: bot that plays fast enough for hundreds of games per decision.
     rollout_bot = "greedy"

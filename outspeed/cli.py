@@ -73,7 +73,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         resume=args.resume, speed=args.speed, fullscreen=True if args.fullscreen else None, tokens=args.tokens,
         controllers=args.controller or [], bot=",".join(spec.names) if spec is not None and spec.names else None,
         size=size, table_config=args.table_config,
-        max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby, then_home=args.then_home))
+        max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby, names=args.names, then_home=args.then_home))
 
 
 def build_parser() -> argparse.ArgumentParser:

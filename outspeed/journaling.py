@@ -33,7 +33,14 @@ class OutspeedJournalRules(StateJournalRules):
         return game.public_view()
 
     def log_data(self, event: Event, before: Mapping[str, Any], after: Mapping[str, Any], game: Game) -> dict[str, Any]:
-        return log_data(event, before, after, game.state.token_mode)
+        previous = self._roll if event.kind == EventKind.ROLL and self._roll_input is before else None
+        data = log_data(event, before, after, game.state.token_mode, previous)
+        # the replay asks event by event, in order, with the same ``before`` for one input's events
+        self._roll, self._roll_input = (data, before) if event.kind == EventKind.ROLL else (None, None)
+        return data
+
+    _roll: Mapping[str, Any] | None = None      # the last roll's data, while the same input's events come
+    _roll_input: Any = None
 
     def die(self, event: Event) -> DieShown | None:
         if event.kind != EventKind.ROLL:

@@ -247,6 +247,8 @@ def table_kit(table_config: str | None = None) -> "TableKit":
     config/table.yaml's ``journal:``."""
     from bitbox.table.journal_commands import TableKit
 
+    from .cartridge import CARTRIDGE
+
     def display(size: tuple[int, int], words: Any, surface: Any = None) -> Any:
         from .display.render import TableDisplay
         return TableDisplay(size=size, lang=words, surface=surface)
@@ -259,7 +261,8 @@ def table_kit(table_config: str | None = None) -> "TableKit":
     return TableKit("outspeed", "Outspeed", "outspeed", JOURNAL_RULES, Lang, display, replay_view,
                     headlines=frozenset({EventKind.TURN}),
                     journal_path=lambda given: journal_path_of(given, table_config),
-                    default_lang=lambda: load_table_config(table_config).language, path_errors=(ConfigError,))
+                    default_lang=lambda: load_table_config(table_config).language, path_errors=(ConfigError,),
+                    figures=CARTRIDGE.figures)
 
 
 def history(journal_path: str | None, out: TextIO | None = None, table_config: str | None = None, *,

@@ -98,7 +98,8 @@ class Lang(GameCatalogue):
             return t(f"ev.{kind}", player=d.get("player"), path=self.route(d.get("path")),
                      count=d.get("count"), capacity=d.get("capacity"), players=self.players(d.get("players")))
         if kind == EventKind.ROLL:
-            return t("ev.roll", player=d["player"], die=self.die(d.get("die")), value=_signed(d.get("value")))
+            return t("ev.roll.again" if d.get("again") else "ev.roll", player=d["player"], die=self.die(d.get("die")),
+                     value=_signed(d.get("value")))
         if kind == EventKind.PAY:
             parts = d.get("parts") or []
             if len(parts) > 1 or (parts and parts[0][0]):

@@ -472,8 +472,12 @@ class Shell:
             self.blit(surf, self.text(L.player(name), big, TEXT if active else OUT, bold=True, max_width=self.px(140)),
                       (row.x + self.px(80), cy - self.px(14)), "midleft")
             tag = {"bot": "status.bot", "keyboard": "status.keyboard"}.get(st.kind)
-            if tag:
-                self.blit(surf, self.text(L.t(tag), 16, DIM), (row.x + self.px(82), cy + self.px(24)), "midleft")
+            under = [L.t(tag)] if tag else []
+            if name in getattr(L, "names", {}):          # a named seat: its colour's word stays beside its mark
+                under.insert(0, getattr(L, "colour", L.player)(name))
+            if under:
+                self.blit(surf, self.text(" · ".join(under), 16, DIM, max_width=self.px(150)),
+                          (row.x + self.px(82), cy + self.px(24)), "midleft")
             self._player_counters(surf, row, p, active)
             # controller and status
             sx = row.x + self.px(382)

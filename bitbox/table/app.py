@@ -191,6 +191,7 @@ class TableLoop:
     caption = "8Bitbox"
     command = "bitbox play"                 # names the program in the one-line messages
     stop: StopRequest | None = None         # Ctrl-C and SIGTERM, read at the top of every frame
+    ending: Any = None                      # () -> the end screen (bitbox.display.ending.Ending), once finished
     SOUNDS: Mapping[str, str] = {}          # a log entry's kind -> a sound name (bitbox.sound.NAMES)
     #: Started from the home screen (bitbox.table.home): after the winner, a lock closed on one of
     #: these hub seats (the people's controllers), or Enter, ends the loop (None: the window stays)
@@ -233,6 +234,22 @@ class TableLoop:
         except (OSError, pygame.error) as exc:          # e.g. a full disk: the journal has the game
             raise TableError(f"cannot write the snapshot {self.snapshots / name} ({exc}); "
                              f"the game continues with --resume") from None
+
+    def _final(self, display: Display, ending: Any, name: str, table: Any) -> None:
+        """The last turn's snapshot again, with the end screen over the table (as the replay's
+        last frame shows it)."""
+        if self.snapshots is None:
+            return
+        import pygame
+
+        from bitbox.display.ending import draw_ending
+        display.render(table, full=True)
+        draw_ending(display, ending)
+        try:
+            self.snapshots.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(display.surface, str(self.snapshots / name))
+        except (OSError, pygame.error) as exc:
+            raise TableError(f"cannot write the snapshot {self.snapshots / name} ({exc})") from None
 
     def _sounds(self, events: Sequence[Any]) -> None:
         """Play this frame's sounds: a lock that closed, and the new log entries' kinds."""
@@ -326,6 +343,8 @@ class TableLoop:
         keys = {getattr(pygame, k): name for k, name in KEYS.items()}
         running = True
         end_seen = False
+        final: Any = None                   # the end screen, once the game is over
+        final_drawn = False
         redraw = False
         window_events = {getattr(pygame, n) for n in ("VIDEORESIZE", "VIDEOEXPOSE", "WINDOWSIZECHANGED",
                                                        "WINDOWEXPOSED", "WINDOWRESTORED", "WINDOWMAXIMIZED")
@@ -376,22 +395,33 @@ class TableLoop:
                 d.update(s, now)
             self._apply_commands()
             self._sounds(())
+            last_turn = None
             for kind, n, table in s.take_milestones():
                 if kind == "turn_end":
                     self._snapshot(display, f"turn-{n:02d}.png", table)
+                elif kind == "finished":
+                    last_turn = (n, table)
             if s.finished and not end_seen:
                 end_seen = True
+                final = self.ending() if self.ending is not None else None
+                if final is not None and last_turn is not None:
+                    self._final(display, final, f"turn-{last_turn[0]:02d}.png", last_turn[1])
                 if screen is None:
                     running = False
             if screen is not None:
                 current = pygame.display.get_surface()
                 dirty = display.render(self._table(), surface=current, full=redraw)
+                ending_now = final is not None and (bool(dirty) or redraw or not final_drawn)
+                if ending_now:                      # the end screen over the table, the whole screen updated
+                    from bitbox.display.ending import draw_ending
+                    draw_ending(display, final, current)
+                    final_drawn = True
                 if redraw:                          # after F11 or a resize every panel is drawn again
                     redraw = False
                     self.redraws += 1
                     pygame.display.flip()
-                elif dirty:
-                    if len(dirty) >= 6:
+                elif dirty or ending_now:
+                    if len(dirty) >= 6 or ending_now:
                         pygame.display.flip()
                     else:
                         pygame.display.update(dirty)

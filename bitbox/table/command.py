@@ -56,6 +56,7 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
     lobby, and the status lines' -v/-q/--log-file. A game adds its own after them."""
     from bitbox.console import add_logging_options
 
+    from .names import check_names
     from .options import journal_arg, size_arg, speed_arg
     from .snapshots import KEEP_SNAPSHOTS, keep_arg
     p.add_argument("--players", type=int, choices=range(min_players, max_players + 1),
@@ -63,6 +64,9 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
                    help="number of players (default: the controllers found, or 4 for a demo)")
     p.add_argument("--bots", metavar="N|NAMES|N:NAMES", help=bots)
     p.add_argument("--bot", help=argparse.SUPPRESS)             # deprecated: --bots NAME
+    p.add_argument("--names", type=check_names, default=(), metavar="NAME,NAME,...",
+                   help="the players' names, in seat order (the first to the first colour); shown on the screen, "
+                        "in the events and the journal")
     p.add_argument("--keyboard", action="store_true", help="keyboard hot-seat players instead of controllers")
     p.add_argument("--seed", type=seed_arg,
                    help="the game's seed, for a reproducible game (default: a secret 128-bit one from the OS, "
@@ -238,7 +242,7 @@ def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO 
                       seed=args.seed, lang=args.lang, headless=args.headless, snapshots=args.snapshots,
                       keep_snapshots=args.keep_snapshots, journal=args.journal, resume=args.resume, speed=args.speed, fullscreen=args.fullscreen,
                       size=args.size, controllers=tuple(args.controller), max_seconds=args.max_seconds, mute=args.mute,
-                      lobby=args.lobby, options=options, out=out, then_home=args.then_home)
+                      lobby=args.lobby, options=options, out=out, names=args.names, then_home=args.then_home)
     return console_play(CartridgeTable(cartridge, prog), req, errors=(GameError, OptionError))
 
 

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Protocol, Sequence, TextIO
 from bitbox.display.model import DieShown, LogEntry
 from bitbox.safetext import printable
 
+from .names import names_of, seat_label
 from .journal import GameInfo, Journal, JournalError, check_result, game_title, replay, verify
 
 
@@ -135,9 +136,12 @@ def history_rows(games: Sequence[GameInfo], resume_hint: str) -> list[tuple[str,
     rows: list[tuple[str, ...]] = []
     for g in games:
         kinds = {s.get("player"): s.get("kind", "") for s in g.settings.get("seats", [])}
-        players = ", ".join(printable(p, 60) + ("*" if kinds.get(p) == "bot" else "") for p in g.players)
+        names = names_of(g.settings)
+        players = ", ".join(seat_label(p, names, printable(p, 60)) + ("*" if kinds.get(p) == "bot" else "")
+                            for p in g.players)
         if g.status == "finished":
-            result = ("winner: " + " and ".join(printable(w, 60) for w in g.winners)) if g.winners else "no winner"
+            result = ("winner: " + " and ".join(names.get(w) or printable(w, 60) for w in g.winners)) if g.winners \
+                else "no winner"
         else:
             result = f"unfinished ({resume_hint})"
         seed = str(g.seed) if g.seed_public else "(secret until the end)"
@@ -193,7 +197,8 @@ def history_document(games: Sequence[GameInfo], journal: str) -> dict[str, Any]:
     out = []
     for g in games:
         kinds = {s.get("player"): s.get("kind") for s in g.settings.get("seats", [])}
-        options = {k: v for k, v in g.settings.items() if k not in ("seats", "game", "seed")}
+        options = {k: v for k, v in g.settings.items() if k not in ("seats", "game", "seed", "names")}
+        names = names_of(g.settings)
         out.append({
             "id": g.id,
             "game": g.game,
@@ -202,7 +207,7 @@ def history_document(games: Sequence[GameInfo], journal: str) -> dict[str, Any]:
             "status": g.status,
             "turns": g.turns,
             "inputs": g.inputs,
-            "players": [{"name": p, "kind": kinds.get(p)} for p in g.players],
+            "players": [{"name": p, "kind": kinds.get(p), "person": names.get(p)} for p in g.players],
             "winners": list(g.winners or []) if g.status == "finished" else None,
             "seed": str(g.seed) if g.seed_public else None,
             "seed_given": g.settings.get("seed") == "given",

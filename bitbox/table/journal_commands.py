@@ -49,6 +49,7 @@ class TableKit:
     journal_path: Callable[[str | None], Path] = _default_path   # --journal, else the game's default
     default_lang: Callable[[], str] = field(default=lambda: "en")
     path_errors: tuple[type[BaseException], ...] = ()             # what journal_path may raise besides TableError
+    figures: Any = None                           # the end screen's figures(view, events) (bitbox.display.ending)
 
     def line(self, entry: Any, words: Any) -> str:
         """An event as printed: a headline, or indented under it."""
@@ -68,7 +69,8 @@ def kit_of(cartridge: Any, command: str | None = None) -> TableKit:
         return GenericDisplay(size, words, surface, title=cartridge.title, words=words)
 
     return TableKit(cartridge.name, cartridge.title, command or f"bitbox game {cartridge.name}",
-                    journal_rules_of(cartridge), lambda code: words_of(cartridge, code), display)
+                    journal_rules_of(cartridge), lambda code: words_of(cartridge, code), display,
+                    figures=getattr(cartridge, "figures", None))
 
 
 def _fail(prog: str, exc: BaseException) -> int:
@@ -143,6 +145,9 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
 
     from .app import display_available, init_pygame
     from .history import replay_frames, replay_headless
+    from bitbox.display.ending import draw_ending, ending_lines, ending_of
+
+    from .names import named, names_of
     from .options import check_snapshots
     from .replay import GIF_SIZE, SUGGEST_ROLLOUTS, SUGGEST_THINK_MS, ReplayError, ReplayGame, _cartridge
     out = out or sys.stdout
@@ -165,6 +170,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     rg = ReplayGame(info, frames, path, kit.rules, _cartridge(info.game))
     code = lang or info.settings.get("lang") or kit.default_lang()
     words = kit.words(code if code in ("en", "es", "fr", "de") else "en")
+    named(words, names_of(info.settings))
     say = Words(words.code)
     log = logging.getLogger(f"bitbox.{kit.name}")          # status lines under the game's name
     if suggest is not None:
@@ -202,11 +208,18 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
         return kit.replay_view(frames[i], info, i == len(frames) - 1 and info.status == "finished")
 
     last_line = words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner")
+    ending = None                               # the end screen over a finished game's last frame
+    if info.status == "finished" and frames:
+        ending = ending_of(words, info.players, winners, [e for f in frames for e in f.log], frames[-1].view,
+                           kit.figures)
+        last_line = "\n".join([*ending_lines(ending), last_line])
     if headless:
         display = kit.display(size or (GIF_SIZE if gif_path is not None else (1920, 1080)), words, None)
 
         def draw(i: int) -> Any:
             display.render(table(i), full=True)
+            if ending is not None and i == len(frames) - 1:
+                draw_ending(display, ending)
             return display.surface
 
         if gif_path is not None:
@@ -227,7 +240,8 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     from .replay_window import run_window
     try:
         return run_window(kit, rg, words, table, size=size, analysis=analysis, hub=hub, keys=keys, log=log,
-                          rollouts=rollouts or SUGGEST_ROLLOUTS, think_ms=SUGGEST_THINK_MS if think_ms is None else think_ms)
+                          rollouts=rollouts or SUGGEST_ROLLOUTS, think_ms=SUGGEST_THINK_MS if think_ms is None else think_ms,
+                          ending=ending)
     except (ReplayError, JournalError) as exc:
         return _fail(prog, exc)
 

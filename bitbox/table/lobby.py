@@ -256,23 +256,10 @@ def _spelled(letters: Sequence[str]) -> bool:
 
 
 def known_names(games: Iterable[Any], most: int = 64) -> list[str]:
-    """The names the journal's games gave their seats (``settings["names"]``), the most
-    recent first, each once (compared ignoring case), at most ``most``."""
-    from bitbox.standings import clean_name
-    out: list[str] = []
-    seen: set[str] = set()
-    for info in sorted(games, key=lambda g: -int(getattr(g, "id", 0))):
-        names = getattr(info, "settings", {}).get("names")
-        if not isinstance(names, dict):
-            continue
-        for raw in names.values():
-            name = clean_name(raw)
-            if name and name.casefold() not in seen:
-                seen.add(name.casefold())
-                out.append(name)
-                if len(out) >= most:
-                    return out
-    return out
+    """The names the journal's games gave their seats, the most recent first, each once, at
+    most ``most`` (:func:`bitbox.table.names.names_in`, the one place that reads them)."""
+    from .names import names_in
+    return names_in(games, most)
 
 
 def apply(hub: Any, commands: Sequence[tuple[str, int, Any]]) -> None:

@@ -18,10 +18,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence, TextIO
 
+from bitbox.display.ending import ending_lines, ending_of
+from bitbox.display.model import LogEntry
 from bitbox.i18n import Words
 
 from .journal import GameInfo, GameRecord, Journal, JournalError, rebuild
 from .journal_commands import TableKit
+from .names import named, names_of, seat_names
 from .seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
 from .seating import plans as seat_plans
 
@@ -62,6 +65,7 @@ class PlayRequest:
     options: Mapping[str, Any] = field(default_factory=dict)      # the game's own, as given
     out: TextIO | None = None
     then_home: bool = False                   # started from the home screen: after the winner, a lock goes on
+    names: Sequence[str] = ()                 # the people's names, in seat order (bitbox.table.names)
 
 
 @dataclass(frozen=True)
@@ -138,8 +142,10 @@ class Printer:
 
     def __init__(self, words: Any, out: TextIO, headlines: frozenset[str]) -> None:
         self.words, self.out, self.headlines = words, out, headlines
+        self.events: list[tuple[str, Any]] = []     # every public event of the game (the end screen's figures)
 
     def __call__(self, entry: Any) -> None:
+        self.events.append((str(entry.kind), entry.data))
         prefix = "" if entry.kind in self.headlines else "  "
         print(prefix + self.words.event(entry.kind, entry.data), file=self.out, flush=True)
 
@@ -175,12 +181,18 @@ def play(table: GameTable, req: PlayRequest, errors: tuple[type[BaseException], 
 
 def lobby_names(journal: Journal) -> list[str]:
     """The names the journal's games gave their seats, most recent first (the lobby's wheel)."""
-    from .lobby import known_names
+    from .names import known_names
+    return known_names(journal, 64)
+
+
+def earlier_events(journal: Journal, game_id: int, rules: Any) -> list[tuple[str, Any]]:
+    """The public events of a game so far, replayed from the journal (a resumed game's end
+    screen counts them); none when it cannot be replayed."""
+    from .history import replay_frames
     try:
-        games, _ = journal.readable_games()
-    except JournalError:
+        return [(e.kind, e.data) for f in replay_frames(journal, game_id, rules) for e in f.log]
+    except Exception:                           # the figures must not stop a resume (rebuild checked the game)
         return []
-    return known_names(games)
 
 
 def check_snapshots_for(req: PlayRequest, cfg: TableDefaults, headless: bool) -> Path | None:
@@ -204,7 +216,15 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
     cfg = table.defaults()
     words = table.words(req.lang or cfg.language)
     said[0] = say = Words(words.code)           # the console's status lines, in the table's language
+    if getattr(words, "untranslated", False):   # never silently: the game's own lines fall back to English
+        from bitbox.i18n import LANGUAGE_NAMES
+        log.info("%s", say.t("status.untranslated", title=kit.title, language=LANGUAGE_NAMES[words.code]))
     bot = table.prepare(req, req.headless)
+    if req.names and req.resume:
+        raise TableError("--resume keeps the game's names: leave --names out")
+    most = req.players or table.seating.max_players
+    if len(req.names) > most:
+        raise TableError(f"--names gives {len(req.names)} names for {most} players (one name per seat, in seat order)")
     headless = req.headless
     no_display = False
     if not headless and not display_available():
@@ -239,8 +259,9 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             settings = resumed.settings
             bot = settings.get("bot", bot) or bot
             table.resume(game, settings)
+            named(words, names_of(settings))
             if not req.lang and settings.get("lang") in ("en", "es", "fr", "de"):
-                words = table.words(settings["lang"])
+                words = named(table.words(settings["lang"]), names_of(settings))
                 said[0] = say = Words(words.code)
                 request = replace(request, lang=words.code)
             if no_display:
@@ -270,19 +291,23 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             seats, sims, pending = connect(hub, table.seating, request, None, out, arrange=arrange)
             seed = req.seed if req.seed is not None else new_seed()
             seed_kind = "given" if req.seed is not None else "secret"
+            names = seat_names(req.names, [s["player"] for s in seats])
+            chosen = getattr(arrange, "chosen", None) or {}     # the names chosen in the lobby (--names first)
+            names.update({table.seating.names[i]: n for i, n in chosen.items()
+                          if i < len(table.seating.names) and table.seating.names[i] not in names
+                          and n.casefold() not in {v.casefold() for v in names.values()}})
+            named(words, names)
             dealt = table.deal(seats, seed, req, words)
             game = dealt.game
             settings = {"seats": [{k: s[k] for k in ("player", "kind", "controller_id")} for s in seats],
                         "lang": words.code, "bot": bot, **dealt.settings, "seed": seed_kind}
-            chosen = getattr(arrange, "chosen", None) or {}         # the names chosen in the lobby
-            if chosen:
-                names = dict(settings.get("names") or {})
-                names.update({table.seating.names[i]: n for i, n in chosen.items()
-                              if i < len(table.seating.names) and table.seating.names[i] not in names})
+            if names:
                 settings["names"] = names
             record = journal.new_game(game, settings)
             n_inputs = 0
-            who = ", ".join(say.t("status.seat", player=words.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
+            who = ", ".join(say.t("status.named_seat", name=names[s["player"]], player=getattr(words, "colour", words.player)(s["player"]),
+                                  kind=say.t(f"kind.{s['kind']}")) if s["player"] in names else
+                            say.t("status.seat", player=words.player(s["player"]), kind=say.t(f"kind.{s['kind']}"))
                             for s in seats)
             seed_note = say.t("status.seed", seed=seed) if seed_kind == "given" else say.t("status.secret_seed")
             log.info("%s", say.t("status.new_game", title=kit.title, game=record.id, seats=who,
@@ -296,8 +321,10 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             removed = prune(snapshots.parent, keep, snapshots)
             if removed:
                 log.info("%s", removed_line(removed, keep, say))
-        session = table.session(game, seat_plans(seats), record, pace, n_inputs,
-                                Printer(words, out, getattr(table, "headlines", kit.headlines)))
+        printer = Printer(words, out, getattr(table, "headlines", kit.headlines))
+        if resumed:                             # the events before the resume count in the end's figures
+            printer.events = earlier_events(journal, record.id, kit.rules)
+        session = table.session(game, seat_plans(seats), record, pace, n_inputs, printer)
         if resumed:
             session.log_message("resumed", {"turn": table.turn(game)})
         else:                                   # a secret seed is never shown before the end
@@ -325,6 +352,9 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
         loop.stop = stop
         if req.then_home:                       # the home screen's: a lock (or Enter) after the winner goes on
             loop.then_home = {s["seat"] for s in seats if s["kind"] == "controller"}
+        loop.ending = lambda: ending_of(words, [s["player"] for s in seats], table.winners(session.game),
+                                        [LogEntry(k, d) for k, d in printer.events], session.game.public_view(),
+                                        kit.figures)
         try:
             code = int(loop.run())
         except KeyboardInterrupt as exc:        # Ctrl-C, or SIGTERM (Terminated)
@@ -341,6 +371,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             log.info("%s", report(snapshots, say))
         if session.finished:
             winners = table.winners(session.game)
+            for line in ending_lines(loop.ending()):
+                print(line, file=out, flush=True)
             print(words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner"),
                   file=out, flush=True)
         else:

@@ -40,8 +40,9 @@ class ReplayWindow:
 
     def __init__(self, kit: Any, rg: ReplayGame, words: Any, table: Callable[[int], Any], screen: Any,
                  chances: Chances | None = None, chances_note: str = "", controllers: bool = False,
-                 rollouts: int = SUGGEST_ROLLOUTS, think_ms: int = SUGGEST_THINK_MS) -> None:
+                 rollouts: int = SUGGEST_ROLLOUTS, think_ms: int = SUGGEST_THINK_MS, ending: Any = None) -> None:
         self.kit, self.rg, self.words, self.table, self.screen = kit, rg, words, table, screen
+        self.ending = ending                    # the end screen, over a finished game's last frame
         n = len(rg.frames)
         self.cursor = Cursor(n, index=n - 1 if n == 1 else 1, turn_of=rg.index_of_turn)
         self.panel_shown = True
@@ -236,6 +237,9 @@ class ReplayWindow:
             if self.display is None:
                 self.display = self.kit.display(game.size, self.words, self._sub)
         self.display.render(self.table(self.cursor.index), surface=self._sub, full=True)
+        if self.ending is not None and self.cursor.index == len(self.rg.frames) - 1:
+            from bitbox.display.ending import draw_ending
+            draw_ending(self.display, self.ending, self._sub)
         self.panel.placed = []
         self.bar = self.panel.scrubber(self.screen, scrub, self.cursor.index, self.labels, self.cursor.typed,
                                        self.help_line(), self.u)
@@ -264,7 +268,7 @@ def find_analysis(rg: ReplayGame, given: str | None, log: logging.Logger) -> tup
 def run_window(kit: Any, rg: ReplayGame, words: Any, table: Callable[[int], Any], *, size: tuple[int, int] | None,
                analysis: str | None, hub: Any = None, keys: Iterable[str] | None = None,
                log: logging.Logger | None = None, max_frames: int | None = None,
-               rollouts: int = SUGGEST_ROLLOUTS, think_ms: int = SUGGEST_THINK_MS) -> int:
+               rollouts: int = SUGGEST_ROLLOUTS, think_ms: int = SUGGEST_THINK_MS, ending: Any = None) -> int:
     """The window's loop (pygame-ce): see the module docstring. ``hub``: controllers to read
     (default: the ones plugged in, when any); ``keys``: key names pressed one a frame (tests),
     then the window closes."""
@@ -280,7 +284,7 @@ def run_window(kit: Any, rg: ReplayGame, words: Any, table: Callable[[int], Any]
     screen = pygame.display.set_mode(size or (1280, 720), pygame.RESIZABLE)
     pygame.display.set_caption(f"{kit.title} — replay of game {rg.info.id}")
     win = ReplayWindow(kit, rg, words, table, screen, chances, note, controllers=hub is not None and bool(_seats(hub)),
-                       rollouts=rollouts, think_ms=think_ms)
+                       rollouts=rollouts, think_ms=think_ms, ending=ending)
     steps = WheelSteps()
     pending: Iterator[str] | None = iter(keys) if keys is not None else None
     names = {getattr(pygame, k): v for k, v in KEY_NAMES.items() if hasattr(pygame, k)}

@@ -33,6 +33,7 @@ class GameWords(Words):
         locale = getattr(cartridge, "locale", None)
         self._messages = {}
         self._tr: gettext.NullTranslations = gettext.NullTranslations()
+        self.untranslated = False               # the game ships words but none in this language (said once)
         if locale is not None:
             folder = Path(locale)
             name = str(cartridge.name)
@@ -42,6 +43,7 @@ class GameWords(Words):
                     self._tr = translation(folder, name, code)
                 except OSError:                 # no catalogue for this language: English
                     self._tr = gettext.NullTranslations()
+                    self.untranslated = code != "en"
 
     def has(self, key: str) -> bool:
         return key in self._messages or self.console.has(key)

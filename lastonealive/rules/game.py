@@ -101,6 +101,20 @@ MAX_FORCED = 4                                                  # L-23
 TOKEN_LIMIT = 3
 LIVES = 3                                                       # L-24
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+#: the players each variant is for (the rulebook: Survivors for 2-3); the others any count
+VARIANT_PLAYERS: dict[str, tuple[int, int]] = {"survivors": (2, 3)}
+
+
+def variant_problem(variants: Iterable[str], players: int) -> str | None:
+    """Why ``variants`` cannot be played by ``players`` players (None: they can). The one
+    check ``play`` (:func:`lastonealive.session.new_game`), ``simulate`` and the cartridge
+    share (the engine itself plays any count: its scenarios and property tests explore them)."""
+    for v in variants:
+        lo, hi = VARIANT_PLAYERS.get(v, (MIN_PLAYERS, MAX_PLAYERS))
+        if not lo <= players <= hi:
+            return f"the {v} variant is for {lo} or {hi} players, not {players}" if hi == lo + 1 else \
+                f"the {v} variant is for {lo} to {hi} players, not {players}"
+    return None
 
 WINDOWS: tuple[str, ...] = ("before", "after", "before_shoot", "before_barricades")
 # (token, mode) allowed per window (L-15): mode "before" is a use with no die, "die" one die,
@@ -1420,6 +1434,7 @@ class Game:
         s = self.state
         self._legal = None
         alive = self.in_game()
+        in_setup = s.phase == "setup"                                      # L-25: ended in the setup draws
         s.finished = True
         s.phase = "finished"
         if "survivors" in s.variants:
@@ -1433,7 +1448,8 @@ class Game:
             s.winners = heroes or tied                                      # L-25
         else:
             s.winners = alive
-        events.append(Event("game_over", {"winners": list(s.winners), "why": why, "scores": dict(s.scores)}))
+        events.append(Event("game_over", {"winners": list(s.winners), "why": why, "scores": dict(s.scores),
+                                          **({"setup": True} if in_setup else {})}))
 
     # ------------------------------------------------------------------ views
     def _held_public(self, p: str) -> list[str]:

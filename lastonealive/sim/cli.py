@@ -7,6 +7,7 @@ from typing import Any
 
 from bitbox.simulation import command
 
+from ..rules.game import VARIANT_PLAYERS, variant_problem
 from .runner import SIM_VARIANTS
 
 PROG = "lastonealive simulate"
@@ -42,8 +43,11 @@ def run(args: argparse.Namespace) -> int:
         bad = [v for v in variants if v not in SIM_VARIANTS]
         if bad:
             return f"unknown variant {bad[0]!r} in --variant (known: {', '.join(SIM_VARIANTS)})"
-        if "survivors" in variants and players > 3:
-            return f"--variant survivors is for 2 or 3 players, not --players {players}"
+        problem = variant_problem(variants, players)
+        if problem is not None:                 # the engine's own check (play, the cartridge)
+            v = next(v for v in variants if variant_problem([v], players))
+            lo, hi = VARIANT_PLAYERS[v]
+            return f"--variant {v} is for {lo} or {hi} players, not --players {players}"
         return None
 
     return command.run(PROG, args, _cartridge(), lambda players, bots: SimConfig(

@@ -29,7 +29,7 @@ def tables(stats: Stats, config: Any) -> str:
     width = 5 if max(hist, default=0) <= 60 else 10
     for t, n in hist.items():
         lo = (t - 1) // width * width + 1
-        key = f"{lo}-{lo + width - 1}"
+        key = f"{lo}-{lo + width - 1}" if t > 0 else "0 (ended in the setup draws)"
         buckets[key] = buckets.get(key, 0) + n
     top = max(buckets.values(), default=1)
     out.append(table(["turns", "games", "share", ""],

@@ -33,12 +33,13 @@ from bitbox.simulation.gamelog import Column, seat_columns
 from bitbox.simulation.progress import Progress
 
 from ..rules import VARIANTS
+from ..rules.game import VARIANT_PLAYERS, variant_problem
 
 NAMESPACE = "lastonealive-simulate"
 COLOURS = SEAT_COLOURS
 #: The variants ``--variant`` takes (``zombified_rolls`` implies ``zombies_everywhere``, LA-4).
 SIM_VARIANTS = VARIANTS
-SURVIVORS_PLAYERS = (2, 3)
+SURVIVORS_PLAYERS = VARIANT_PLAYERS["survivors"]
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,9 @@ class SimConfig(runner.Config):
         bad = [v for v in self.variants if v not in SIM_VARIANTS]
         if bad:
             raise ValueError(f"unknown variant {bad[0]!r} (known: {', '.join(SIM_VARIANTS)})")
-        if "survivors" in self.variants and self.players not in SURVIVORS_PLAYERS:
-            raise ValueError(f"the survivors variant is for 2 or 3 players, not {self.players}")
+        problem = variant_problem(self.variants, self.players)
+        if problem is not None:
+            raise ValueError(problem)
         if self.first_zombie not in ("each", "first"):
             raise ValueError(f"first zombie must be each or first, not {self.first_zombie!r}")
 
@@ -99,8 +101,10 @@ def _mode(token: str, arg: Any) -> str:
 class Watch:
     """One game's record from its events and the tokens its bots use (see the module docstring)."""
 
-    def __init__(self, players: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], game: Any = None) -> None:
         n = len(players)
+        state = getattr(getattr(game, "engine", game), "state", None)
+        self.state = state                  # the engine's state: the level when the game ends
         self.seat_of = {p: k for k, p in enumerate(players)}
         self.uses: list[list[Any]] = []
         self.own_turns = [0] * n
@@ -112,6 +116,8 @@ class Watch:
         self.medkits: list[list[Any]] = []
         self.levels: list[int] = []
         self.end = ""
+        if state is not None and state.finished:     # L-25: over in the setup draws, before any turn
+            self.end = SETUP_END
         self.open_uses = 0                  # uses[open_uses:] belong to the turn being played
         self.overrun: int | None = None     # the seat overrun in the turn being played
 
@@ -148,14 +154,29 @@ class Watch:
             elif kind == "drew_face_down":
                 self.drawn_down[seat_of[data["player"]]] += 1
             elif kind == "game_over":
-                self.end = str(data["why"])
+                self.end = SETUP_END if data.get("setup") else str(data["why"])
 
     def record(self) -> dict[str, Any]:
         self._close_turn()
         return {"own_turns": self.own_turns, "out": self.out, "lives_lost": self.lives_lost, "heroes": self.heroes,
                 "drawn": [[u, d] for u, d in zip(self.drawn_up, self.drawn_down)],
                 "levels": self.levels, "uses": self.uses, "medkits": self.medkits,
-                "turns": len(self.levels), "end": self.end}
+                "turns": len(self.levels), "end": self.end,
+                "final_level": int(self.state.level) if self.state is not None else
+                (self.levels[-1] if self.levels else None)}
+
+
+#: why a game ended that ended in its setup draws (Survivors' third apocalypse token, L-25)
+SETUP_END = "the third apocalypse token, in the setup draws"
+
+
+def final_level(record: Mapping[str, Any]) -> int | None:
+    """The apocalypse level when the game ended (a record written before it was kept: the
+    level at the start of its last turn)."""
+    level = record.get("final_level")
+    if level is None and record.get("levels"):
+        level = record["levels"][-1]
+    return level
 
 
 class Statistics:
@@ -163,12 +184,12 @@ class Statistics:
     cartridge's ``statistics``."""
 
     def watch(self, game: Any, players: Sequence[str]) -> Watch:
-        return Watch(players)
+        return Watch(players, game)
 
     def columns(self, players: int) -> list[Column]:
         """Last One Alive's columns of ``games.csv`` (docs/simulate.md), after the console's."""
         return [Column("end", "why the game ended (the last one alive, or Survivors' third apocalypse token…)"),
-                Column("final_level", "the apocalypse level at the start of the game's last turn"),
+                Column("final_level", "the apocalypse level when the game ended"),
                 *seat_columns(players, [
                     ("turns", "the turns seat K played while still in the game"),
                     ("out_turn", "the game turn seat K was eliminated on (empty: not eliminated)"),
@@ -181,7 +202,7 @@ class Statistics:
     def row(self, record: Mapping[str, Any]) -> dict[str, object]:
         players = len(record["wins"])
         row: dict[str, object] = {"end": record["end"],
-                                  "final_level": record["levels"][-1] if record["levels"] else None}
+                                  "final_level": final_level(record)}
         tokens: list[list[str]] = [[] for _ in range(players)]
         for seat, token, *_ in record["uses"]:
             tokens[seat].append(token)

@@ -32,6 +32,7 @@ from bitbox.simulation.rates import Rate
 from bitbox.simulation.tally import SeatTally, Tallies
 
 from ..rules import HELD
+from .runner import final_level
 
 MODES = ("before", "reroll", "discard", "pass", "dice")
 TOKENS = HELD           # axe, chainsaw, flare, pistol, medkit, radio, barricade, hero
@@ -98,8 +99,9 @@ class Stats(Tallies[_Tally]):
         for t, level in enumerate(rec["levels"], 1):
             self.level_sum[t] += level
             self.level_n[t] += 1
-        if rec["levels"]:
-            self.final_level[rec["levels"][-1]] += 1
+        level = final_level(rec)
+        if level is not None:
+            self.final_level[level] += 1
         used: set[tuple[int, str]] = set()
         for seat, token, mode, _window, survived in rec["uses"]:
             tally = self._token(bots[seat], token)

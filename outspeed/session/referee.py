@@ -426,7 +426,9 @@ class Session(Referee):
     def _log_event(self, e: Event) -> None:
         if e.kind == EventKind.TURN:                 # logged when the bonus phase began
             return
-        self._log(e.kind, log_data(e, self.shown_view, self._after_view or {}, self.game.state.token_mode))
+        last = self.log[-1] if self.log and self.log[-1].kind == EventKind.ROLL else None
+        self._log(e.kind, log_data(e, self.shown_view, self._after_view or {}, self.game.state.token_mode,
+                                   last.data if last is not None and e.kind == EventKind.ROLL else None))
 
     # ------------------------------------------------------------------ controller lights
     def _lights_for(self, player: str) -> tuple[bool, bool, bool]:

@@ -75,7 +75,7 @@ def test_a_full_game_over_emulated_controllers_on_ptys(tmp_path):
         finally:
             hub.close()
     text = out.getvalue()
-    assert "Turn 1: tile" in text and "game over" in text
+    assert "Turn 1: tile" in text and "Game over" in text          # a headline, capitalised like every game's
     rebuilt, n = rebuild(journal, record.id)
     assert rebuilt.to_data() == session.game.to_data()
     assert journal.game(record.id).status == "finished"

@@ -224,6 +224,12 @@ class GoofspielCartridge:
             raise GameError(f"a bid is a card number, not {data!r}")
         return data
 
+    def figures(self, view: Mapping[str, JSON], events: Sequence[Any]) -> dict[str, list]:
+        """The end screen's figures (optional member, docs/games.md): each player's score and
+        the cards left in hand, from the final public view."""
+        return {p["player"]: [("score", p["score"]), ("cards_left", len(p["hand"]))]   # type: ignore[index, arg-type]
+                for p in view["players"]}                                          # type: ignore[union-attr]
+
     def make_bot(self, name: str, seed: int | None) -> Any:
         from bitbox.bots import RandomBot
         if name == "high":
