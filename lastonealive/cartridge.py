@@ -108,7 +108,11 @@ class LastOneAliveCartridge(EngineCartridge):
         bitbox.table.home): its command takes the variants as ``--variant NAME``; an option it
         does not take gives no flag (the home screen does not offer it)."""
         from .table import VARIANT_CHOICES
-        return [flag for v in VARIANT_CHOICES if options.get(v) is True for flag in ("--variant", v)]
+        flags = [flag for v in VARIANT_CHOICES if options.get(v) is True for flag in ("--variant", v)]
+        first = options.get("first_zombie")
+        if first in ("each", "first") and first != "each":     # the default gives no flag
+            flags += ["--first-zombie", str(first)]
+        return flags
 
     def load_content(self) -> Any:
         from .content import load_content

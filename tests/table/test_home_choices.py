@@ -45,8 +45,9 @@ def test_every_installed_game_is_offered_with_its_own_rows(games):
     assert home.game_row.value == "goofspiel" and home.players_row.values == [2, 3, 4]
     assert [r.key for r in home.rows][-1] == "opt:cards" and home.rows[-1].values == [3, 4, 5, 6, 7, 8]
     home.key("right")
-    # Last One Alive's own command takes its variants as --variant; what it cannot take is not offered
-    assert [r.key for r in home.option_rows] == ["opt:survivors", "opt:day_night", "opt:zombies_everywhere"]
+    # Last One Alive's own command takes its variants as --variant and the first zombie as --first-zombie
+    assert [r.key for r in home.option_rows] == ["opt:survivors", "opt:day_night", "opt:zombies_everywhere",
+                                                     "opt:zombified_rolls", "opt:first_zombie"]
 
 
 def test_the_left_wheel_moves_the_cursor_the_centre_wheel_the_value_the_lock_confirms(games):
@@ -100,7 +101,7 @@ def test_option_flags_follow_each_games_command(games):
     assert option_flags(games["outspeed"], {"first_game": False, "tokens": "virtual"}) == []
     assert option_flags(games["goofspiel"], {"cards": 4}) == ["--cards", "4"]
     assert option_flags(games["lastonealive"], {"survivors": True, "day_night": True, "zombified_rolls": True}) == \
-        ["--variant", "survivors", "--variant", "day_night"]
+        ["--variant", "survivors", "--variant", "day_night", "--variant", "zombified_rolls"]
 
 
 def test_choices_are_remembered_and_preselected(games, tmp_path):

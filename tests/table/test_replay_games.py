@@ -25,9 +25,10 @@ def run(game: str, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def journal(tmp_path_factory) -> Path:
-    """j.sqlite: game 1 of Outspeed (3 bots), game 2 of Last One Alive (2 bots), both finished."""
+    """j.sqlite: game 1 of Outspeed (3 bots), game 2 of Last One Alive (2 careful bots: a game
+    of several turns, whatever bots a demo seats), both finished."""
     tmp = tmp_path_factory.mktemp("replay-games")
-    for game, players in (("outspeed", "3"), ("lastonealive", "2")):
+    for game, players in (("outspeed", "3"), ("lastonealive", "2:careful")):
         r = run(game, ["play", "--bots", players, "--headless", "--seed", "4", "--journal", "j.sqlite",
                        "--size", "640x360", "-q"], tmp)
         assert r.returncode == 0, r.stderr
