@@ -149,6 +149,12 @@ class LastOneAliveCartridge(EngineCartridge):
     #: The bot the search bot (bitbox.bots.search) plays its rollouts with.
     rollout_bot = "careful"
 
+    def evaluate(self, game: AnyGame, player: Player) -> float | None:
+        """The search bot's leaf evaluation (:func:`lastonealive.strategy.evaluate`): its
+        rollouts stop when the deciding player's turn is over."""
+        from .strategy import evaluate
+        return evaluate(game.engine, player) if isinstance(game, LastOneAliveGame) else None
+
     @property
     def statistics(self) -> Any:
         """Last One Alive's statistics for simulations (the console's hook: :mod:`lastonealive.sim`)."""
