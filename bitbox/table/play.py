@@ -60,6 +60,8 @@ class PlayRequest:
     lobby: str = "auto"                       # auto | always | never (bitbox.table.lobby)
     options: Mapping[str, Any] = field(default_factory=dict)      # the game's own, as given
     out: TextIO | None = None
+    think: int | None = None                  # the search bot's milliseconds per decision (--think)
+    rollouts: int | None = None               # the search bot's rollouts per decision (--rollouts)
 
 
 @dataclass(frozen=True)
