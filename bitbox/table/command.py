@@ -116,7 +116,8 @@ def add_table_commands(sub: Any, command: str, kit: Any) -> None:
     from .gamefile import add_journal_commands, game_id_arg
     from .options import journal_arg, size_arg
     add_journal_commands(sub, command, lambda a: jc.history(kit(a), a.journal, as_json=a.json),
-                         lambda a: jc.export(kit(a), a.game, a.file, a.journal, include_secrets=a.include_secrets),
+                         lambda a: jc.export(kit(a), a.game, a.file, a.journal, include_secrets=a.include_secrets,
+                                             analysis=a.analysis),
                          lambda a: jc.import_(kit(a), a.file, a.journal))
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
     p.add_argument("game", type=game_id_arg, nargs="?", help=f"its id (see `{command} history`; default: the last finished)")
