@@ -1,11 +1,13 @@
-"""The search bot at the console's table (any game: here the tutorial game): ``play --bots
-search`` with its budget (``--rollouts`` reproducible, ``--think``), a worker thread so the
+"""The search bot at the console's table (any game: the tutorial game's command; the session
+with each cartridge): ``play --bots search`` with its budget (``--rollouts`` reproducible, ``--think``), a worker thread so the
 table goes on while it thinks, and the player shown as thinking meanwhile."""
 from __future__ import annotations
 
 import sqlite3
 import threading
 from pathlib import Path
+
+import pytest
 
 from bitbox.bots.search import Budget, SearchBot
 from bitbox.events import Connected, WheelsChanged
@@ -120,3 +122,51 @@ def test_thinking_has_words_in_every_language() -> None:
     texts = {code: Words(code).t("status.thinking") for code in ("en", "es", "fr", "de")}
     assert texts["en"] == "thinking…"
     assert len(set(texts.values())) == 4
+
+
+class Wired:
+    """A simulated controller wired straight to the session: what the driver sets arrives as
+    the controller's report."""
+
+    def __init__(self, session: object, seat: int) -> None:
+        self.session, self.seat = session, seat
+        self.state = {"left": 0, "centre": 0, "right": 0, "locked": False}
+
+    def set(self, settle: bool = False, **kw: object) -> None:
+        self.state.update(kw)                                # type: ignore[arg-type]
+        st = self.state
+        self.session.handle(WheelsChanged(self.seat, 100 + self.seat, st["left"], st["centre"], st["right"],  # type: ignore[attr-defined]
+                                          st["locked"], 0.0))
+
+
+# Outspeed plays at its own table (outspeed play); at the console's generic one its bonus answers
+# are refused for every bot, not only this one (left to the console's table work).
+@pytest.mark.parametrize("name", ["goofspiel", "lastonealive"])
+def test_every_game_plays_on_with_a_searching_seat_at_the_console_table(name: str) -> None:
+    from bitbox.bots import make_bot
+    from bitbox.games import find
+    from bitbox.table.session import BotDriver, Session
+    c = find(name)
+    players = ["red", "blue", "green"]
+    s = Session(c, c.new(players, 3, {}), [SeatPlan(p, i) for i, p in enumerate(players)], pace=Pace.instant(),
+                clock=lambda: 0.0)
+    for i in range(len(players)):
+        s.handle(Connected(i, Info(100 + i), 0.0))
+        s.handle(WheelsChanged(i, 100 + i, 0, 0, 0, False, 0.0))
+    other = "random"
+    search = SearchBot(c, 1, Budget(rollouts=6))
+    drivers = [BotDriver(p, Wired(s, i), search if i == 0 else make_bot(c, other, i), s.controls, seed=9)
+               for i, p in enumerate(players)]
+    searched, seen = 0, None
+    for _ in range(20000):
+        s.update(0.0)
+        for d in drivers:
+            d.update(s, 0.0)
+        if search.last is not None and search.last is not seen:      # a decision of the search seat
+            seen = search.last
+            searched += 1
+        if (searched >= 2 and s.inputs_applied >= 6) or s.finished:
+            break
+    assert searched >= 2, f"the search seat decided {searched} times in {s.inputs_applied} inputs"
+    assert not s.refused                                     # every answer it locked in was legal
+    assert not s.thinking or s.thinking == {"red"}
