@@ -170,3 +170,27 @@ def test_every_game_plays_on_with_a_searching_seat_at_the_console_table(name: st
     assert searched >= 2, f"the search seat decided {searched} times in {s.inputs_applied} inputs"
     assert not s.refused                                     # every answer it locked in was legal
     assert not s.thinking or s.thinking == {"red"}
+
+
+def test_the_frame_shows_the_thinking_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real frame (pygame, headless): the thinking status is drawn, and differs from 'to play'."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import dataclasses
+
+    import pygame
+
+    from bitbox.table.app import init_pygame
+    from bitbox.table.journal_commands import kit_of
+    s, driver, bot, sim = session_with_a_searching_bot()
+    init_pygame(True)
+    kit = kit_of(cartridge())
+    display = kit.display((960, 540), kit.words("en"))
+    driver.update(s, 0.0)
+    assert bot.started.wait(10)
+    thinking = s.table()
+    assert thinking.status_of("red").status == "thinking"
+    to_play = dataclasses.replace(thinking, players=tuple(
+        dataclasses.replace(p, status="to_act") if p.player == "red" else p for p in thinking.players))
+    frames = [pygame.image.tobytes(display.render_full(t), "RGB") for t in (thinking, to_play)]
+    bot.gate.set()
+    assert frames[0] != frames[1]
