@@ -10,24 +10,32 @@ At each decision with more than one option, the bot
 2. *rolls out* each option in that determinisation: the option is applied (the other
    players open at the same moment, in a simultaneous phase, answer with the rollout bot
    from their own view of the determinisation: nobody's true answer is seen), then the
-   game is played to its end by the rollout bot in every seat;
+   game is played on by the rollout bot in every seat, to its end or, for a cartridge with a
+   leaf evaluation (``evaluate(game, player)``: Last One Alive's judges once the deciding
+   player's turn is over), to the first moment it judges;
 3. scores the option by the player's share of the win (1 for a lone win, 1/k for a win
-   shared by k, 0 otherwise).
+   shared by k, 0 otherwise), or by the leaf evaluation's estimate of it.
 
 The options searched are the rollout bot's own answer (asked from the player's view) and the
 others, every one when the budget gives each at least :data:`MIN_PER_OPTION` rollouts, else
 as many as it does, drawn at random (Last One Alive's re-rolls list a hundred subsets of
-dice). Every option is rolled out in the same determinisations (one per round of the
-options), so options are compared on the same deals and dice. After the budget the bot plays
-the option with the best mean, unless it beats the rollout bot's answer by no more than one
-standard error of their paired difference: noise alone does not make the bot leave a good
-heuristic's answer. The rollout bot is the one the cartridge names (its ``rollout_bot``
-attribute: Outspeed's ``greedy``, Last One Alive's ``careful``), else ``random``.
+dice). The search goes in rounds: each draws one determinisation and rolls out every option
+still searched on a copy of it, so options are compared on the same deals and dice (common
+random numbers). After :data:`MIN_ROUNDS` rounds an option is dropped when the leader beats
+it by more than :data:`Z_DROP` standard errors of their paired difference, or when it came out
+exactly like the leader on every deal; the search stops when one option is left or the
+budget is spent. The bot then plays the best option left, unless it beats the rollout bot's
+answer by no more than :data:`Z_SWITCH` standard errors of their paired difference: noise
+alone does not make the bot leave a good heuristic's answer. The rollout bot is the one the
+cartridge names (its ``rollout_bot`` attribute: Outspeed's ``greedy``, Last One Alive's
+``careful``), else ``random``.
 
 Budgets (:class:`Budget`): a number of rollouts per decision (reproducible: the same bot
 seed gives the same decisions, what ``simulate`` uses by default) and/or a time per decision
 (``--think MS``), whichever ends first; with a time budget every option gets at least one
-rollout.
+rollout. At the table (:meth:`Budget.at_table`) the default is at most :data:`TABLE_THINK_MS`
+or :data:`DEFAULT_ROLLOUTS` rollouts; the table thinks on a worker thread and may
+:meth:`~SearchBot.cancel` a search, and seeds each decision (:meth:`~SearchBot.reseed`).
 
 The bot is handed its player's private view as a :class:`~bitbox.bots.LazyView`, which
 carries the game it is a view of (:func:`bitbox.bots.play` and the simulators hand every
@@ -402,5 +410,5 @@ class SearchBot:
         return play_to_leaf(game, bots, player, self.evaluate, seed)
 
 
-__all__ = ["DEFAULT_ROLLOUTS", "SEARCH", "Budget", "Decision", "OptionScore", "SearchBot",
-           "determinise", "play_out", "rollout_bot_name", "share"]
+__all__ = ["DEFAULT_ROLLOUTS", "SEARCH", "TABLE_THINK_MS", "Budget", "Decision", "Evaluate", "OptionScore", "SearchBot",
+           "determinise", "leaf_evaluation", "play_out", "play_to_leaf", "rollout_bot_name", "share"]
