@@ -330,6 +330,7 @@ class SearchBot:
         """Decide from ``seed`` from now on (the table seeds each decision from the game's seed
         and the moment, so a resumed game decides as the original did)."""
         self.seed, self._decisions, self._cancel = seed, 0, False
+        self._bots = {}                            # the rollout bots too: nothing carried from before
 
     @staticmethod
     def _survivors(live: Sequence[int], results: Sequence[Sequence[float | None]]) -> list[int]:
