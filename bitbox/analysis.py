@@ -423,7 +423,8 @@ def add_analyse_command(sub: Any, game: str) -> None:
                                    "See docs/analysis.md.")
     add_analyse_arguments(p)
     add_logging_options(p)
-    p.set_defaults(func=lambda args: analyse_command(f"{game} analyse", game, args))
+    name = game.rsplit(" ", 1)[-1]              # the console's command for any game: "bitbox game NAME"
+    p.set_defaults(func=lambda args: analyse_command(f"{game} analyse", name, args))
 
 
 def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namespace) -> int:

@@ -189,6 +189,12 @@ class LastOneAliveCartridge(EngineCartridge):
             figures[name] = rows
         return figures
 
+    def evaluate(self, game: AnyGame, player: Player) -> float | None:
+        """The search bot's leaf evaluation (:func:`lastonealive.strategy.evaluate`): its
+        rollouts stop when the deciding player's turn is over."""
+        from .strategy import evaluate
+        return evaluate(game.engine, player) if isinstance(game, LastOneAliveGame) else None
+
     @property
     def statistics(self) -> Any:
         """Last One Alive's statistics for simulations (the console's hook: :mod:`lastonealive.sim`)."""

@@ -535,3 +535,36 @@ class CarefulBot:
 
 
 __all__ = ["BOT_NAMES", "CarefulBot", "Dice", "TOKEN_VALUE", "make_bot"]
+
+
+# ----------------------------------------------------------------------------- the search bot's leaf
+
+#: The leaf evaluation's weight on each zombie symbol left in front of the next player (who
+#: must get rid of it on their turn): a tie-break between moves that keep the player as safe.
+PRESSURE = 0.01
+
+
+def evaluate(engine: Any, player: str) -> float | None:
+    """``player``'s share of the win as the search bot (:mod:`bitbox.bots.search`) scores a
+    rollout, judged once ``player``'s turn is over (None while it goes on, or during the
+    setup): 0 when out, else a share of the players still in, raised by what ``player``'s
+    tokens are worth (:data:`TOKEN_VALUE`, in chances of surviving a turn), by the lives left
+    (Survivors) and a little by the zombies left in front of the next player. ``engine`` is
+    a determinisation's rules engine: only ``player``'s own tokens and public facts are read."""
+    s = engine.state
+    if s.finished:
+        winners = list(s.winners)
+        return 1 / len(winners) if player in winners else 0.0
+    if player in s.eliminated:
+        return 0.0
+    if s.phase == "setup" or s.active == player:
+        return None
+    alive = [p for p in s.players if p not in s.eliminated]
+    held = s.held.get(player, [])
+    worth = sum(TOKEN_VALUE.get(h[1] if h[0] == "object" else "barricade", 0.0) for h in held)
+    if s.hero.get(player):
+        worth += TOKEN_VALUE["hero"]
+    if s.lives:
+        worth += 0.5 * (s.lives.get(player, 1) - 1)
+    pressure = sum(SYMBOLS.get(d.face, 0) for d in s.front.get(s.active, []))
+    return min(1.0, (1 + worth + PRESSURE * pressure) / len(alive))

@@ -10,24 +10,32 @@ At each decision with more than one option, the bot
 2. *rolls out* each option in that determinisation: the option is applied (the other
    players open at the same moment, in a simultaneous phase, answer with the rollout bot
    from their own view of the determinisation: nobody's true answer is seen), then the
-   game is played to its end by the rollout bot in every seat;
+   game is played on by the rollout bot in every seat, to its end or, for a cartridge with a
+   leaf evaluation (``evaluate(game, player)``: Last One Alive's judges once the deciding
+   player's turn is over), to the first moment it judges;
 3. scores the option by the player's share of the win (1 for a lone win, 1/k for a win
-   shared by k, 0 otherwise).
+   shared by k, 0 otherwise), or by the leaf evaluation's estimate of it.
 
 The options searched are the rollout bot's own answer (asked from the player's view) and the
 others, every one when the budget gives each at least :data:`MIN_PER_OPTION` rollouts, else
 as many as it does, drawn at random (Last One Alive's re-rolls list a hundred subsets of
-dice). Every option is rolled out in the same determinisations (one per round of the
-options), so options are compared on the same deals and dice. After the budget the bot plays
-the option with the best mean, unless it beats the rollout bot's answer by no more than one
-standard error of their paired difference: noise alone does not make the bot leave a good
-heuristic's answer. The rollout bot is the one the cartridge names (its ``rollout_bot``
-attribute: Outspeed's ``greedy``, Last One Alive's ``careful``), else ``random``.
+dice). The search goes in rounds: each draws one determinisation and rolls out every option
+still searched on a copy of it, so options are compared on the same deals and dice (common
+random numbers). After :data:`MIN_ROUNDS` rounds an option is dropped when the leader beats
+it by more than :data:`Z_DROP` standard errors of their paired difference, or when it came out
+exactly like the leader on every deal; the search stops when one option is left or the
+budget is spent. The bot then plays the best option left, unless it beats the rollout bot's
+answer by no more than :data:`Z_SWITCH` standard errors of their paired difference: noise
+alone does not make the bot leave a good heuristic's answer. The rollout bot is the one the
+cartridge names (its ``rollout_bot`` attribute: Outspeed's ``greedy``, Last One Alive's
+``careful``), else ``random``.
 
 Budgets (:class:`Budget`): a number of rollouts per decision (reproducible: the same bot
 seed gives the same decisions, what ``simulate`` uses by default) and/or a time per decision
 (``--think MS``), whichever ends first; with a time budget every option gets at least one
-rollout.
+rollout. At the table (:meth:`Budget.at_table`) the default is at most :data:`TABLE_THINK_MS`
+or :data:`DEFAULT_ROLLOUTS` rollouts; the table thinks on a worker thread and may
+:meth:`~SearchBot.cancel` a search, and seeds each decision (:meth:`~SearchBot.reseed`).
 
 The bot is handed its player's private view as a :class:`~bitbox.bots.LazyView`, which
 carries the game it is a view of (:func:`bitbox.bots.play` and the simulators hand every
@@ -39,7 +47,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -51,6 +59,8 @@ from .base import Bot, LazyView, RandomBot, make_bot, play
 SEARCH = "search"
 #: Rollouts per decision when nothing else is said (``simulate``: reproducible).
 DEFAULT_ROLLOUTS = 200
+#: At the table, without --think or --rollouts, at most this long per decision (ms).
+TABLE_THINK_MS = 1000
 #: A cartridge whose redeal does not keep the player's knowledge: redeals drawn before giving up on matching the
 #: player's information (the rollouts of that round are then skipped).
 MATCH_TRIES = 200
@@ -59,6 +69,14 @@ MATCH_TRIES = 200
 MIN_PER_OPTION = 16
 #: With a time budget only, at most this many options are searched.
 MAX_CANDIDATES = 12
+#: Rounds (one determinisation each, every option still searched rolled out on it) before
+#: options start being dropped.
+MIN_ROUNDS = 8
+#: An option is dropped when the leader beats it by more than this many standard errors.
+Z_DROP = 2.0
+#: The bot leaves the rollout bot's answer only for an option better by more than this many
+#: standard errors of their paired difference.
+Z_SWITCH = 2.0
 
 
 @dataclass(frozen=True)
@@ -83,6 +101,15 @@ class Budget:
         neither is :data:`DEFAULT_ROLLOUTS`."""
         if rollouts is None and think_ms is None:
             return cls()
+        return cls(rollouts, think_ms)
+
+    @classmethod
+    def at_table(cls, rollouts: int | None = None, think_ms: int | None = None) -> "Budget":
+        """The budget at the table: ``--think MS`` and/or ``--rollouts N`` as given; neither
+        is :data:`DEFAULT_ROLLOUTS` or :data:`TABLE_THINK_MS`, whichever ends first (a
+        person waits at most a second)."""
+        if rollouts is None and think_ms is None:
+            return cls(DEFAULT_ROLLOUTS, TABLE_THINK_MS)
         return cls(rollouts, think_ms)
 
     def to_data(self) -> dict[str, int | None]:
@@ -121,6 +148,18 @@ class Decision:
     chosen: Action
     rollouts: int
     seconds: float
+
+
+#: A cartridge's leaf evaluation: ``player``'s share of the win estimated at this moment of
+#: ``game`` (a determinisation), or None while it cannot judge (play on).
+Evaluate = Callable[[Game, Player], "float | None"]
+
+
+def leaf_evaluation(cartridge: Cartridge) -> Evaluate | None:
+    """The cartridge's ``evaluate(game, player)`` if it has one (rollouts then stop at the
+    first moment it can judge), else None (rollouts play to the end)."""
+    found = getattr(cartridge, "evaluate", None)
+    return found if callable(found) else None
 
 
 def rollout_bot_name(cartridge: Cartridge) -> str:
@@ -165,6 +204,42 @@ def play_out(game: Game, bots: Mapping[Player, Bot], seed: int = 0) -> Game:
     return play(game, bots, fallback=RandomBot(seed))
 
 
+def play_to_leaf(game: Game, bots: Mapping[Player, Bot], player: Player, evaluate: "Evaluate",
+                 seed: int = 0) -> float:
+    """Play ``game`` on with ``bots`` until ``evaluate(game, player)`` gives a value (the
+    cartridge's estimate of ``player``'s share of the win at a moment it can judge) or the
+    game ends (``player``'s share of the win)."""
+    fallback = RandomBot(seed)
+    views = {p: LazyView(game, p) for p in game.players}
+    while not game.finished:
+        value = evaluate(game, player)
+        if value is not None:
+            return float(value)
+        answers: dict[Player, Action] = {}
+        for prompt in game.prompts():
+            bot = bots.get(prompt.player)
+            if bot is None:
+                answers[prompt.player] = fallback.choose({}, prompt)
+                continue
+            view = views[prompt.player]
+            view._view = None
+            answers[prompt.player] = bot.choose(view, prompt)
+        game.apply(answers)
+    return share(game, player)
+
+
+def _paired(a: Sequence[float | None], b: Sequence[float | None]) -> tuple[float, float] | None:
+    """The mean of ``a - b`` over the rounds both have a value for, and its standard error
+    (None: fewer than two such rounds)."""
+    diffs = [x - y for x, y in zip(a, b) if x is not None and y is not None]
+    n = len(diffs)
+    if n < 2:
+        return None
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (var / n) ** 0.5
+
+
 class SearchBot:
     """Information-set Monte Carlo search (see the module docstring). ``cartridge``: the
     game's; ``seed``: the bot's (each decision's determinisations are drawn from it and the
@@ -174,7 +249,7 @@ class SearchBot:
     name = SEARCH
 
     def __init__(self, cartridge: Cartridge, seed: int | None = None, budget: Budget | None = None,
-                 rollout: str | None = None) -> None:
+                 rollout: str | None = None, evaluate: "Evaluate | None | bool" = True) -> None:
         self.cartridge = cartridge
         self.seed = 0 if seed is None else seed
         self.budget = budget or Budget()
@@ -183,7 +258,11 @@ class SearchBot:
             raise ValueError("the search bot cannot roll out with itself")
         self._bots: dict[Player, Bot] = {}
         self._decisions = 0
+        self._cancel = False
         self.last: Decision | None = None
+        if evaluate is True:
+            evaluate = leaf_evaluation(cartridge)
+        self.evaluate: Evaluate | None = evaluate or None
 
     def _rollout_bots(self, players: Sequence[Player]) -> dict[Player, Bot]:
         for k, p in enumerate(players):
@@ -213,23 +292,73 @@ class SearchBot:
         preferred = options[0] if first is None else bots[player].choose(LazyView(first, player), prompt)
         candidates = self._candidates(options, preferred, decision_seed)
         results: list[list[float | None]] = [[] for _ in candidates]
+        live = list(range(len(candidates)))
         done = round_ = 0
-        while True:
-            if budget.rollouts is not None and done + len(candidates) > budget.rollouts and round_ > 0:
+        while len(live) > 1:
+            if budget.rollouts is not None and done + len(live) > budget.rollouts and round_ > 0:
                 break
             if deadline is not None and round_ > 0 and time.perf_counter() >= deadline:
                 break
+            if self._cancelled():
+                break
             dseed = derive("bitbox-search/deal", decision_seed, round_)
-            for j, option in enumerate(candidates):
-                det = determinise(self.cartridge, game, player, dseed)
-                results[j].append(None if det is None else self._rollout(det, player, option, bots, dseed))
+            det = first if round_ == 0 else determinise(self.cartridge, game, player, dseed)
+            for j in live:
+                # every option on a copy of the same determinisation (common random numbers)
+                twin = None if det is None else self.cartridge.from_data(det.to_data())
+                results[j].append(None if twin is None else self._rollout(twin, player, candidates[j], bots, dseed))
                 done += 1
             round_ += 1
+            if round_ >= MIN_ROUNDS:
+                live = self._survivors(live, results)
         scores = tuple(OptionScore(o, sum(r is not None for r in rs), sum(r for r in rs if r is not None))
                        for o, rs in zip(candidates, results))
-        chosen = self._pick(candidates, results, scores)
+        chosen = self._pick(candidates, results, scores, live)
         self.last = Decision(player, scores, candidates[chosen], done, time.perf_counter() - start)
         return self.last
+
+    def _cancelled(self) -> bool:
+        """Whether the table asked the search to stop (:meth:`cancel`): it then plays the best
+        it has."""
+        return self._cancel
+
+    def cancel(self) -> None:
+        """Stop the search under way as soon as its rollout ends (the table closes)."""
+        self._cancel = True
+
+    def reseed(self, seed: int) -> None:
+        """Decide from ``seed`` from now on (the table seeds each decision from the game's seed
+        and the moment, so a resumed game decides as the original did)."""
+        self.seed, self._decisions, self._cancel = seed, 0, False
+        self._bots = {}                            # the rollout bots too: nothing carried from before
+
+    @staticmethod
+    def _survivors(live: Sequence[int], results: Sequence[Sequence[float | None]]) -> list[int]:
+        """The options still searched: an option is dropped when the leader (the best mean;
+        the rollout bot's answer first among equals) beats it by more than :data:`Z_DROP`
+        standard errors of their paired difference, or when every rollout so far came out the
+        same for both (they play alike: the one that is not the rollout bot's answer goes)."""
+        def mean(j: int) -> float:
+            vals = [v for v in results[j] if v is not None]
+            return sum(vals) / len(vals) if vals else -1.0
+        leader = max(live, key=lambda j: (mean(j), -j))
+        keep = [leader]
+        for j in live:
+            if j == leader:
+                continue
+            diff = _paired(results[leader], results[j])
+            if diff is None:
+                keep.append(j)
+                continue
+            m, se = diff
+            if se == 0.0 and m == 0.0:
+                if j == 0:                      # the rollout bot's answer stays, the leader goes
+                    keep[0] = j
+                continue
+            if m > Z_DROP * se:
+                continue
+            keep.append(j)
+        return sorted(keep)
 
     def _candidates(self, options: Sequence[Action], preferred: Action, seed: int) -> list[Action]:
         """The options searched: every one when the budget allows :data:`MIN_PER_OPTION`
@@ -242,23 +371,22 @@ class SearchBot:
 
     @staticmethod
     def _pick(candidates: Sequence[Action], results: Sequence[Sequence[float | None]],
-              scores: Sequence[OptionScore]) -> int:
-        """The candidate with the best mean, unless it beats the rollout bot's answer (the
-        first) by no more than one standard error of their difference over the same deals:
-        noise does not make the bot leave a good heuristic's answer."""
+              scores: Sequence[OptionScore], live: Sequence[int] | None = None) -> int:
+        """The candidate still searched with the best mean, unless it beats the rollout bot's
+        answer (the first) by no more than :data:`Z_SWITCH` standard errors of their
+        difference over the same deals: noise does not make the bot leave a good heuristic's
+        answer."""
         def key(j: int) -> tuple[float, int, int]:
             mean = scores[j].mean
             return (-1.0 if mean is None else mean, scores[j].rollouts, -j)
-        best = max(range(len(candidates)), key=key)
+        best = max(live if live else range(len(candidates)), key=key)
         if best == 0:
             return 0
-        diffs = [b - a for a, b in zip(results[0], results[best]) if a is not None and b is not None]
-        n = len(diffs)
-        if n < 2:
+        diff = _paired(results[best], results[0])
+        if diff is None:
             return 0
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return best if mean > (var / n) ** 0.5 else 0
+        mean, se = diff
+        return best if mean > Z_SWITCH * se and mean > 0 else 0
 
     def _rollout(self, game: Game, player: Player, option: Action, bots: Mapping[Player, Bot],
                  seed: int = 0) -> float | None:
@@ -278,8 +406,10 @@ class SearchBot:
         if player not in answers:
             return None
         game.apply(answers)
-        return share(play_out(game, bots, seed), player)
+        if self.evaluate is None:
+            return share(play_out(game, bots, seed), player)
+        return play_to_leaf(game, bots, player, self.evaluate, seed)
 
 
-__all__ = ["DEFAULT_ROLLOUTS", "SEARCH", "Budget", "Decision", "OptionScore", "SearchBot",
-           "determinise", "play_out", "rollout_bot_name", "share"]
+__all__ = ["DEFAULT_ROLLOUTS", "SEARCH", "TABLE_THINK_MS", "Budget", "Decision", "Evaluate", "OptionScore", "SearchBot",
+           "determinise", "leaf_evaluation", "play_out", "play_to_leaf", "rollout_bot_name", "share"]

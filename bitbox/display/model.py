@@ -33,7 +33,8 @@ class PlayerStatus:
     ``status`` is one of: "" (nothing to do), "waiting" (no controller yet), "to_act",
     "unlock" (must open the lock before choosing), "ready" (locked with a legal
     programming), "declared_token", "declared_none", "refused" (must re-program),
-    "refused_bonus" (must choose again), "drawing", "eliminated", "winner".
+    "refused_bonus" (must choose again), "drawing", "eliminated", "winner", "thinking" (a
+    bot searching for its answer).
     """
 
     player: str

@@ -445,7 +445,8 @@ class Shell:
     # players --------------------------------------------------------------
     STATUS_COLOUR = {"ready": GOOD, "refused": BAD, "refused_bonus": BAD, "declared_token": ACCENT,
                      "declared_none": DIM, "to_act": TEXT, "unlock": ACCENT, "waiting": BAD,
-                     "eliminated": OUT, "drawing": ACCENT, "winner": ACCENT, "": DIM}
+                     "eliminated": OUT, "drawing": ACCENT, "winner": ACCENT, "thinking": ACCENT,
+                     "": DIM}
 
     def _draw_players(self, surf: pygame.Surface, rect: pygame.Rect, t: ShellView) -> None:
         L, v = self.lang, t.view

@@ -97,6 +97,25 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
     add_logging_options(p)
 
 
+def positive_int(text: str) -> int:
+    """A whole number from 1 (``--think``, ``--rollouts``)."""
+    if not (text.isascii() and text.strip().isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
+    return int(text)
+
+
+def add_search_arguments(p: argparse.ArgumentParser) -> None:
+    """``--think MS`` and ``--rollouts N`` of ``play``: the search bot's budget per decision
+    at the table (:meth:`bitbox.bots.search.Budget.at_table`)."""
+    from bitbox.bots.search import DEFAULT_ROLLOUTS, TABLE_THINK_MS
+    p.add_argument("--think", type=positive_int, metavar="MS",
+                   help=f"the search bot's time per decision in milliseconds (default: at most {TABLE_THINK_MS}, "
+                        f"or {DEFAULT_ROLLOUTS} rollouts if sooner)")
+    p.add_argument("--rollouts", type=positive_int, metavar="N",
+                   help="the search bot's rollouts per decision: alone, its decisions are reproducible "
+                        "(the same seed, the same game); with --think, whichever ends first")
+
+
 def add_table_commands(sub: Any, command: str, kit: Any) -> None:
     """``history``, ``export``, ``import`` and ``replay`` of a game's command, the same for
     every game: ``kit(args)`` gives the game's :class:`~bitbox.table.journal_commands.TableKit`."""
@@ -106,7 +125,8 @@ def add_table_commands(sub: Any, command: str, kit: Any) -> None:
     from .gamefile import add_journal_commands, game_id_arg
     from .options import journal_arg, size_arg
     add_journal_commands(sub, command, lambda a: jc.history(kit(a), a.journal, as_json=a.json),
-                         lambda a: jc.export(kit(a), a.game, a.file, a.journal, include_secrets=a.include_secrets),
+                         lambda a: jc.export(kit(a), a.game, a.file, a.journal, include_secrets=a.include_secrets,
+                                             analysis=a.analysis),
                          lambda a: jc.import_(kit(a), a.file, a.journal))
     p = sub.add_parser("replay", help="step through a game of the journal, turn by turn")
     p.add_argument("game", type=game_id_arg, nargs="?", help=f"its id (see `{command} history`; default: the last finished)")
@@ -193,7 +213,7 @@ def seat_rules(cartridge: Cartridge) -> SeatRules:
 
 def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
     """``PROG play|history|replay|export|import|simulate`` of any cartridge."""
-    from bitbox.bots import bot_names
+    from bitbox.bots import bot_names, seat_names
     from bitbox.console import OneLineParser, add_version, bots_help
 
     from .journal_commands import kit_of
@@ -202,8 +222,9 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("play", help="play a game at the table (a bot demo when no controller is found)")
     add_play_arguments(p, title=cartridge.title, min_players=cartridge.min_players, max_players=cartridge.max_players,
-                       bots=bots_help(tuple(bot_names(cartridge)), "every bot in turn; as many as the seats without "
+                       bots=bots_help(tuple(seat_names(cartridge)), f"{', '.join(bot_names(cartridge))} in turn; as many as the seats without "
                                                                    "controllers, or a demo"))
+    add_search_arguments(p)
     add_game_options(p, cartridge)
     p.set_defaults(func=lambda a: play(cartridge, a, prog))
     add_table_commands(sub, prog, lambda a: kit_of(cartridge, prog))
@@ -223,13 +244,13 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
 # ---------------------------------------------------------------------------- play
 def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO | None = None) -> int:
     """``PROG play``: the console's table flow (:mod:`bitbox.table.play`) with the game's rules."""
-    from bitbox.bots import bot_names
+    from bitbox.bots import seat_names
     from bitbox.console import BotsError, command_bots
 
     from .play import PlayRequest
     from .play import play as console_play
     try:
-        spec = command_bots(args.bots, args.bot, tuple(bot_names(cartridge)), getattr(cartridge, "mixed_bots", None),
+        spec = command_bots(args.bots, args.bot, tuple(seat_names(cartridge)), getattr(cartridge, "mixed_bots", None),
                             most=cartridge.max_players)
         if args.resume and given_options(args, cartridge):
             raise TableError("--resume keeps the game's options: leave the game's options out")
@@ -242,7 +263,8 @@ def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO 
                       seed=args.seed, lang=args.lang, headless=args.headless, snapshots=args.snapshots,
                       keep_snapshots=args.keep_snapshots, journal=args.journal, resume=args.resume, speed=args.speed, fullscreen=args.fullscreen,
                       size=args.size, controllers=tuple(args.controller), max_seconds=args.max_seconds, mute=args.mute,
-                      lobby=args.lobby, options=options, out=out, names=args.names, then_home=args.then_home)
+                      lobby=args.lobby, options=options, out=out, names=args.names, then_home=args.then_home,
+                      think=getattr(args, "think", None), rollouts=getattr(args, "rollouts", None))
     return console_play(CartridgeTable(cartridge, prog), req, errors=(GameError, OptionError))
 
 
@@ -259,6 +281,7 @@ class CartridgeTable:
         self.kit = kit_of(cartridge, prog)
         self.seating = seat_rules(cartridge)
         self.controls = controls_of(cartridge)
+        self.budget: Any = None                  # the search bot's, from the request (prepare)
 
     def defaults(self) -> Any:
         from .play import TableDefaults
@@ -269,6 +292,8 @@ class CartridgeTable:
 
     def prepare(self, req: Any, headless: bool) -> str:
         from bitbox.bots import bot_names
+        from bitbox.bots.search import Budget
+        self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
         known = list(bot_names(self.cartridge))
         return str(req.bot or ",".join(getattr(self.cartridge, "mixed_bots", None) or known))
 
@@ -294,8 +319,8 @@ class CartridgeTable:
 
         from .protocol_rules import game_seed
         from .session import BotDriver
-        return BotDriver(player, sim, make_bot(self.cartridge, bot, None), self.controls, seed=game_seed(game),
-                         think=pace.think)
+        return BotDriver(player, sim, make_bot(self.cartridge, bot, None, self.budget), self.controls,
+                         seed=game_seed(game), think=pace.think)
 
     def keyboard(self, sims: Any, words: Any) -> Any:
         from .session import KeyboardDriver

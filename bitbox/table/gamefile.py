@@ -83,6 +83,7 @@ class CheckedGame:
     final: str | None
     inputs: list[InputRecord]
     secrets: bool
+    analysis: int | None = None      # the points of the analysis it carried (checked, not kept)
 
 
 def _program() -> str:
@@ -95,11 +96,22 @@ def _program() -> str:
 
 # ------------------------------------------------------------------------------------ export
 
-def export_game(journal: Journal, game_id: int, *, include_secrets: bool = False) -> dict[str, Any]:
+def export_game(journal: Journal, game_id: int, *, include_secrets: bool = False,
+                analysis: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Game ``game_id`` of ``journal`` as a game file's document. The game is verified first
-    (a tampered game is not exported); an unfinished one is refused unless ``include_secrets``."""
+    (a tampered game is not exported); an unfinished one is refused unless ``include_secrets``.
+    ``analysis``: an ``analysis.json`` of this game (:mod:`bitbox.analysis`) to carry along,
+    checked to be one (:func:`check_analysis`) and of this game (its game, id and players)."""
     journal.own_game(game_id, "export {id} FILE")
     info = verify(journal, game_id)
+    if analysis is not None:
+        try:
+            check_analysis(analysis, info.game, list(info.players))
+        except ValueError as exc:
+            raise GameFileError(f"the analysis given is refused: {exc}") from None
+        if analysis.get("id") != game_id:
+            raise GameFileError(f"the analysis given is of game {printable(analysis.get('id'), 20)}, not of game "
+                                f"{game_id}")
     if info.status != "finished" and not include_secrets:
         raise GameFileError(
             f"game {game_id} is not finished: its file would give away what no player may know yet (its seed, "
@@ -125,7 +137,39 @@ def export_game(journal: Journal, game_id: int, *, include_secrets: bool = False
         "initial": dict(initial.to_data()),
         "inputs": [{"seq": r.seq, "turn": r.turn, "phase": r.phase, "kind": r.kind, "data": r.data,
                     "state": r.state, "at": r.at} for r in journal.inputs(game_id)],
+        **({"analysis": dict(analysis)} if analysis is not None else {}),
     }
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and -1e-9 <= value <= 1 + 1e-9
+
+
+def check_analysis(analysis: Any, game: str, players: list[str]) -> int:
+    """Check an analysis carried in a game file (``analysis.json``, :mod:`bitbox.analysis`):
+    :class:`ValueError` naming what is wrong, else the number of its points. It must be of
+    ``game`` with these ``players``, its ``turns`` a list of points giving each player a
+    chance and a 95 % interval between 0 and 1."""
+    if not isinstance(analysis, dict):
+        raise ValueError("its analysis is not a JSON object")
+    if analysis.get("game") != game:
+        raise ValueError(f"its analysis is of another game ({printable(analysis.get('game'), 40)!r})")
+    if analysis.get("players") != players:
+        raise ValueError("its analysis names other players than the game's")
+    turns = analysis.get("turns")
+    if not isinstance(turns, list) or len(turns) > MAX_INPUTS:
+        raise ValueError("its analysis has no list of turns")
+    for k, point in enumerate(turns):
+        if not isinstance(point, dict) or not isinstance(point.get("turn"), int) or \
+                not isinstance(point.get("players"), dict) or sorted(point["players"]) != sorted(players):
+            raise ValueError(f"point {k} of its analysis is not a turn with every player's chance")
+        for p, rate in point["players"].items():
+            ci = rate.get("ci95") if isinstance(rate, dict) else None
+            if not (isinstance(rate, dict) and _number(rate.get("chance")) and isinstance(ci, list) and len(ci) == 2
+                    and all(_number(x) for x in ci) and ci[0] - 1e-9 <= rate["chance"] <= ci[1] + 1e-9):
+                raise ValueError(f"point {k} of its analysis gives {printable(p, 40)!r} no chance with its interval "
+                                 "between 0 and 1")
+    return len(turns)
 
 
 def dumps(doc: Mapping[str, Any]) -> str:
@@ -269,6 +313,7 @@ def check_document(doc: Mapping[str, Any]) -> CheckedGame:
     inputs = [_input(i, r) for i, r in enumerate(raw_inputs)]
     if doc["secrets"] != (status != "finished"):
         raise ValueError("its \"secrets\" field does not say whether the game is finished")
+    analysed = check_analysis(doc["analysis"], name, list(players)) if "analysis" in doc else None
 
     # The data is anyone's: whatever an engine raises on it (a ValueError, an OverflowError from
     # a random generator's state...) is one line naming it, never a traceback.
@@ -289,7 +334,7 @@ def check_document(doc: Mapping[str, Any]) -> CheckedGame:
     check_storable(rules, created=doc["created"], seed=int(seed_text), players=list(players), settings=settings,
                    initial=initial, status=status, winners=winners, ended=doc["ended"], final=final, inputs=inputs)
     return CheckedGame(name, doc["created"], doc["ended"], status, list(players), winners, int(seed_text), settings,
-                       initial, final, inputs, doc["secrets"])
+                       initial, final, inputs, doc["secrets"], analysed)
 
 
 class _Refused(ValueError):
@@ -396,6 +441,9 @@ def add_export_arguments(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("--include-secrets", action="store_true",
                    help="export an unfinished game too: its file then holds what no player may know yet "
                         "(the seed, choices not yet revealed); keep it private")
+    p.add_argument("--analysis", metavar="PATH",
+                   help=f"carry the game's analysis in the file: the analysis.json `{command} analyse ID` wrote "
+                        "(or its folder)")
     p.add_argument("--journal", metavar="PATH", type=journal_arg)
 
 
@@ -432,26 +480,49 @@ def add_journal_commands(sub: Any, command: str, history: Command, export: Comma
     from bitbox.analysis import add_analyse_command
     add_analyse_command(sub, command)
 
+def read_analysis(source: str) -> dict[str, Any]:
+    """``export --analysis PATH``: the analysis.json at PATH (or in the folder PATH), as JSON
+    (:class:`GameFileError`, one line, when it cannot be read)."""
+    path = Path(source)
+    if path.is_dir():
+        path = path / "analysis.json"
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise GameFileError(f"{printable(str(path), 80)}: too large for an analysis")
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise GameFileError(f"--analysis {printable(str(path), 80)}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise GameFileError(f"--analysis {printable(str(path), 80)}: not JSON text ({printable(exc, 80)})") from None
+    if not isinstance(doc, dict):
+        raise GameFileError(f"--analysis {printable(str(path), 80)}: not an analysis.json")
+    return doc
+
+
 def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, include_secrets: bool,
-                   command: str, rules: JournalRules | None = None) -> int:
+                   command: str, rules: JournalRules | None = None, analysis: str | None = None) -> int:
     """``PROG export ID FILE``: 0 written (a line on stderr says where), 2 refused (one line).
-    ``rules``: the command's game (default: the game called ``command``)."""
+    ``rules``: the command's game (default: the game called ``command``); ``analysis``: the
+    path of an analysis.json of the game to carry in the file (``--analysis``)."""
     if not journal_path.exists() and not journal_path.is_symlink():
         print(f"{prog}: {journal_path}: no journal here (no game has been played with it)", file=sys.stderr)
         return 2
     try:
+        carried = read_analysis(analysis) if analysis is not None else None
         # opened with the command's game: another game's record is refused naming its command
         rules = rules if rules is not None else find_journal_rules(command)
         with Journal(journal_path, rules, create=False, command=command) as j:
             for note in j.notices:
                 _log.warning("%s", note)
-            doc = export_game(j, game_id, include_secrets=include_secrets)
+            doc = export_game(j, game_id, include_secrets=include_secrets, analysis=carried)
         write_file(dumps(doc), target, private=doc["secrets"])
     except JournalError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     where = "standard output" if target == "-" else target
     note = " (with its secrets: keep it private)" if doc["secrets"] else ""
+    if carried is not None:
+        note += f" with its analysis ({len(carried['turns'])} points)"
     _log.info("%s", f"game {game_id} ({doc['game']}, {len(doc['inputs'])} inputs) exported to {where}{note}")
     return 0
 
@@ -476,4 +547,7 @@ def import_command(prog: str, journal_path: Path, source: str, *, command: str) 
               f"`{checked.game} replay {game_id}` shows it")
     else:
         print(f"{name}: already in {journal_path} as game {game_id}; nothing was imported")
+    if checked.analysis is not None:
+        _log.info("%s", f"{name}: its analysis ({checked.analysis} points) was checked but the journal keeps no "
+                        f"analyses: `bitbox analyse {checked.game} {game_id}` makes it again")
     return 0

@@ -109,7 +109,8 @@ def history(kit: TableKit, journal: str | None, *, as_json: bool = False, out: T
     return 2 if problems else 0
 
 
-def export(kit: TableKit, game_id: int, target: str, journal: str | None, *, include_secrets: bool = False) -> int:
+def export(kit: TableKit, game_id: int, target: str, journal: str | None, *, include_secrets: bool = False,
+           analysis: str | None = None) -> int:
     """``export ID FILE``: one game in one portable file (:mod:`bitbox.table.gamefile`)."""
     from .gamefile import export_command
     try:
@@ -117,7 +118,7 @@ def export(kit: TableKit, game_id: int, target: str, journal: str | None, *, inc
     except (TableError,) + kit.path_errors as exc:
         return _fail(f"{kit.command} export", exc)
     return export_command(f"{kit.command} export", path, game_id, target, include_secrets=include_secrets,
-                          command=kit.command, rules=kit.rules)
+                          command=kit.command, rules=kit.rules, analysis=analysis)
 
 
 def import_(kit: TableKit, source: str, journal: str | None) -> int:

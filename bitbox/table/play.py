@@ -66,6 +66,8 @@ class PlayRequest:
     out: TextIO | None = None
     then_home: bool = False                   # started from the home screen: after the winner, a lock goes on
     names: Sequence[str] = ()                 # the people's names, in seat order (bitbox.table.names)
+    think: int | None = None                  # the search bot's milliseconds per decision (--think)
+    rollouts: int | None = None               # the search bot's rollouts per decision (--rollouts)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,11 @@ Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
 """
 from __future__ import annotations
 
+import hashlib
+import threading
 import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -68,6 +72,7 @@ class Session(Referee):
         self._steps: deque[LogEntry] = deque()
         self._turn = turn_of(game)
         self.moves = inputs_applied
+        self.thinking: set[str] = set()          # players whose bot is searching (shown on screen)
 
     # ------------------------------------------------------------------ the console's hooks
     def colour_of(self, player: str) -> tuple[int, int, int]:
@@ -222,7 +227,9 @@ class Session(Referee):
             if p in winners:
                 status = "winner"
             elif self.stage == "prompt" and p in self.open:
-                if p in self.answers:
+                if p in self.thinking:
+                    status = "thinking"
+                elif p in self.answers:
                     status = "ready"
                 elif p in self.refused:
                     status = "refused"
@@ -259,9 +266,15 @@ class BotDriver:
     """Plays ``player`` with a bot (:class:`bitbox.bots.Bot`) on the simulated controller
     ``sim``: after ``think`` seconds it sets the wheels the controls give for its answer and
     closes the lock (opening it first when it is still closed from before). It waits for
-    nothing else: at ``--speed 0`` a bots-only game runs as fast as the game computes."""
+    nothing else: at ``--speed 0`` a bots-only game runs as fast as the game computes.
+
+    A bot that searches (one with a ``decide`` method: :class:`bitbox.bots.search.SearchBot`)
+    thinks on a worker thread, on a copy of the game, so that the table goes on drawing and
+    reading the controllers meanwhile; the session shows that player as thinking
+    (:attr:`Session.thinking`)."""
 
     RETRY = 0.25                                   # seconds before an unanswered unlock is sent again
+    WAIT = 0.005                                   # at most this long per update for a worker's answer
 
     def __init__(self, player: str, sim: Any, bot: Any, controls: Controls, *, seed: int = 0, think: float = 0.0) -> None:
         self.player, self.sim, self.bot, self.controls = player, sim, bot, controls
@@ -270,22 +283,75 @@ class BotDriver:
         # debounce passes in virtual time) instead of 50 ms later: the table waits for nothing
         self.instant = think <= 0
         self._plan: _Plan | None = None
+        self.searches = callable(getattr(bot, "decide", None))
+        self._worker: tuple[tuple[Any, ...], Future[tuple[int, int, int]]] | None = None
 
     def _decide(self, session: Session, prompt: Prompt) -> tuple[int, int, int]:
+        seed = decision_seed(self.seed, self.player, session.inputs_applied, prompt.kind)
         rng = getattr(self.bot, "rng", None)
         if rng is not None and hasattr(rng, "seed"):
-            rng.seed(decision_seed(self.seed, self.player, session.inputs_applied, prompt.kind))
+            rng.seed(seed)
         action = self.bot.choose(session.private_view(self.player), prompt)
         return self.controls.wheels_for(prompt, action)
+
+    def _thought(self, session: Session, prompt: Prompt, key: tuple[Any, ...]) -> tuple[int, int, int] | None:
+        """A searching bot's answer once its worker has one (None: still thinking)."""
+        if self._worker is None or self._worker[0] != key:
+            self.stop()
+            future: Future[tuple[int, int, int]] = Future()
+            game = session.cartridge.from_data(session.game.to_data())
+            seed = decision_seed(self.seed, self.player, session.inputs_applied, prompt.kind)
+
+            def work() -> None:
+                try:
+                    from bitbox.bots import LazyView
+                    reseed = getattr(self.bot, "reseed", None)
+                    if callable(reseed):
+                        reseed(seed)
+                    future.set_result(self.controls.wheels_for(prompt, self.bot.choose(LazyView(game, self.player),
+                                                                                       prompt)))
+                except BaseException as exc:  # noqa: BLE001 -- raised again on the table's thread
+                    future.set_exception(exc)
+            self._worker = (key, future)
+            session.thinking.add(self.player)
+            threading.Thread(target=work, name=f"bot-{self.player}", daemon=True).start()
+        future = self._worker[1]
+        try:
+            wheels = future.result(timeout=self.WAIT)
+        except FutureTimeout:
+            return None
+        session.thinking.discard(self.player)
+        return wheels
+
+    def stop(self) -> None:
+        """Give up a search under way (the prompt went away or the table closes)."""
+        if self._worker is not None:
+            cancel = getattr(self.bot, "cancel", None)
+            if callable(cancel) and not self._worker[1].done():
+                cancel()
+                try:                               # it ends with its rollout: the bot is not shared
+                    self._worker[1].exception(timeout=2.0)
+                except FutureTimeout:
+                    pass
+            self._worker = None
 
     def update(self, session: Session, now: float) -> None:
         prompt = session.awaiting(self.player)
         if prompt is None:
             self._plan = None
+            if self._worker is not None:
+                self.stop()
+                session.thinking.discard(self.player)
             return
         key = (session.inputs_applied, session.prompt_id)
         if self._plan is None or self._plan.key != key:
-            self._plan = _Plan(key, now + self.think, self._decide(session, prompt))
+            if self.searches and len(prompt.options) > 1:
+                wheels = self._thought(session, prompt, key)
+                if wheels is None:
+                    return
+                self._plan = _Plan(key, now + self.think, wheels)
+            else:
+                self._plan = _Plan(key, now + self.think, self._decide(session, prompt))
         plan = self._plan
         if now < plan.at:
             return

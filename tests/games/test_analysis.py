@@ -120,3 +120,66 @@ def test_what_the_search_bot_would_play_here() -> None:
     assert sum(s.rollouts for s in decision.scores) == 6
     assert json.dumps(game.to_data(), sort_keys=True) == before
     assert suggest(c, game, "purple") is None
+
+
+# ---------------------------------------------------------------- a game file can carry its analysis
+
+def test_export_carries_the_analysis_and_import_checks_it(journal: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from outspeed.cli import main as outspeed
+    out = tmp_path / "a"
+    assert outspeed(["analyse", "1", "--journal", str(journal), "--rollouts", "2", "--out", str(out), "-q"]) == 0
+    analysis = json.loads((out / "analysis.json").read_text())
+    capsys.readouterr()
+    for given in (out, out / "analysis.json"):                   # the folder analyse wrote, or the file itself
+        target = tmp_path / f"game-{given.name}.json"
+        assert outspeed(["export", "1", str(target), "--analysis", str(given), "--journal", str(journal)]) == 0
+        assert "with its analysis" in capsys.readouterr().err
+        doc = json.loads(target.read_text())
+        assert doc["analysis"] == analysis
+    elsewhere = tmp_path / "other.sqlite"
+    assert outspeed(["import", str(target), "--journal", str(elsewhere)]) == 0
+    said = capsys.readouterr()
+    assert "imported as game 1" in said.out
+    assert "its analysis (%d points) was checked" % len(analysis["turns"]) in said.err
+    with Journal(elsewhere, create=False) as j:
+        assert [g.id for g in j.games()] == [1]
+
+    # strict: an analysis that is not one, or not this game's, is refused in one line, nothing imported
+    bad_docs = []
+    for change in ({"game": "lastonealive"}, {"players": ["red"]}, {"turns": "many"}):
+        bad_docs.append({**doc, "analysis": {**analysis, **change}})
+    broken = json.loads(json.dumps(analysis))
+    broken["turns"][0]["players"][doc["players"][0]]["chance"] = 1.5
+    bad_docs.append({**doc, "analysis": broken})
+    bad_docs.append({**doc, "analysis": [1, 2]})
+    for n, bad in enumerate(bad_docs):
+        path = tmp_path / f"bad{n}.json"
+        path.write_text(json.dumps(bad))
+        fresh = tmp_path / f"fresh{n}.sqlite"
+        assert outspeed(["import", str(path), "--journal", str(fresh)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and ("its analysis" in err) and "refused" in err and "nothing was imported" in err, err
+        if fresh.exists():
+            with Journal(fresh, create=False) as j:
+                assert j.games() == []
+
+
+def test_export_refuses_an_analysis_of_another_game(journal: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from outspeed.cli import main as outspeed
+    out = tmp_path / "a"
+    assert outspeed(["analyse", "1", "--journal", str(journal), "--rollouts", "1", "--out", str(out), "-q"]) == 0
+    data = json.loads((out / "analysis.json").read_text())
+    (out / "analysis.json").write_text(json.dumps({**data, "id": 7}))
+    capsys.readouterr()
+    assert outspeed(["export", "1", str(tmp_path / "g.json"), "--analysis", str(out), "--journal", str(journal)]) == 2
+    assert capsys.readouterr().err.strip() == "outspeed export: the analysis given is of game 7, not of game 1"
+    assert not (tmp_path / "g.json").exists()
+    assert outspeed(["export", "1", str(tmp_path / "g.json"), "--analysis", str(tmp_path / "none"),
+                     "--journal", str(journal)]) == 2
+    assert "--analysis" in capsys.readouterr().err and not (tmp_path / "g.json").exists()
+    (tmp_path / "junk.json").write_text("{not json")
+    assert outspeed(["export", "1", str(tmp_path / "g.json"), "--analysis", str(tmp_path / "junk.json"),
+                     "--journal", str(journal)]) == 2
+    assert "not JSON text" in capsys.readouterr().err

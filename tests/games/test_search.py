@@ -173,3 +173,67 @@ def test_the_games_simulate_commands_seat_it_too(capsys: pytest.CaptureFixture[s
     assert "search" in capsys.readouterr().out
     assert lastonealive(["simulate", "--bots", "search", "--rollouts", "0", "-q"]) == 2
     assert "--rollouts must be 1 or more" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the search's rules (strength)
+
+def test_rollouts_stop_where_the_cartridge_can_judge() -> None:
+    """Last One Alive's leaf evaluation judges once the deciding player's turn is over: its
+    rollouts play no further, and score 0 for a player out, a share for one still in."""
+    from bitbox.bots.search import leaf_evaluation, play_to_leaf
+    c = find("lastonealive")
+    evaluate = leaf_evaluation(c)
+    assert evaluate is not None and leaf_evaluation(find("outspeed")) is None     # Outspeed plays to the end
+    game, prompt = next((g, p) for g, p in decision_points(c, 3, 5, 40)
+                        if p.player in g.players and g.engine.state.phase != "setup")   # type: ignore[attr-defined]
+    player = prompt.player
+    assert evaluate(game, player) is None                                    # the player's turn goes on
+    bots = {p: make_bot(c, "careful", k) for k, p in enumerate(game.players)}
+    value = play_to_leaf(game, bots, player, evaluate)
+    engine = game.engine                                                     # type: ignore[attr-defined]
+    assert engine.state.active != player or game.finished                    # it stopped when the turn ended
+    if player in engine.state.eliminated:
+        assert value == 0.0
+    else:
+        assert 0 < value <= 1
+    loser = next(p for p in game.players if p != player)
+    engine.state.eliminated.append(loser)
+    assert evaluate(game, loser) == 0.0
+
+
+def test_options_that_play_alike_are_dropped_early() -> None:
+    """When every option comes out the same on every deal, the search stops after its first
+    rounds and keeps the rollout bot's answer."""
+    from bitbox.bots import search
+    c = find("outspeed")
+    game, prompt = next((g, p) for g, p in decision_points(c, 3, 4, 12) if p.kind == "program")
+    bot = SearchBot(c, 0, Budget(rollouts=400), evaluate=lambda g, p: 0.5)   # every option judged alike
+    decision = bot.decide(game, prompt)
+    assert decision.rollouts <= search.MIN_ROUNDS * len(decision.scores)
+    assert decision.chosen == decision.scores[0].option                      # the rollout bot's answer
+
+
+def test_the_rollout_bots_answer_is_left_only_for_a_clearly_better_option() -> None:
+    from bitbox.bots.search import OptionScore, SearchBot
+
+    def pick(first: list[float], other: list[float]) -> int:
+        scores = [OptionScore("a", len(first), sum(first)), OptionScore("b", len(other), sum(other))]
+        return SearchBot._pick(["a", "b"], [first, other], scores)
+    noisy = [1.0, 0.0] * 8
+    assert pick(noisy, [0.0, 1.0] * 7 + [1.0, 1.0]) == 0                    # one deal better: noise
+    assert pick([0.0] * 16, [1.0] * 12 + [0.0] * 4) == 1                    # better on most deals
+    assert pick([0.5] * 16, [0.5] * 16) == 0                                # alike: the rollout bot's
+
+
+def test_a_cancelled_search_plays_what_it_has_and_reseed_makes_it_reproducible() -> None:
+    c = find("lastonealive")
+    game, prompt = next((g, p) for g, p in decision_points(c, 3, 5, 40) if len(p.options) > 2)
+    bot = SearchBot(c, 0, Budget(rollouts=64))
+    bot.cancel()
+    stopped = bot.decide(game, prompt)
+    assert stopped.rollouts == 0 and stopped.chosen in prompt.options
+    picks = []
+    for _ in range(2):
+        bot.reseed(42)
+        picks.append(bot.decide(game, prompt))
+    assert picks[0].rollouts > 0 and picks[0].scores == picks[1].scores and picks[0].chosen == picks[1].chosen
