@@ -382,8 +382,8 @@ def game(argv: Sequence[str]) -> int:
     except GameError as exc:
         print(f"bitbox game: {exc}", file=sys.stderr)
         return 2
-    from .table.command import run
-    return run(cartridge, argv[1:], f"bitbox game {cartridge.name}")
+    from .table.command import own_command
+    return own_command(cartridge, list(argv[1:]), None)      # a game with a command of its own runs it
 
 
 def _check_game(name: str) -> int:

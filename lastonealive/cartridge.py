@@ -24,13 +24,14 @@ from bitbox.games.protocol import Game as AnyGame
 
 from .rules import OBJECTS, TYPES, VARIANTS, Action, Event, Game, Refused, RulesError
 from .prompts import protocol_prompts
-from .rules.game import MAX_PLAYERS, MIN_PLAYERS, variant_problem
+from .rules.game import MAX_PLAYERS, MIN_PLAYERS, VARIANT_PLAYERS, variant_problem
 
 NAME = "lastonealive"
 TITLE = "Last One Alive"
 
 _OPTIONS = (
-    OptionSpec("survivors", False, "three lives each, scores at the third apocalypse token (2-3 players)"),
+    OptionSpec("survivors", False, "three lives each, scores at the third apocalypse token (2-3 players)",
+               players=VARIANT_PLAYERS["survivors"]),
     OptionSpec("day_night", False, "the night token in the bag: +1 level until the day token is drawn"),
     OptionSpec("zombies_everywhere", False, "each elimination raises the apocalypse level (to 4)"),
     OptionSpec("zombified_rolls", False, "eliminated players roll a zombie die on their turn"),

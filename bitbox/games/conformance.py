@@ -97,7 +97,21 @@ def _check_prompts(game: Game, prompts: Sequence[Prompt], where: str) -> None:
 def play_random(cartridge: Cartridge, players: int, seed: int, options: Mapping[str, JSON] | None = None,
                 on_step: Callable[[Game, int], None] | None = None) -> tuple[Game, list[str]]:
     """Play one game answering at random (answers from ``random.Random(seed)``); return the
-    game and, per apply, the JSON of the answers, the events and the state after it."""
+    game and, per apply, the JSON of the answers, the events and the state after it. An
+    option value its :class:`OptionSpec` bars at this player count must be refused by
+    ``Cartridge.new`` (a :class:`GameError`); the game is then played without it."""
+    specs = {s.name: s for s in cartridge.options}
+    barred = {k for k, v in (options or {}).items() if k in specs and specs[k].barred(v, players)}
+    if barred:
+        try:
+            cartridge.new(player_names(cartridge, players), seed, dict(options or {}))
+        except GameError:
+            pass
+        else:
+            raise ConformanceError(f"{cartridge.name}, {players} players: the options "
+                                   f"{ {k: (options or {})[k] for k in sorted(barred)} } are for "
+                                   f"{ {k: specs[k].players for k in sorted(barred)} } players, yet the game began")
+        options = {k: v for k, v in (options or {}).items() if k not in barred}
     rng = random.Random(seed)
     game = cartridge.new(player_names(cartridge, players), seed, options or {})
     trace = [_dump(game.to_data(), f"{cartridge.name} seed {seed}: the state")]

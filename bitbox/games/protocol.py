@@ -128,12 +128,21 @@ class Prompt:
 @dataclass(frozen=True)
 class OptionSpec:
     """One option a game takes at :meth:`Cartridge.new`: its name, default and allowed values
-    (``choices``; empty means any value of ``default``'s type), and a line of help."""
+    (``choices``; empty means any value of ``default``'s type), a line of help, and
+    ``players``: when a value other than the default is for some player counts only, their
+    ``(min, max)`` (``Cartridge.new`` refuses it at other counts with a :class:`GameError`;
+    the conformance checks hold it to that); ``None``: every count the game takes."""
 
     name: str
     default: JSON
     help: str = ""
     choices: tuple[JSON, ...] = ()
+    players: tuple[int, int] | None = None
+
+    def barred(self, value: JSON, players: int) -> bool:
+        """``value`` of this option cannot be played by ``players`` players."""
+        return self.players is not None and value != self.default and \
+            not self.players[0] <= players <= self.players[1]
 
 
 @runtime_checkable

@@ -385,17 +385,28 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     return int(args.func(args) or 0)
 
 
-def own_command(cartridge: Cartridge, argv: list[str]) -> int:
-    """``bitbox play --game NAME ARGS`` for a game that has a command of its own: the console
-    script called NAME (found among the installed entry points, not imported by the
-    cartridge), run as ``NAME play ARGS``; else the console's (:func:`run`)."""
+def own_script(cartridge: Cartridge) -> Any:
+    """The game's own command: the installed console script called as the cartridge (found
+    among the entry points, not imported by the cartridge), unless it is the console's
+    generic one (:func:`main`); None when the game has none."""
     from importlib.metadata import entry_points
     found = [ep for ep in entry_points(group="console_scripts") if ep.name == cartridge.name]
     if not found or found[0].value == f"{__name__}:main":
-        return run(cartridge, ["play", *argv], f"bitbox game {cartridge.name}")
-    main_of = found[0].load()
+        return None
+    return found[0].load()
+
+
+def own_command(cartridge: Cartridge, argv: list[str], command: str | None = "play") -> int:
+    """``bitbox play --game NAME ARGS`` (and ``bitbox game NAME COMMAND ARGS``, ``command``
+    None) for a game that has a command of its own: that command, run as ``NAME play ARGS``
+    (``NAME ARGS``), so that a game played, listed or replayed through the console is its own
+    table's, journal format included; else the console's (:func:`run`)."""
+    argv = [command, *argv] if command is not None else list(argv)
+    main_of = own_script(cartridge)
+    if main_of is None:
+        return run(cartridge, argv, f"bitbox game {cartridge.name}")
     try:
-        return int(main_of(["play", *argv]) or 0)
+        return int(main_of(argv) or 0)
     except SystemExit as exc:                    # argparse's own exit (bad option: 2, --help: 0)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
 

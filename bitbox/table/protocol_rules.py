@@ -105,4 +105,13 @@ def journal_rules_of(cartridge: Cartridge) -> Any:
     return own if own is not None else ProtocolJournalRules(cartridge)
 
 
-__all__ = ["INPUT_KIND", "ProtocolJournalRules", "fingerprint", "game_seed", "journal_rules_of"]
+def session_rules_of(cartridge: Cartridge) -> Any:
+    """The journal rules the console's session plays by: the cartridge's own when they
+    journal the protocol's answers (``input_of(game, answers)``, applied to the protocol's
+    game), else the protocol's. Rules written for a game's own table and engine (Outspeed's,
+    Last One Alive's) are that table's: their commands run it."""
+    own = getattr(cartridge, "journal", None)
+    return own if own is not None and callable(getattr(own, "input_of", None)) else ProtocolJournalRules(cartridge)
+
+
+__all__ = ["INPUT_KIND", "ProtocolJournalRules", "fingerprint", "game_seed", "journal_rules_of", "session_rules_of"]

@@ -22,7 +22,6 @@ Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from concurrent.futures import Future
@@ -36,7 +35,7 @@ from bitbox.display.model import LogEntry, PlayerStatus, ShellView
 from bitbox.games.protocol import Action, Cartridge, Game, Prompt
 
 from .controls import Controls, controls_of
-from .protocol_rules import INPUT_KIND, ProtocolJournalRules, journal_rules_of
+from .protocol_rules import INPUT_KIND, ProtocolJournalRules, session_rules_of
 from .referee import Journaling, Pace, Referee, decision_seed
 from .seating import SeatPlan
 
@@ -62,7 +61,7 @@ class Session(Referee):
         self.cartridge = cartridge
         # the journal's rules of this game (its own, kept as its cartridge's ``journal``, or the
         # protocol's): the session journals and applies inputs in the format they read
-        self.rules = journal_rules_of(cartridge)
+        self.rules = session_rules_of(cartridge)
         self.input_errors = tuple(getattr(self.rules, "input_errors", ProtocolJournalRules.input_errors))
         self.controls = controls if controls is not None else controls_of(cartridge)
         self.open: dict[str, Prompt] = {}
