@@ -371,6 +371,9 @@ class Home(Menu):
         self.option_rows = []
         for spec in (c.options if c is not None else ()):
             values = [False, True] if isinstance(spec.default, bool) else list(spec.choices)
+            barred = getattr(spec, "barred", None)      # values for other player counts only (OptionSpec.players)
+            if callable(barred):
+                values = [v for v in values if not barred(v, self.players_row.value)]
             if len(values) < 2 or self._settled(spec) or not self._expressible(spec, values):
                 continue
             row = Row(f"opt:{spec.name}", values)

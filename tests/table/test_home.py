@@ -257,6 +257,14 @@ def test_wheels_and_locks_alone_go_from_the_home_screen_to_a_named_game_and_back
     assert again.label(again.game_row) == "Juego"
     saved = json.loads(prefs_path().read_text())
     assert saved["game"] == "goofspiel" and saved["options"]["goofspiel"] == {"cards": 3}
+    # the finished game, shared: a replay GIF of it (a frame per turn and the start)
+    from PIL import Image
+
+    from bitbox.cli import main as bitbox_main
+    assert bitbox_main(["game", "goofspiel", "replay", str(info.id), "--journal", "j.sqlite",
+                        "--gif", "game.gif", "--size", "320x180"]) == 0
+    with Image.open(table / "game.gif") as gif:
+        assert gif.size == (320, 180) and gif.n_frames == 4          # the start and three bids
 
 
 def test_a_game_refused_in_one_line_comes_back_home_with_that_line(table):

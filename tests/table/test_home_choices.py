@@ -46,6 +46,11 @@ def test_every_installed_game_is_offered_with_its_own_rows(games):
     assert [r.key for r in home.rows][-1] == "opt:cards" and home.rows[-1].values == [3, 4, 5, 6, 7, 8]
     home.key("right")
     # Last One Alive's own command takes its variants as --variant and the first zombie as --first-zombie
+    assert home.players_row.value == 4                  # Survivors is for 2-3 players (its OptionSpec.players)
+    assert [r.key for r in home.option_rows] == ["opt:day_night", "opt:zombies_everywhere",
+                                                     "opt:zombified_rolls", "opt:first_zombie"]
+    home.players_row.select(3)
+    home.changed(home.players_row)
     assert [r.key for r in home.option_rows] == ["opt:survivors", "opt:day_night", "opt:zombies_everywhere",
                                                      "opt:zombified_rolls", "opt:first_zombie"]
 
