@@ -73,7 +73,7 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .events import Event
 
@@ -963,32 +963,21 @@ class Game:
             action = _canonical(action)
         events: list[Event] = []
         ph, p = s.phase, s.active
-        k = action.kind
         self._legal = None
+        if ph in WINDOWS:                       # a window's answers: pass, or a use
+            if action.kind == "use":
+                self._use(p, action, events)
+            else:
+                self._close_window(ph, events)
+            return events
         if ph == UNSTARTED:
             return self.start_setup(action.arg, [])
-        if ph == "setup":
-            self._place_setup(p, action.arg, events)
-        elif ph == "zombified":
-            self._zombified_roll(p, events)
-        elif k == "use":
-            self._use(p, action, events)
-        elif k == "pass":
-            self._close_window(ph, events)
-        elif ph == "dice" and k == "undo":
+        if ph == "dice" and action.kind == "undo":
             self._undo_radios(p, events)
-        elif ph == "dice":
-            self._take_and_roll(p, action.arg, events)
-        elif ph == "draw":
-            self._object_draws(p, action.arg, events)
-        elif ph == "shoot":
-            self._shoot(p, action.arg, events)
-        elif ph == "give":
-            self._give(p, action.arg, events)
-        elif ph == "draw_barricades":
-            self._barricade_draws(p, action.arg, events)
-        elif ph == "keep":
-            self._keep(p, action.arg, events)
+            return events
+        step = _STEPS.get(ph)                   # the other phases: one kind of answer each
+        if step is not None:
+            step(self, p, action.arg, events)
         return events
 
     # -- setup
@@ -1157,13 +1146,15 @@ class Game:
                                            "radio": [list(r) for r in s.radio]}))
         blank_ambush = s.chainsaw_before                  # _set_face: an ambush is blank after a chainsaw
         tray: list[Die] = []
+        rolled: list[str] = []
         for t in TYPES:
             ids = _DIE_IDS[t]
             for k, f in enumerate(faces[t], 1):
-                tray.append(Die(t, "blank" if blank_ambush and f == "ambush" else f,
-                                ids[k] if k < len(ids) else f"{PREFIX[t]}{k}"))
+                die_id = ids[k] if k < len(ids) else f"{PREFIX[t]}{k}"
+                tray.append(Die(t, "blank" if blank_ambush and f == "ambush" else f, die_id))
+                rolled.append(die_id)
         s.tray = tray
-        s.rolled = [d.id for d in tray]                  # all have one: just rolled
+        s.rolled = rolled
         events.append(Event("rolled", {"player": p, "dice": [[d.id, d.face] for d in tray]}))
         s.phase = "after"
 
@@ -1602,3 +1593,17 @@ class Game:
 
     def copy(self) -> "Game":
         return Game.from_data(self.to_data())
+
+
+#: What :meth:`Game.apply` does with the answer (its ``arg``) in each phase outside the
+#: windows and the dice's undo.
+_STEPS: dict[str, Callable[[Game, str, Any, list[Event]], None]] = {
+    "setup": Game._place_setup,
+    "zombified": lambda game, p, arg, events: game._zombified_roll(p, events),
+    "dice": Game._take_and_roll,
+    "draw": Game._object_draws,
+    "shoot": Game._shoot,
+    "give": Game._give,
+    "draw_barricades": Game._barricade_draws,
+    "keep": Game._keep,
+}
