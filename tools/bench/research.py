@@ -102,7 +102,7 @@ def env_figures(seconds: float) -> list[dict[str, Any]]:
     return out
 
 
-def _same_games(run: Any) -> tuple[list[Any], list[int], list[list[int]]]:
+def _same_games(run: Any) -> tuple[tuple[str, ...], list[int], list[list[int]]]:
     """The players, and each game's seed and its seats' bot seeds, as ``bitbox simulate``
     derives them for ``run`` (:mod:`bitbox.simulation.seeds`): the baselines play the very
     games the simulation plays."""
@@ -140,12 +140,15 @@ def _engine_loop(run: Any, same: Any) -> tuple[float, list[list[float]]]:
 
 def _protocol_loop(run: Any, same: Any) -> float:
     """Games/s of the same games through the game protocol alone: the cartridge's games and
-    its random bots (``bitbox.bots.play``), no harness (no seeds derived, no records)."""
+    its random bots (``bitbox.bots.play``, each bot made as the runner makes it), no harness
+    (no seeds derived, no records)."""
+    from bitbox.simulation.runner import Seating
     cartridge = find(run.game)
+    seating = Seating(run, cartridge)
     names, game_seeds, bot_seeds = same
     t0 = time.perf_counter()
     for g, b in zip(game_seeds, bot_seeds):
-        play(cartridge.new(names, g, {}), {p: cartridge.make_bot("random", b[k]) for k, p in enumerate(names)})
+        play(cartridge.new(names, g, {}), {p: seating.bot("random", b[k]) for k, p in enumerate(names)})
     return len(game_seeds) / (time.perf_counter() - t0)
 
 
