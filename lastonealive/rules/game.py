@@ -237,6 +237,9 @@ class _Family:
     def sample(self, rng: random.Random) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
 
 class _DiceSets(_Family):
     """``use token`` with a list of distinct dice among ``ids``: any non-empty set (hero),
@@ -314,6 +317,9 @@ class _DiceCounts(_Family):
     def __iter__(self) -> Iterator[Action]:
         return iter(_dice_choices(self.avail, self.need))
 
+    def __len__(self) -> int:
+        return len(_dice_choices(self.avail, self.need))
+
     def sample(self, rng: random.Random) -> Action:
         return rng.choice(_dice_choices(self.avail, self.need))
 
@@ -368,7 +374,7 @@ class Legal:
             yield from f
 
     def __len__(self) -> int:
-        return len(self.actions) + sum(1 for f in self.families for _ in f)
+        return len(self.actions) + sum(len(f) for f in self.families)
 
     def sample(self, rng: random.Random) -> Action:
         """A random legal answer (each listed action and each family weighted alike)."""
