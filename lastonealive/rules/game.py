@@ -103,6 +103,7 @@ LIVES = 3                                                       # L-24
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 WINDOWS: tuple[str, ...] = ("before", "after", "before_shoot", "before_barricades")
+_FACE_SET = frozenset(FACES)
 # (token, mode) allowed per window (L-15): mode "before" is a use with no die, "die" one die,
 # "dice" a list of dice, "types" the radio's two dice types.
 _ALLOWED = {
@@ -211,6 +212,9 @@ STOP_GIVE = Action("give")
 # Actions are immutable values: the engine makes each one it lists once and shares it (a
 # legal list is rebuilt at every decision; making a frozen dataclass is the slow part).
 _ACTIONS: dict[tuple[str, str | None, Any], Action] = {}
+#: The draws of ``n`` tokens (objects, barricades) for the usual counts, made once.
+_DRAWS = tuple(Action("draw", None, n) for n in range(16))
+_BARRICADE_DRAWS = tuple(Action("draw_barricades", None, n) for n in range(16))
 
 
 def _action(kind: str, token: str | None = None, arg: Any = None) -> Action:
@@ -550,9 +554,13 @@ class Game:
             vs.append("zombies_everywhere")                                  # LA-4
         fs = {t: tuple((faces or {}).get(t, DEFAULT_FACES[t])) for t in TYPES}
         for t, f in fs.items():
-            if not f or any(x not in FACES for x in f):
+            try:
+                known = bool(f) and set(f) <= _FACE_SET
+            except TypeError:                   # an unhashable face: not a face
+                known = False
+            if not known:
                 raise RulesError(f"die {t}: faces must be among {', '.join(FACES)}")
-            if all(x == PLUS for x in f):
+            if set(f) == {PLUS}:
                 raise RulesError(f"die {t}: every face is {PLUS}, so its re-rolls would never end")
         cs = {t: int((counts or {}).get(t, DEFAULT_COUNTS[t])) for t in TYPES}
         return GameState(
@@ -693,10 +701,14 @@ class Game:
         s = self.state
         if s.finished:
             return None
-        legal = self.legal()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._make_legal()
+        ph = s.phase
+        if ph in WINDOWS:                       # the most common prompt: pass, or a token's use
+            return Prompt(s.active, ph, legal, PASS, len(legal.actions) == 1 and not legal.families, {})
         default, auto, info = self._default(legal)
-        kind = "start" if s.phase == UNSTARTED else s.phase
-        return Prompt(s.active, kind, legal, default, auto, info)
+        return Prompt(s.active, "start" if ph == UNSTARTED else ph, legal, default, auto, info)
 
     def _default(self, legal: Legal) -> tuple[Action | None, bool, dict[str, Any]]:
         s = self.state
@@ -704,13 +716,13 @@ class Game:
         if ph in WINDOWS:
             return PASS, len(legal.actions) == 1 and not legal.families, {}
         if ph == "draw":
-            return _action("draw", None, 0), s.draws_left == 0 or not s.bag, {"results": s.draws_left}
+            return _DRAWS[0], s.draws_left == 0 or not s.bag, {"results": s.draws_left}
         if ph == "shoot":
             return STOP_SHOOT, legal.actions == [STOP_SHOOT], {"bangs": s.bangs_left}
         if ph == "give":
             return STOP_GIVE, legal.actions == [STOP_GIVE], {"results": s.gives_left}
         if ph == "draw_barricades":
-            return _action("draw_barricades", None, 0), len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
+            return _BARRICADE_DRAWS[0], len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
         if ph == "zombified":
             return _action("roll"), True, {}
         if ph == "setup":
@@ -719,7 +731,7 @@ class Game:
             return Action("start", None, s.players[0]), False, {}
         if ph == "dice":
             avail = self._available()
-            return None, False, {"forced": self.forced_count(), "needed": min(4, sum(max(0, n) for n in avail.values())),
+            return None, False, {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
                                  "available": avail}
         return None, False, {}
 
@@ -755,7 +767,8 @@ class Game:
                 return Legal([UNDO])                                        # LA-2
             return Legal([], [_DiceCounts(avail, min(4, sum(avail.values())))])     # chosen_needed()
         if ph == "draw":
-            return Legal([_action("draw", None, n) for n in range(s.draws_left + 1)])
+            n = s.draws_left + 1
+            return Legal(_DRAWS[:n] if n <= len(_DRAWS) else [_action("draw", None, k) for k in range(n)])
         if ph == "shoot":
             out = [STOP_SHOOT]
             for d in s.front[p]:
@@ -769,7 +782,9 @@ class Game:
             return Legal(out)
         if ph == "draw_barricades":
             top = s.gives_left if not s.front[p] else 0
-            return Legal([_action("draw_barricades", None, n) for n in range(top + 1)])
+            n = top + 1
+            return Legal(_BARRICADE_DRAWS[:n] if n <= len(_BARRICADE_DRAWS)
+                         else [_action("draw_barricades", None, k) for k in range(n)])
         if ph == "keep":
             return Legal([], [_Keeps(self.held_faces(p))])
         raise RulesError(f"unknown phase {ph!r}")
