@@ -67,6 +67,7 @@ class Table:
         self._shapes: dict[Player, dict[Any, Any]] = {}   # each acting player's shape (see _shape)
         self._listed: dict[int, tuple[Sequence[Action], str, list[tuple[tuple[int, ...], Action]]]] = {}
         self._shape_of: dict[int, tuple[list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
+        self._ids_of: dict[int, tuple[Action, str, tuple[int, ...]]] = {}     # id(option) -> (it, kind, ids)
         self._worked: dict[tuple[tuple[int, ...], ...], dict[Any, Any]] = {}   # by shape, for every prompt
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool]]] = {}
         self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
@@ -184,13 +185,20 @@ class Table:
             if seen is not None and seen[0] is options and seen[1] == kind:
                 got = seen[2]
             else:
-                known, ids = self._ids, self.encoding.ids
+                known, ids, by_object = self._ids, self.encoding.ids, self._ids_of
                 got = []
                 for o in options:
+                    hit = by_object.get(id(o))          # the same option object again (shared
+                    if hit is not None and hit[0] is o and hit[1] == kind:     # values): no hashing
+                        got.append((hit[2], o))
+                        continue
                     key = (kind, o)
                     k = known.get(key)
                     if k is None:
                         k = known[key] = tuple(sorted(ids(prompt, o)))
+                    if len(by_object) > 8192:
+                        by_object.clear()
+                    by_object[id(o)] = (o, kind, k)
                     got.append((k, o))
                 if len(self._listed) > 1024:
                     self._listed.clear()
