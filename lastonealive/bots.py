@@ -28,7 +28,8 @@ def play_game(game: Game, bots: Mapping[str, RandomBot], max_decisions: int = 10
               on_event: Callable[[Event], None] | None = None) -> int:
     """Play to the end; return the number of decisions applied."""
     n = 0
-    while not game.finished:
+    state = game.state
+    while not state.finished:
         pr = game.prompt()
         assert pr is not None
         action = pr.default if pr.auto else bots[pr.player].decide(game, pr)

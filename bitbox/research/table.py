@@ -71,6 +71,11 @@ class Table:
         self.staged: dict[Player, Counter[int]] = {}   # selections in progress
         self.acting: dict[Player, Prompt] = {}         # the prompts answered now
         self._choices: dict[Player, list[tuple[tuple[int, ...], Action]]] = {}
+        self._shapes: dict[Player, dict[Any, Any]] = {}   # each acting player's shape (see _shape)
+        self._listed: dict[int, tuple[Sequence[Action], str, list[tuple[tuple[int, ...], Action]]]] = {}
+        self._shape_of: dict[int, tuple[list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
+        self._ids_of: dict[int, tuple[Action, str, tuple[int, ...]]] = {}     # id(option) -> (it, kind, ids)
+        self._worked: dict[tuple[tuple[int, ...], ...], dict[Any, Any]] = {}   # by shape, for every prompt
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool]]] = {}
         self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
         self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
@@ -78,6 +83,8 @@ class Table:
         self._singles: dict[Player, dict[int, Action]] = {}  # one-id answers no other answer extends
         self.applied = 0                               # game.apply calls
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
+        # (game, applied, private views, [encoded public part]) of the last observation
+        self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
 
     @classmethod
     def of(cls, game: str, players: int | Sequence[Player], options: Mapping[str, Any] | None = None) -> "Table":
@@ -99,6 +106,7 @@ class Table:
         other.staged = {p: Counter(c) for p, c in self.staged.items()}
         other.acting = dict(self.acting)
         other._choices, other._nodes, other._singles = dict(self._choices), dict(self._nodes), dict(self._singles)
+        other._shapes = dict(self._shapes)
         other.log = None if self.log is None else list(self.log)
         return other
 
@@ -140,7 +148,7 @@ class Table:
         """Answer what needs no one, apply complete phases, and find who acts now."""
         game = self.game
         assert game is not None
-        self._choices, self._nodes, self._singles = {}, {}, {}
+        self._choices, self._nodes, self._singles, self._shapes = {}, {}, {}, {}
         while not game.finished:
             prompts = game.prompts()
             if not prompts:
@@ -171,20 +179,60 @@ class Table:
     # ------------------------------------------------------------------ masks
     # An option is the sorted tuple of its ids (a multiset); a selection in progress is
     # looked up by its sorted tuple too. What a selection allows (its mask, the option it is
-    # whole, whether a longer option contains it) is worked out once per prompt and selection.
+    # whole, whether a longer option contains it) depends only on the options' ids in order
+    # (the prompt's *shape*): it is worked out once per shape and selection, by the option's
+    # place, and shared by every prompt of that shape (a game asks the same shapes again and
+    # again: Last One Alive's dice for the same dice available, Outspeed's programs on a face).
     def _options(self, player: Player) -> list[tuple[tuple[int, ...], Action]]:
         got = self._choices.get(player)
         if got is None:
             prompt = self.acting[player]
-            kind, known, ids = prompt.kind, self._ids, self.encoding.ids
-            got = []
-            for o in prompt.options:
-                key = (kind, o)
-                k = known.get(key)
-                if k is None:
-                    k = known[key] = tuple(sorted(ids(prompt, o)))
-                got.append((k, o))
+            kind, options = prompt.kind, prompt.options
+            seen = self._listed.get(id(options))     # a game that hands out the same options again
+            if seen is not None and seen[0] is options and seen[1] == kind:
+                got = seen[2]
+            else:
+                known, ids, by_object = self._ids, self.encoding.ids, self._ids_of
+                got = []
+                for o in options:
+                    hit = by_object.get(id(o))          # the same option object again (shared
+                    if hit is not None and hit[0] is o and hit[1] == kind:     # values): no hashing
+                        got.append((hit[2], o))
+                        continue
+                    key = (kind, o)
+                    k = known.get(key)
+                    if k is None:
+                        k = known[key] = tuple(sorted(ids(prompt, o)))
+                    if len(by_object) > 8192:
+                        by_object.clear()
+                    by_object[id(o)] = (o, kind, k)
+                    got.append((k, o))
+                if len(self._listed) > 1024:
+                    self._listed.clear()
+                self._listed[id(options)] = (options, kind, got)
             self._choices[player] = got
+        return got
+
+    def _shape(self, player: Player) -> dict[Any, Any]:
+        """What is worked out for the shape of ``player``'s prompt (its options' ids in order):
+        ``"singles"`` and each selection's node, by the options' places."""
+        got = self._shapes.get(player)
+        if got is None:
+            options = self._options(player)
+            known = self._shape_of.get(id(options))
+            if known is not None and known[0] is options:
+                got = known[1]
+            else:
+                shape = tuple(ids for ids, _ in options)
+                got = self._worked.get(shape)
+                if got is None:
+                    if len(self._worked) > 4096:        # shapes are few; a bound all the same
+                        self._worked.clear()
+                    got = self._worked[shape] = {}
+                if len(self._shape_of) > 1024:
+                    self._shape_of.clear()
+                self._shape_of[id(options)] = (options, got)
+            self._shapes[player] = got
         return got
 
     def _single(self, player: Player) -> dict[int, Action]:
@@ -192,14 +240,18 @@ class Table:
         got = self._singles.get(player)
         if got is None:
             options = self._options(player)
-            in_longer = {k for ids, _ in options if len(ids) > 1 for k in ids}
-            got = {}
-            for ids, o in options:
-                if len(ids) == 1:
-                    k = ids[0]
-                    if k not in in_longer and k not in got:
-                        got[k] = o
-            self._singles[player] = got
+            shape = self._shape(player)
+            places = shape.get("singles")
+            if places is None:
+                in_longer = {k for ids, _ in options if len(ids) > 1 for k in ids}
+                places = {}
+                for i, (ids, _) in enumerate(options):
+                    if len(ids) == 1:
+                        k = ids[0]
+                        if k not in in_longer and k not in places:
+                            places[k] = i
+                shape["singles"] = places
+            got = self._singles[player] = {k: options[i][1] for k, i in places.items()}
         return got
 
     def _node(self, player: Player) -> tuple[np.ndarray, Action | None, bool]:
@@ -210,19 +262,27 @@ class Table:
         nodes = self._nodes.setdefault(player, {})
         node = nodes.get(key)
         if node is None:
-            node = nodes[key] = self._work_out(self._options(player), key)
+            options = self._options(player)
+            shape = self._shape(player)
+            worked = shape.get(key)
+            if worked is None:
+                worked = shape[key] = self._work_out(options, key)
+            mask, place, longer = worked
+            node = nodes[key] = (mask, None if place is None else _NONE if place < 0 else options[place][1], longer)
         return node
 
     def _work_out(self, options: list[tuple[tuple[int, ...], Action]],
-                  key: tuple[int, ...]) -> tuple[np.ndarray, Action | None, bool]:
+                  key: tuple[int, ...]) -> tuple[np.ndarray, int | None, bool]:
+        """The mask of selection ``key``, the place of the option it is (-1: none; None for no
+        selection) and whether a longer option contains it. The mask is shared: never changed."""
         out = np.zeros(self.n_actions, dtype=np.int8)
         if not key:                                 # nothing chosen yet: every part of every option
             out[[k for ids, _ in options for k in ids]] = 1
             return out, None, True
-        whole: Action | None = None
-        is_whole = longer = False
+        whole = -1
+        longer = False
         n = len(key)
-        for ids, o in options:
+        for i, (ids, _) in enumerate(options):
             if len(ids) < n:
                 continue
             rest = _rest(ids, key)
@@ -231,10 +291,10 @@ class Table:
             if rest:
                 longer = True
                 out[list(rest)] = 1
-            elif not is_whole:
-                whole, is_whole = o, True
+            elif whole < 0:
+                whole = i
                 out[CONFIRM] = 1
-        return out, (whole if is_whole else _NONE), longer
+        return out, whole, longer
 
     def mask(self, player: Player) -> np.ndarray:
         """1 for each id legal for ``player`` now (only no-op without a prompt open)."""
@@ -308,15 +368,27 @@ class Table:
         public part once, when the encoding is a :class:`SplitEncoding`)."""
         game = self.game
         assert game is not None
-        many = getattr(game, "private_views", None)
-        views = many(players) if many is not None else {p: game.private_view(p) for p in players}
         enc = self.encoding
         size = enc.observation_size
+        # The game changes only when a phase is applied: until the next apply (a step that
+        # only adds to a selection, or hands in an answer the phase keeps unseen) the views
+        # and the encoded public part are the same, and are taken again.
+        seen = self._seen
+        if seen is None or seen[0] is not game or seen[1] != self.applied:
+            seen = self._seen = (game, self.applied, {}, [])
+        views: dict[Player, Mapping[str, Any]] = seen[2]
+        wanted = [p for p in players if p not in views]
+        if wanted:
+            many = getattr(game, "private_views", None)
+            views.update(many(wanted) if many is not None else {p: game.private_view(p) for p in wanted})
         out: dict[Player, np.ndarray] = {}
-        if isinstance(enc, SplitEncoding) and views:
-            base = np.zeros(size + self.n_actions, dtype=np.float32)
-            base[:size] = enc.public_part(next(iter(views.values())))
-            np.clip(base, 0, enc.observation_high, out=base)     # the private parts are small counts and flags
+        if isinstance(enc, SplitEncoding) and players:
+            if not seen[3]:
+                base = np.zeros(size + self.n_actions, dtype=np.float32)
+                base[:size] = enc.public_part(views[players[0]])
+                np.clip(base, 0, enc.observation_high, out=base)     # the private parts are small counts and flags
+                seen[3].append(base)
+            base = seen[3][0]
             for p in players:
                 vec = out[p] = base.copy()
                 enc.private_part(vec, views[p], p, self.acting.get(p))

@@ -31,6 +31,7 @@ cartridge's options by :meth:`Config.cartridge_options`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TextIO, runtime_checkable
 
-from ..bots import Bot, make_bot, play
+from ..bots import Bot, BotShelf, make_bot, play
 from ..games import JSON, Cartridge, Game, GameEvent, Player, Prompt, find
 from ..games.conformance import player_names
 from ..i18n import counted
@@ -205,21 +206,51 @@ class _Answers:
         return action
 
 
-def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statistics | None = None) -> Record:
+class Seating:
+    """What every game of a run seats, worked out once per run: the players (the seat
+    colours) and, for each bot name, how its bots are made.
+
+    A bot is made as :func:`bitbox.bots.make_bot` makes it (the cartridge's own bot of that
+    name when its shelf has one, else the console's); asking a cartridge whether its shelf has
+    a bot (a check of the :class:`~bitbox.bots.BotShelf` protocol and its list of names) costs
+    more than making a bot, so it is asked once per name, not once per seat of every game."""
+
+    def __init__(self, config: Any, cartridge: Cartridge) -> None:
+        self.cartridge = cartridge
+        self.names = player_names(cartridge, config.players)
+        self.budget = getattr(config, "search", None)       # the search bot's, when it plays
+        self._makers: dict[str, Callable[[int], Bot]] = {}
+
+    def bot(self, name: str, seed: int) -> Bot:
+        make = self._makers.get(name)
+        if make is None:
+            c = self.cartridge
+            if isinstance(c, BotShelf) and name in c.bot_names:            # make_bot's first choice
+                make = functools.partial(c.make_bot, name)
+            else:
+                make = functools.partial(make_bot, c, name, budget=self.budget)
+            self._makers[name] = make
+        return make(seed)
+
+
+def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statistics | None = None,
+             seating: Seating | None = None) -> Record:
     """Play game ``index`` of the run ``config``; return its record (see the module docstring).
     ``config`` has ``namespace``, ``seed``, ``players``, ``seat_bots(index)`` and
-    ``cartridge_options()`` (a :class:`Config`, or ``bitbox simulate``'s run)."""
+    ``cartridge_options()`` (a :class:`Config`, or ``bitbox simulate``'s run); ``seating``: the
+    run's :class:`Seating` (made here when not given)."""
+    if seating is None:
+        seating = Seating(config, cartridge)
     namespace = config.namespace
     gseed = seeds.game_seed(namespace, config.seed, index)
-    names = player_names(cartridge, config.players)
+    names = seating.names
     kinds = config.seat_bots(index)
     game = cartridge.new(names, gseed, config.cartridge_options())
     watch = statistics.watch(game, names) if statistics is not None else None
     answered = getattr(watch, "answered", None)
     bots: dict[Player, Bot] = {}
-    budget = getattr(config, "search", None)         # the search bot's, when it plays
     for k, p in enumerate(names):
-        bot = make_bot(cartridge, kinds[k], seeds.bot_seed(namespace, gseed, k), budget)
+        bot = seating.bot(kinds[k], seeds.bot_seed(namespace, gseed, k))
         bots[p] = _Answers(bot, k, answered) if answered is not None else bot
     steps = [0]
     seen = watch.events if watch is not None else None
@@ -251,6 +282,7 @@ class Job:
     def _use(self, cartridge: Cartridge | None) -> None:
         self.cartridge = cartridge
         self.hook = statistics_of(cartridge) if cartridge is not None and self.with_statistics else None
+        self.seating = Seating(self.config, cartridge) if cartridge is not None else None
 
     def __getstate__(self) -> tuple[Any, bool]:
         return self.config, self.with_statistics
@@ -263,7 +295,7 @@ class Job:
         if self.cartridge is None:
             self._use(find(self.config.game))
         assert self.cartridge is not None
-        return play_one(self.config, index, self.cartridge, self.hook)
+        return play_one(self.config, index, self.cartridge, self.hook, self.seating)
 
 
 def records(config: Any, workers: int = 1, progress: Progress | None = None, ray: str | None = None,
@@ -346,5 +378,5 @@ def simulate(config: Config, workers: int = 1, progress: TextIO | None = None, r
     return Result(config, stats, time.perf_counter() - start, used[0], log, c.title)
 
 
-__all__ = ["Config", "Job", "Record", "Result", "Statistics", "Tally", "Watch", "csv_columns", "play_one", "records",
-           "simulate", "statistics_of"]
+__all__ = ["Config", "Job", "Record", "Result", "Seating", "Statistics", "Tally", "Watch", "csv_columns", "play_one",
+           "records", "simulate", "statistics_of"]

@@ -73,7 +73,7 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .events import Event
 
@@ -117,6 +117,7 @@ def variant_problem(variants: Iterable[str], players: int) -> str | None:
     return None
 
 WINDOWS: tuple[str, ...] = ("before", "after", "before_shoot", "before_barricades")
+_FACE_SET = frozenset(FACES)
 # (token, mode) allowed per window (L-15): mode "before" is a use with no die, "die" one die,
 # "dice" a list of dice, "types" the radio's two dice types.
 _ALLOWED = {
@@ -222,6 +223,24 @@ UNDO = Action("undo")
 STOP_SHOOT = Action("shoot")
 STOP_GIVE = Action("give")
 
+# Actions are immutable values: the engine makes each one it lists once and shares it (a
+# legal list is rebuilt at every decision; making a frozen dataclass is the slow part).
+_ACTIONS: dict[tuple[str, str | None, Any], Action] = {}
+#: The draws of ``n`` tokens (objects, barricades) for the usual counts, made once.
+_DRAWS = tuple(Action("draw", None, n) for n in range(16))
+_BARRICADE_DRAWS = tuple(Action("draw_barricades", None, n) for n in range(16))
+
+
+def _action(kind: str, token: str | None = None, arg: Any = None) -> Action:
+    """``Action(kind, token, arg)``, made once (``arg`` hashable: an id, a number, a tuple)."""
+    key = (kind, token, arg)
+    a = _ACTIONS.get(key)
+    if a is None:
+        if len(_ACTIONS) > 4096:                # ids and numbers are few; a bound all the same
+            _ACTIONS.clear()
+        a = _ACTIONS[key] = Action(kind, token, arg)
+    return a
+
 
 class _Family:
     """A set of legal answers described by a rule rather than listed (hero subsets, flare
@@ -235,6 +254,9 @@ class _Family:
 
     def sample(self, rng: random.Random) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 class _DiceSets(_Family):
@@ -297,10 +319,13 @@ class _DiceCounts(_Family):
     """``dice`` with ``need`` chosen dice in all, none of a type beyond what is available."""
 
     def __init__(self, avail: Mapping[str, int], need: int) -> None:
-        self.avail = tuple(max(0, avail[t]) for t in TYPES)
+        self.avail = tuple([max(0, avail[t]) for t in TYPES])
         self.need = need
 
     def __contains__(self, a: object) -> bool:
+        for x in _dice_choices(self.avail, self.need):      # the usual case: a listed answer itself
+            if x is a:
+                return True
         if not isinstance(a, Action) or a.kind != "dice" or not isinstance(a.arg, tuple) or len(a.arg) != 4:
             return False
         if not all(type(c) is int and c >= 0 for c in a.arg):
@@ -308,16 +333,36 @@ class _DiceCounts(_Family):
         return sum(a.arg) == self.need and all(c <= m for c, m in zip(a.arg, self.avail))
 
     def __iter__(self) -> Iterator[Action]:
-        need, (az, ash, ao, ab) = self.need, self.avail
+        return iter(_dice_choices(self.avail, self.need))
+
+    def __len__(self) -> int:
+        return len(_dice_choices(self.avail, self.need))
+
+    def sample(self, rng: random.Random) -> Action:
+        return rng.choice(_dice_choices(self.avail, self.need))
+
+
+_DICE_CHOICES: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
+
+
+def _dice_choices(avail: tuple[int, ...], need: int) -> tuple[Action, ...]:
+    """Every ``dice`` answer for ``need`` chosen dice among ``avail`` (per type, TYPES order),
+    zombie dice first then shoot, object, barricade, each from 0 up; listed once per case."""
+    key = (avail, need)
+    got = _DICE_CHOICES.get(key)
+    if got is None:
+        az, ash, ao, ab = avail
+        out = []
         for z in range(min(need, az) + 1):
             for sh in range(min(need - z, ash) + 1):
                 for o in range(min(need - z - sh, ao) + 1):
                     b = need - z - sh - o
                     if b <= ab:
-                        yield Action("dice", None, (z, sh, o, b))
-
-    def sample(self, rng: random.Random) -> Action:
-        return rng.choice(list(self))
+                        out.append(_action("dice", None, (z, sh, o, b)))
+        if len(_DICE_CHOICES) > 4096:
+            _DICE_CHOICES.clear()
+        got = _DICE_CHOICES[key] = tuple(out)
+    return got
 
 
 class Legal:
@@ -331,6 +376,9 @@ class Legal:
         self.families: list[_Family] = list(families)
 
     def __contains__(self, a: object) -> bool:
+        for x in self.actions:                  # the usual case: one of the listed actions itself
+            if x is a:
+                return True
         try:
             if a in self.actions:
                 return True
@@ -344,7 +392,7 @@ class Legal:
             yield from f
 
     def __len__(self) -> int:
-        return len(self.actions) + sum(1 for f in self.families for _ in f)
+        return len(self.actions) + sum(len(f) for f in self.families)
 
     def sample(self, rng: random.Random) -> Action:
         """A random legal answer (each listed action and each family weighted alike)."""
@@ -355,7 +403,7 @@ class Legal:
         return self.families[i - len(self.actions)].sample(rng)
 
 
-@dataclass
+@dataclass(slots=True)
 class Prompt:
     """What must be decided now: by whom, which kind of decision, the legal answers; ``auto``
     when there is nothing to decide (the table applies ``default`` without asking)."""
@@ -438,8 +486,18 @@ def _ceil_half(n: int) -> int:
     return (n + 1) // 2
 
 
+_ORDER: dict[tuple[str, str | None], tuple[int, int]] = {}
+_DIE_IDS = {t: tuple(f"{PREFIX[t]}{k}" for k in range(32)) for t in TYPES}     # z1, z2... (index 0 unused)
+
+
 def _die_order(d: Die) -> tuple[int, int]:
-    return (TYPES.index(d.type), int(d.id[1:]) if d.id and d.id[0] != "f" else 0)
+    key = (d.type, d.id)
+    got = _ORDER.get(key)
+    if got is None:
+        got = (TYPES.index(d.type), int(d.id[1:]) if d.id and d.id[0] != "f" else 0)
+        if len(_ORDER) < 4096:
+            _ORDER[key] = got
+    return got
 
 
 class Game:
@@ -510,9 +568,13 @@ class Game:
             vs.append("zombies_everywhere")                                  # LA-4
         fs = {t: tuple((faces or {}).get(t, DEFAULT_FACES[t])) for t in TYPES}
         for t, f in fs.items():
-            if not f or any(x not in FACES for x in f):
+            try:
+                known = bool(f) and set(f) <= _FACE_SET
+            except TypeError:                   # an unhashable face: not a face
+                known = False
+            if not known:
                 raise RulesError(f"die {t}: faces must be among {', '.join(FACES)}")
-            if all(x == PLUS for x in f):
+            if set(f) == {PLUS}:
                 raise RulesError(f"die {t}: every face is {PLUS}, so its re-rolls would never end")
         cs = {t: int((counts or {}).get(t, DEFAULT_COUNTS[t])) for t in TYPES}
         return GameState(
@@ -620,7 +682,7 @@ class Game:
 
     def _zombie_targets(self) -> list[Die]:
         """Zombie dice in front of the active player showing zombies (barricade, flare)."""
-        return [d for d in self.state.front[self.state.active] if d.type == "zombie" and d.face in ("zombie1", "zombie2")]
+        return [d for d in self.state.front[self.state.active] if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2")]
 
     def forced_count(self) -> int:
         s = self.state
@@ -630,7 +692,7 @@ class Game:
         """Dice of each type the chosen dice may still take (pool − forced − radio extras)."""
         s = self.state
         avail = dict(s.pool)
-        avail["zombie"] -= self.forced_count()
+        avail["zombie"] -= min(s.level, MAX_FORCED, s.pool["zombie"])       # forced_count()
         for pair in s.radio:
             for t in pair:
                 avail[t] -= 1
@@ -653,33 +715,38 @@ class Game:
         s = self.state
         if s.finished:
             return None
-        legal = self.legal()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._make_legal()
+        ph = s.phase
+        if ph in WINDOWS:                       # the most common prompt: pass, or a token's use
+            return Prompt(s.active, ph, legal, PASS, len(legal.actions) == 1 and not legal.families, {})
         default, auto, info = self._default(legal)
-        kind = "start" if s.phase == UNSTARTED else s.phase
-        return Prompt(s.active, kind, legal, default, auto, info)
+        return Prompt(s.active, "start" if ph == UNSTARTED else ph, legal, default, auto, info)
 
     def _default(self, legal: Legal) -> tuple[Action | None, bool, dict[str, Any]]:
         s = self.state
         ph = s.phase
         if ph in WINDOWS:
-            return PASS, legal.actions == [PASS] and not legal.families, {}
+            return PASS, len(legal.actions) == 1 and not legal.families, {}
         if ph == "draw":
-            return Action("draw", None, 0), s.draws_left == 0 or not s.bag, {"results": s.draws_left}
+            return _DRAWS[0], s.draws_left == 0 or not s.bag, {"results": s.draws_left}
         if ph == "shoot":
             return STOP_SHOOT, legal.actions == [STOP_SHOOT], {"bangs": s.bangs_left}
         if ph == "give":
             return STOP_GIVE, legal.actions == [STOP_GIVE], {"results": s.gives_left}
         if ph == "draw_barricades":
-            return Action("draw_barricades", None, 0), len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
+            return _BARRICADE_DRAWS[0], len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
         if ph == "zombified":
-            return Action("roll"), True, {}
+            return _action("roll"), True, {}
         if ph == "setup":
-            return Action("side", None, "object"), False, {}
+            return _action("side", None, "object"), False, {}
         if ph == UNSTARTED:
             return Action("start", None, s.players[0]), False, {}
         if ph == "dice":
-            return None, False, {"forced": self.forced_count(), "needed": self.chosen_needed(),
-                                 "available": self._available()}
+            avail = self._available()
+            return None, False, {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
+                                 "available": avail}
         return None, False, {}
 
     def legal(self) -> Legal:
@@ -700,40 +767,46 @@ class Game:
         if s.finished:
             return Legal()
         p = s.active
-        if ph == UNSTARTED:
-            return Legal([Action("start", None, q) for q in s.players])
-        if ph == "setup":
-            return Legal([Action("side", None, "object"), Action("side", None, "barricade")])
-        if ph == "zombified":
-            return Legal([Action("roll")])
         if ph in WINDOWS:
             return self._legal_uses(p, ph)
+        if ph == UNSTARTED:
+            return Legal([_action("start", None, q) for q in s.players])
+        if ph == "setup":
+            return Legal([_action("side", None, "object"), _action("side", None, "barricade")])
+        if ph == "zombified":
+            return Legal([_action("roll")])
         if ph == "dice":
-            if self.radios_short():
+            avail = self._available()
+            if any(n < 0 for n in avail.values()):                         # the radios are short
                 return Legal([UNDO])                                        # LA-2
-            return Legal([], [_DiceCounts(self._available(), self.chosen_needed())])
+            return Legal([], [_DiceCounts(avail, min(4, sum(avail.values())))])     # chosen_needed()
         if ph == "draw":
-            return Legal([Action("draw", None, n) for n in range(s.draws_left + 1)])
+            n = s.draws_left + 1
+            return Legal(_DRAWS[:n] if n <= len(_DRAWS) else [_action("draw", None, k) for k in range(n)])
         if ph == "shoot":
             out = [STOP_SHOOT]
             for d in s.front[p]:
                 for n in range(1, min(SYMBOLS.get(d.face, 0), s.bangs_left) + 1):
-                    out.append(Action("shoot", None, (d.id, n)))
+                    out.append(_action("shoot", None, (d.id, n)))
             return Legal(out)
         if ph == "give":
             out = [STOP_GIVE]
             if s.gives_left > 0:
-                out += [Action("give", None, d.id) for d in self._zombie_targets()]
+                out += [_action("give", None, d.id) for d in self._zombie_targets()]
             return Legal(out)
         if ph == "draw_barricades":
             top = s.gives_left if not s.front[p] else 0
-            return Legal([Action("draw_barricades", None, n) for n in range(top + 1)])
+            n = top + 1
+            return Legal(_BARRICADE_DRAWS[:n] if n <= len(_BARRICADE_DRAWS)
+                         else [_action("draw_barricades", None, k) for k in range(n)])
         if ph == "keep":
             return Legal([], [_Keeps(self.held_faces(p))])
         raise RulesError(f"unknown phase {ph!r}")
 
     def _legal_uses(self, p: str, window: str) -> Legal:
         s = self.state
+        if not s.held[p] and not (window == "after" and s.hero[p]):
+            return Legal((PASS,))                   # nothing to use: the window only passes
         out: list[Action] = [PASS]
         fams: list[_Family] = []
         holds = {h[0] for h in s.held[p]}
@@ -741,11 +814,11 @@ class Game:
         if window == "before":
             for t in ("axe", "pistol", "chainsaw"):
                 if t in holds:
-                    out.append(Action("use", t))
+                    out.append(_action("use", t))
             if "radio" in holds:                                           # checked at the roll (LA-2)
                 for i, t1 in enumerate(TYPES):
                     for t2 in TYPES[i:]:
-                        out.append(Action("use", "radio", (t1, t2)))
+                        out.append(_action("use", "radio", (t1, t2)))
             if "flare" in holds and targets:
                 fams.append(_DiceSets("flare", targets, _ceil_half(len(targets))))
         else:
@@ -755,13 +828,13 @@ class Game:
                 if ids:
                     fams.append(_DiceSets("hero", ids, None))
             if "pistol" in holds and window in ("after", "before_shoot"):
-                out += [Action("use", "pistol", d.id) for d in tray_and_front if d.type == "shoot"]
+                out += [_action("use", "pistol", d.id) for d in tray_and_front if d.type == "shoot"]
             if "axe" in holds:
-                out += [Action("use", "axe", d.id) for d in tray_and_front if d.type == "barricade"]
+                out += [_action("use", "axe", d.id) for d in tray_and_front if d.type == "barricade"]
             if "chainsaw" in holds:
-                out += [Action("use", "chainsaw", d.id) for d in list(s.tray) + list(s.front[p]) if d.face == "ambush"]
+                out += [_action("use", "chainsaw", d.id) for d in list(s.tray) + list(s.front[p]) if d.face == "ambush"]
         if "barricade" in holds:
-            out += [Action("use", "barricade", i) for i in targets]
+            out += [_action("use", "barricade", i) for i in targets]
         return Legal(out, fams)
 
     # ------------------------------------------------------------------ refusals
@@ -912,38 +985,34 @@ class Game:
         s = self.state
         if s.finished:
             raise Refused({s.active: "game_over"}, s.phase)
-        code = self.refusal(action)
-        if code is not None:
-            raise Refused({s.active: code}, s.phase)
-        action = _canonical(action)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal()
+        for listed in legal.actions:            # the usual case: one of the listed answers itself,
+            if listed is action:                # which is legal and already canonical
+                break
+        else:
+            code = self.refusal(action)
+            if code is not None:
+                raise Refused({s.active: code}, s.phase)
+            action = _canonical(action)
         events: list[Event] = []
         ph, p = s.phase, s.active
-        k = action.kind
         self._legal = None
+        if ph in WINDOWS:                       # a window's answers: pass, or a use
+            if action.kind == "use":
+                self._use(p, action, events)
+            else:
+                self._close_window(ph, events)
+            return events
         if ph == UNSTARTED:
             return self.start_setup(action.arg, [])
-        if ph == "setup":
-            self._place_setup(p, action.arg, events)
-        elif ph == "zombified":
-            self._zombified_roll(p, events)
-        elif k == "use":
-            self._use(p, action, events)
-        elif k == "pass":
-            self._close_window(ph, events)
-        elif ph == "dice" and k == "undo":
+        if ph == "dice" and action.kind == "undo":
             self._undo_radios(p, events)
-        elif ph == "dice":
-            self._take_and_roll(p, action.arg, events)
-        elif ph == "draw":
-            self._object_draws(p, action.arg, events)
-        elif ph == "shoot":
-            self._shoot(p, action.arg, events)
-        elif ph == "give":
-            self._give(p, action.arg, events)
-        elif ph == "draw_barricades":
-            self._barricade_draws(p, action.arg, events)
-        elif ph == "keep":
-            self._keep(p, action.arg, events)
+            return events
+        step = _STEPS.get(ph)                   # the other phases: one kind of answer each
+        if step is not None:
+            step(self, p, action.arg, events)
         return events
 
     # -- setup
@@ -1075,7 +1144,15 @@ class Game:
                 out[t] = got
             s.forced_roll = None
             return out
-        return {t: [self._chance(t) for _ in range(counts.get(t, 0))] for t in TYPES}
+        if any(s.queued.values()):
+            return {t: [self._chance(t) for _ in range(counts.get(t, 0))] for t in TYPES}
+        randrange, faces = s.rng.randrange, s.faces      # chance alone: the same draws, in the same order
+        out = {}
+        for t in TYPES:
+            f = faces[t]
+            k = len(f)
+            out[t] = [f[randrange(k)] for _ in range(counts.get(t, 0))]
+        return out
 
     def _set_face(self, d: Die, face: str) -> None:
         d.face = "blank" if face == "ambush" and self.state.chainsaw_before else face
@@ -1083,37 +1160,37 @@ class Game:
     def _take_and_roll(self, p: str, counts: tuple[int, int, int, int], events: list[Event]) -> None:
         s = self.state
         forced = self.forced_count()
-        chosen = dict(zip(TYPES, counts))
-        number = {t: 0 for t in TYPES}
-        order: dict[str, list[Die]] = {t: [] for t in TYPES}
-
-        def take(t: str, n: int) -> None:
-            for _ in range(n):
-                number[t] += 1
-                s.pool[t] -= 1
-                order[t].append(Die(t, "blank", f"{PREFIX[t]}{number[t]}"))
-
-        take("zombie", forced)
-        for t in TYPES:
-            take(t, chosen[t])
+        # The dice of each type taken from the pool: the forced zombie dice, the chosen ones,
+        # then the radios' (L-6); a type's dice are numbered in that order (z1, z2...) and
+        # rolled type by type in die order, so only the number of each type matters here.
+        number = dict(zip(TYPES, counts))
+        number["zombie"] += forced
         for pair in s.radio:
-            for t in TYPES:
-                take(t, pair.count(t))
+            for t in pair:
+                number[t] += 1
+        pool = s.pool
+        for t in TYPES:
+            pool[t] -= number[t]
         try:
-            faces = self._main_faces({t: len(order[t]) for t in TYPES})
+            faces = self._main_faces(number)
         except ForcedRollError:
             for t in TYPES:
-                s.pool[t] += len(order[t])
+                pool[t] += number[t]
             raise
-        events.append(Event("dice_taken", {"player": p, "forced": forced, "chosen": [[t, chosen[t]] for t in TYPES],
+        events.append(Event("dice_taken", {"player": p, "forced": forced, "chosen": [[t, c] for t, c in zip(TYPES, counts)],
                                            "radio": [list(r) for r in s.radio]}))
-        s.tray = []
+        blank_ambush = s.chainsaw_before                  # _set_face: an ambush is blank after a chainsaw
+        tray: list[Die] = []
+        rolled: list[str] = []
         for t in TYPES:
-            for d, f in zip(order[t], faces[t]):
-                self._set_face(d, f)
-                s.tray.append(d)
-        s.rolled = [d.id for d in s.tray if d.id is not None]                  # all do: just rolled
-        events.append(Event("rolled", {"player": p, "dice": [[d.id, d.face] for d in s.tray]}))
+            ids = _DIE_IDS[t]
+            for k, f in enumerate(faces[t], 1):
+                die_id = ids[k] if k < len(ids) else f"{PREFIX[t]}{k}"
+                tray.append(Die(t, "blank" if blank_ambush and f == "ambush" else f, die_id))
+                rolled.append(die_id)
+        s.tray = tray
+        s.rolled = rolled
+        events.append(Event("rolled", {"player": p, "dice": [[d.id, d.face] for d in tray]}))
         s.phase = "after"
 
     def _reroll(self, p: str, d: Die, why: str, events: list[Event]) -> None:
@@ -1555,3 +1632,17 @@ class Game:
 
     def copy(self) -> "Game":
         return Game.from_data(self.to_data())
+
+
+#: What :meth:`Game.apply` does with the answer (its ``arg``) in each phase outside the
+#: windows and the dice's undo.
+_STEPS: dict[str, Callable[[Game, str, Any, list[Event]], None]] = {
+    "setup": Game._place_setup,
+    "zombified": lambda game, p, arg, events: game._zombified_roll(p, events),
+    "dice": Game._take_and_roll,
+    "draw": Game._object_draws,
+    "shoot": Game._shoot,
+    "give": Game._give,
+    "draw_barricades": Game._barricade_draws,
+    "keep": Game._keep,
+}
