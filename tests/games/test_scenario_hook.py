@@ -192,4 +192,5 @@ def test_the_games_own_command_and_the_consoles_print_the_same(game, files, tmp_
     out, err = capsys.readouterr()
     assert own == console == 2 and out == own_out
     assert len(out.splitlines()) == len(files) and json.loads(out.splitlines()[0])["ok"] is True
-    assert err == own_err.replace(f"{game} scenario:", f"bitbox game {game} scenario:")
+    # `bitbox game NAME` runs a game's own command when it has one: the same lines, named by it
+    assert err == own_err
