@@ -401,7 +401,8 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
                  window: bool = False, title: str = "", options: str = "", bots: int | None = None,
                  min_players: int = 0, out: TextIO | None = None, size: tuple[int, int] = (1280, 720),
                  fullscreen: bool = False, max_seconds: float | None = None, always: bool = False,
-                 lang: str = "en", known: Sequence[str] = (), after_home: bool = False) -> None:
+                 lang: str = "en", known: Sequence[str] = (), after_home: bool = False,
+                 game: str | None = None) -> None:
         self.hub, self.names, self.max_players, self.urls = hub, list(names), max_players, list(urls)
         self.lang = lang                        # of the lines printed to ``out`` (bitbox.i18n)
         self.window, self.title, self.options, self.min_players = window, title, options, min_players
@@ -412,6 +413,19 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
         self.known = list(known)                # names offered on the centre wheel (the journal's)
         self.after_home = after_home            # a lock closed on the home screen must open before it takes a seat
         self.chosen: dict[int, str] = {}        # after the call: seat index -> the name chosen there
+        self.game = game                        # whose wheel meanings the test screen (T) shows, if it has a map
+
+    def _wheel_map(self) -> Any:
+        """The game's wheel map (config/wheels.yaml), for the test screen's meanings; None for a
+        game without one (the screen then shows the stops alone)."""
+        if not self.game:
+            return None
+        from bitbox.config import ConfigError
+        from bitbox.wheels import load_wheel_map
+        try:
+            return load_wheel_map(game=self.game)
+        except ConfigError:
+            return None
 
     def __call__(self, connected: dict[int, ControllerInfo], pending: list[Any]) -> dict[int, int]:
         from .seating import LeftLobby
@@ -440,7 +454,7 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
             def keep(e: Any) -> None:
                 lobby.handle(e)
                 pending.append(e)
-            run_test_screen(hub, screen, on_event=keep, lang=self.lang)
+            run_test_screen(hub, screen, on_event=keep, lang=self.lang, wheel_map=self._wheel_map())
 
         order = run_lobby(hub, lobby, screen=screen, title=self.title, options=self.options, out=self.out,
                           events=events, service=service, max_seconds=self.max_seconds, sink=pending, lang=self.lang)

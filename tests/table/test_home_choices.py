@@ -364,3 +364,16 @@ def test_without_a_display_play_goes_as_before_and_dev_plays_its_default_game(ga
     assert main(["play", "--default-game", "goofspiel", "--cards", "3", *fast]) == 0      # ./dev play's way
     assert "Winner" in capsys.readouterr().out
     assert not (tmp_path / "config").exists()              # no home screen: nothing remembered
+
+
+def test_the_lobbys_test_screen_shows_the_games_wheel_meanings():
+    """T in the lobby opens the controller test screen with the game's wheel map (its meanings,
+    not the bare stops), for a game that has one in config/wheels.yaml; another shows stops."""
+    from bitbox.table.lobby import arrange
+    from bitbox.table.service import ServiceBench
+    outspeed = arrange(None, ["red", "blue"], 6, game="outspeed")._wheel_map()
+    assert outspeed is not None and outspeed.meaning("right", 1) is not None
+    assert arrange(None, ["red", "blue"], 4, game="lastonealive")._wheel_map() is not None
+    assert arrange(None, ["red", "blue"], 4, game="goofspiel")._wheel_map() is None
+    assert arrange(None, ["red", "blue"], 4)._wheel_map() is None
+    assert ServiceBench(None, outspeed).wheel_map is outspeed
