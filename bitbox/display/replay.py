@@ -314,21 +314,8 @@ def _percent(chance: float | None) -> str:
 
 
 def _wrap(panel: ReplayPanel, s: str, size: float, width: int, lines: int) -> list[str]:
-    font = panel.fonts.get(max(13, panel.px(size)))
-    out: list[str] = []
-    cur = ""
-    for w in s.split():
-        trial = f"{cur} {w}".strip()
-        if font.size(trial)[0] <= width or not cur:
-            cur = trial
-        else:
-            out.append(cur)
-            cur = w
-    if cur:
-        out.append(cur)
-    if len(out) > lines:
-        out = out[:lines - 1] + [" ".join(out[lines - 1:])]
-    return out
+    from .shell import wrap_words
+    return wrap_words(panel.fonts.get(max(13, panel.px(size))), s, width, lines)
 
 
 __all__ = ["SHAPES", "BotLine", "PanelView", "ReplayPanel", "draw_shape"]

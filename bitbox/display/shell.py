@@ -72,6 +72,26 @@ class Fonts:
         return font
 
 
+
+def wrap_words(font: Any, s: str, width: int, lines: int) -> list[str]:
+    """``s`` in lines of at most ``width`` pixels in ``font`` (a pygame font), broken between
+    words (a word wider than ``width`` stands alone); beyond ``lines`` the rest joins the last
+    line. The one way the console's screens wrap a text."""
+    out: list[str] = []
+    cur = ""
+    for w in s.split():
+        trial = f"{cur} {w}".strip()
+        if font.size(trial)[0] <= width or not cur:
+            cur = trial
+        else:
+            out.append(cur)
+            cur = w
+    if cur:
+        out.append(cur)
+    if len(out) > lines:
+        out = out[: lines - 1] + [" ".join(out[lines - 1:])]
+    return out
+
 class Shell:
     """Renders table views onto a surface of ``size``; see the module docstring. A game's
     display sets :attr:`REGIONS` (and :attr:`OVERLAY`) and gives ``_key_``/``_draw_`` of
@@ -209,20 +229,7 @@ class Shell:
     def wrap(self, s: str, size: float, width: int, bold: bool = False, lines: int = 2) -> list[str]:
         """``s`` in lines of at most ``width`` at ``size``, broken between words; beyond
         ``lines`` the rest joins the last line (which :meth:`text` then shrinks or cuts)."""
-        font = self.fonts.get(self.text_px(size), bold)
-        words, out, cur = s.split(), [], ""
-        for w in words:
-            trial = f"{cur} {w}".strip()
-            if font.size(trial)[0] <= width or not cur:
-                cur = trial
-            else:
-                out.append(cur)
-                cur = w
-        if cur:
-            out.append(cur)
-        if len(out) > lines:
-            out = out[: lines - 1] + [" ".join(out[lines - 1:])]
-        return out
+        return wrap_words(self.fonts.get(self.text_px(size), bold), s, width, lines)
 
     def prompt_text(self, prompt: tuple[str, Mapping[str, Any]]) -> str:
         """A view's ``prompt`` (a message key and its data) in the table's language, its
