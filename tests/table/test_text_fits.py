@@ -318,13 +318,7 @@ def test_the_controller_test_screen_says_what_each_stop_means():
 
 # ---------------------------------------------------------------------------- read from across the room
 
-def _contrast(a, b) -> float:
-    def lum(c):
-        ch = [v / 255 for v in c[:3]]
-        ch = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in ch]
-        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
-    hi, lo = sorted((lum(a), lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
+from .test_window_newcomer import _contrast  # noqa: E402 -- WCAG's contrast ratio, one copy
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
