@@ -104,7 +104,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     return parser
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out      # the stdout of the call, not of the import
     import math
     import shlex
     prog, port = "bitbox flash", args.port

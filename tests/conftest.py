@@ -23,3 +23,17 @@ import pytest  # noqa: E402 (after the environment it reads)
 def content():
     from outspeed.content import load_content
     return load_content()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "heavy: runs for seconds (whole games in subprocesses, a campaign, "
+                                       "charts); collected first (see pytest_collection_modifyitems)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked ``heavy`` (each runs for seconds: whole games in subprocesses, campaigns,
+    charts) first, the others after them in their order. Under pytest-xdist (`./dev test`) the
+    workers then take the long tests at the start and the short ones fill the end, instead of
+    one worker running a long test alone at the end of the suite. (A stable sort: every worker
+    collects the same order, as xdist requires.)"""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)

@@ -424,8 +424,9 @@ HELP = """commands (one per line; N is a controller index, or 'all'):
   help | quit"""
 
 
-def _command(emu: Emulator, line: str, out=sys.stderr) -> bool:
+def _command(emu: Emulator, line: str, out=None) -> bool:
     """Run one command line; False to quit."""
+    out = sys.stderr if out is None else out          # the stderr of the call, not of the import
     words = line.split()
     if not words or words[0].startswith("#"):
         return True

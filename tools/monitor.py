@@ -71,10 +71,11 @@ def describe(message: Any, wheel_map: Any = None) -> str:
 
 
 def monitor(url: str, *, as_json: bool = False, count: int | None = None, seconds: float | None = None,
-            passive: bool = False, wheel_map: Any = None, out: TextIO = sys.stdout,
+            passive: bool = False, wheel_map: Any = None, out: TextIO | None = None,
             opener: Callable[[str], Transport] = open_url, clock: Callable[[], float] = time.monotonic) -> dict:
     """Sniff ``url`` until ``count`` messages or ``seconds`` (or Ctrl-C). Returns a summary:
     messages, bad_frames, unknown_messages, states, and why it stopped."""
+    out = sys.stdout if out is None else out          # the stdout of the call, not of the import
     transport = opener(url)
     decoder = transport.decoder()
     start = clock()

@@ -97,7 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(build_parser().parse_args(argv))
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out      # the stdout of the call, not of the import
     try:
         config = load_controllers_config(args.config)
     except ConfigError as exc:

@@ -74,7 +74,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     return parser
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out      # the stdout of the call, not of the import
     from bitbox import exitcodes
     path = Path(args.journal).expanduser() if args.journal else default_journal_path()
     if not args.journal and not path.exists():

@@ -19,6 +19,7 @@ def simulate(tmp_path, name: str, *extra: str) -> subprocess.CompletedProcess:
                           text=True, timeout=300)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("game,players,bots", [("outspeed", "3", "random"), ("lastonealive", "3", "careful,random")])
 def test_out_writes_results_games_csv_and_a_chart(tmp_path, game, players, bots):
     r = simulate(tmp_path, "one", game, "--games", "14", "--players", players, "--bots", bots)

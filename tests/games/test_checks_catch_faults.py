@@ -111,6 +111,7 @@ def test_check_all_names_each_failed_check_and_never_raises() -> None:
     assert results["random play, 3 players"] == "ZeroDivisionError: oops"
 
 
+@pytest.mark.heavy
 def test_bitbox_games_check() -> None:
     import subprocess
     import sys

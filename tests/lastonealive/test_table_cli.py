@@ -63,6 +63,7 @@ def test_the_headless_bot_game_is_deterministic_and_ends_with_the_winner(tmp_pat
     assert outs[0][-1].startswith("Winner: ")
 
 
+@pytest.mark.heavy
 def test_killed_mid_game_then_resumed_ends_like_the_uninterrupted_game_and_history_shows_both(tmp_path):
     common = ["play", "--headless", "--players", "4", "--seed", "8", "--bots", "random", "--snapshots", "s",
               "--journal", "j.sqlite"]

@@ -22,11 +22,13 @@ def test_a_bad_config_file_gets_exit_2_and_names_file_entry_and_field(case, tmp_
         assert run["ok"], run
 
 
+@pytest.mark.heavy
 def test_one_million_decoder_inputs_zero_exceptions():
     assert C["fuzz_inputs"] >= 1_000_000
     assert_rows(R.campaign_fuzz(C["fuzz_inputs"], seed=20240607))
 
 
+@pytest.mark.heavy
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300), st.lists(st.integers(1, 64), min_size=1, max_size=8))
 def test_any_bytes_cut_anywhere_never_raise(data, cuts):
@@ -60,6 +62,7 @@ def test_any_payload_with_a_good_crc_is_a_message_or_refused(type_byte, payload)
         wire.parse_command(checked)                  # the firmware never raises either
 
 
+@pytest.mark.heavy
 def test_resources_stay_bounded_whatever_the_input(tmp_path):
     rows = R.campaign_bounds(garbage_mb=C["bounds_garbage_mb"], firmware_mb=C["bounds_firmware_mb"],
                               flood_s=C["bounds_flood_s"])

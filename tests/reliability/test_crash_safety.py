@@ -20,6 +20,7 @@ from .conftest import assert_rows  # noqa: E402
 C = R.TEST_COUNTS
 
 
+@pytest.mark.heavy
 def test_fifty_sigkills_then_resume_end_like_the_uninterrupted_game(tmp_path):
     rows = R.campaign_crash(tmp_path, points=C["crash_points"], seed=2024)
     assert_rows(rows)
@@ -30,6 +31,7 @@ def test_fifty_sigkills_then_resume_end_like_the_uninterrupted_game(tmp_path):
     assert any(k["hot_journal"] for k in kills)       # some died mid-transaction: SQLite rolled them back
 
 
+@pytest.mark.heavy
 def test_a_kill_inside_a_transaction_leaves_no_half_written_input(tmp_path):
     play = ["play", "--headless", "--players", "3", "--seed", "41", "--size", "320x180"]
     ref = R.crash_reference(tmp_path / "ref", play)
@@ -38,6 +40,7 @@ def test_a_kill_inside_a_transaction_leaves_no_half_written_input(tmp_path):
         assert r.inputs_at_kill == expected and r.journal_ok and r.same_end, r
 
 
+@pytest.mark.heavy
 def test_corrupt_and_foreign_journals_get_a_clear_message_not_a_traceback(tmp_path):
     assert_rows(R.campaign_journals(tmp_path, corruptions=C["journal_corruptions"]))
 

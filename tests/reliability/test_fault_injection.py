@@ -19,6 +19,7 @@ from .conftest import assert_rows  # noqa: E402
 C = R.TEST_COUNTS
 
 
+@pytest.mark.heavy
 def test_a_whole_game_survives_every_line_fault_and_ends_as_the_fault_free_one(tmp_path):
     rows = R.campaign_faults(tmp_path, disconnects=C["fault_disconnects"], resets=C["fault_resets"], seed=7,
                              games=C["fault_games"])
@@ -34,6 +35,7 @@ def test_a_whole_game_survives_every_line_fault_and_ends_as_the_fault_free_one(t
     assert run["bad_frames"] > 0                      # the corrupted frames reached the hub, and were refused
 
 
+@pytest.mark.heavy
 def test_rogue_devices_are_contained_and_named_and_the_others_play_on(tmp_path):
     rows = R.campaign_rogues(tmp_path, seed=11, speed=C["rogue_speed"])
     assert_rows(rows)

@@ -17,6 +17,7 @@ from .conftest import assert_rows  # noqa: E402
 C = R.TEST_COUNTS
 
 
+@pytest.mark.heavy
 def test_last_one_alive_killed_mid_turn_resumes_to_the_same_end(tmp_path):
     rows = R.campaign_crash_loa(tmp_path, points=C["crash_loa_points"], seed=21, players=2)
     assert_rows(rows)
@@ -26,6 +27,7 @@ def test_last_one_alive_killed_mid_turn_resumes_to_the_same_end(tmp_path):
     assert all(k["hit"] and k["same_end"] and k["journal_ok"] for k in kills)
 
 
+@pytest.mark.heavy
 def test_a_kill_between_two_locks_of_one_answer_or_mid_shooting_loses_nothing(tmp_path):
     play = ["play", "--headless", "--speed", "0", "--players", "2", "--seed", "21", "--size", "320x180"]
     ref = R.crash_reference(tmp_path / "ref", play, "lastonealive")
@@ -38,6 +40,7 @@ def test_a_kill_between_two_locks_of_one_answer_or_mid_shooting_loses_nothing(tm
         assert 0 < r.inputs_at_kill < len(ref["inputs"])
 
 
+@pytest.mark.heavy
 def test_a_protocol_1_1_controllers_wrong_locks_are_refused_and_never_applied(tmp_path):
     rows = R.campaign_refusals(tmp_path, games=C["refusal_games"], seed=31)
     assert_rows(rows)

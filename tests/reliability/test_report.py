@@ -8,6 +8,7 @@ import pytest
 from bitbox_tools import reliability as R
 
 
+@pytest.mark.heavy
 def test_the_report_is_written_from_the_rows(tmp_path):
     results = R.run_campaigns(R.QUICK, tmp_path, ["configs"])
     out = tmp_path / "R.md"

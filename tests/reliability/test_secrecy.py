@@ -22,6 +22,7 @@ games = st.fixed_dictionaries({
 })
 
 
+@pytest.mark.heavy
 @settings(max_examples=R.TEST_COUNTS["secrecy_hypothesis_examples"], deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_what_a_spectator_sees_before_a_reveal_does_not_depend_on_hidden_things(params):
@@ -47,6 +48,7 @@ def test_the_comparison_would_see_a_leak(monkeypatch):
     assert any(found)
 
 
+@pytest.mark.heavy
 def test_the_campaign_compares_many_snapshots_and_the_journal_is_private(tmp_path):
     rows = R.campaign_secrecy(tmp_path, games=R.TEST_COUNTS["secrecy_games"], seed=5)
     assert_rows(rows)

@@ -38,6 +38,7 @@ def test_every_cartridge_with_an_encoding_is_registered():
     assert bitbox_openspiel.register() == bitbox_openspiel.GAMES        # registering again changes nothing
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name,players", GAMES + [("bitbox_outspeed", 6), ("bitbox_lastonealive", 5)])
 def test_openspiels_random_simulation_test(name, players):
     game = pyspiel.load_game(name, {"players": players, "seed": 1})

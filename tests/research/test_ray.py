@@ -16,8 +16,9 @@ import pytest
 ray = pytest.importorskip("ray", reason="the cluster extra is installed by ./dev test")
 
 # One Ray instance at a time on this machine (its ports, ~/.ray/auth_token): under pytest-xdist
-# (`./dev test`) every test of this file runs on the same worker, one after the other.
-pytestmark = pytest.mark.xdist_group("ray")
+# (`./dev test`) every test of the local instance (marked ON_RAY) runs on the same worker, one after
+# the other; the tests that start no instance run anywhere.
+ON_RAY = pytest.mark.xdist_group("ray")
 
 from bitbox.simulation.games import Run, records  # noqa: E402
 
@@ -69,6 +70,7 @@ def local_ray():
         assert not alive, f"processes left by Ray: {sorted(alive)}"
 
 
+@ON_RAY
 def test_records_on_ray_are_the_local_records(local_ray):
     for run in (Run("lastonealive", 12, 4, ("random",), seed=5),
                 Run("outspeed", 12, 3, ("random", "greedy"), seed=2)):
@@ -79,6 +81,7 @@ def test_records_on_ray_are_the_local_records(local_ray):
         assert seen == [2]                           # the pool used the instance's 2 CPUs
 
 
+@ON_RAY
 def test_last_one_alive_records_on_ray_are_the_local_records(local_ray):
     from lastonealive.sim.runner import SimConfig, run_games
     config = SimConfig(games=12, players=3, bots=("random", "careful"), seed=4, variants=("survivors",))
@@ -90,6 +93,7 @@ def test_last_one_alive_records_on_ray_are_the_local_records(local_ray):
     assert seen == [2]
 
 
+@ON_RAY
 def test_the_commands_pointed_at_the_instance_report_as_a_local_run(local_ray, tmp_path):
     """The same report on Ray as on 1 worker; and bitbox simulate's results.json byte for byte
     the same on 1 worker, on Ray and on 2 workers (its time and workers are in timing.json;

@@ -31,6 +31,7 @@ def test_the_docs_have_the_two_examples():
     assert all('if __name__ == "__main__":' in e and "workers=2" in e for e in examples)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("index,folder", [(0, "sim-out"), (1, "loa-out")])
 def test_each_example_runs_as_a_script(tmp_path, index, folder):
     script = tmp_path / "study.py"

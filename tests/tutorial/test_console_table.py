@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
 from bitbox.events import Connected, WheelsChanged
 from bitbox.table.referee import Hint, Pace, RefuseChoice
@@ -183,6 +184,7 @@ def test_a_bots_game_plays_headless_with_snapshots_journal_and_history(tmp_path)
     assert json.loads(hj.stdout)["games"][0]["game"] == "goofspiel"
 
 
+@pytest.mark.heavy
 def test_resume_export_import_replay_and_simulate(tmp_path):
     from bitbox.table.journal import GameRecord, Journal
     from bitbox.table.protocol_rules import ProtocolJournalRules
