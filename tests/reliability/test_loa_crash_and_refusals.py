@@ -29,7 +29,8 @@ def test_last_one_alive_killed_mid_turn_resumes_to_the_same_end(tmp_path):
 
 @pytest.mark.heavy
 def test_a_kill_between_two_locks_of_one_answer_or_mid_shooting_loses_nothing(tmp_path):
-    play = ["play", "--headless", "--speed", "0", "--players", "2", "--seed", "21", "--size", "320x180"]
+    play = ["play", "--headless", "--speed", "0", "--players", "2", "--bots", "2:careful", "--seed", "21",
+            "--size", "320x180"]
     ref = R.crash_reference(tmp_path / "ref", play, "lastonealive")
     points = dict(R.loa_crash_points(len(R.LOA_KILL_WHAT), 7, [r[:3] for r in ref["inputs"]], ref["duration"]))
     for moment in ("mark", "shot"):

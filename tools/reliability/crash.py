@@ -414,8 +414,9 @@ def campaign_crash_loa(workdir: Path, points: int, seed: int, jobs: int = 2, pla
     uninterrupted one with the same seed (same inputs, same winners, same final state)."""
     from concurrent.futures import ThreadPoolExecutor
     game = "lastonealive"
-    play = ["play", "--headless", "--speed", "0", "--players", str(players), "--seed", str(seed % 100000),
-            "--size", "320x180"]
+    # careful bots at every seat (not a demo's mix): their turns reach every moment a kill aims at
+    play = ["play", "--headless", "--speed", "0", "--players", str(players), "--bots", f"{players}:careful",
+            "--seed", str(seed % 100000), "--size", "320x180"]
     ref = crash_reference(workdir / "reference", play, game)
     chosen = loa_crash_points(points, seed, [(r[0], r[1], r[2]) for r in ref["inputs"]], ref["duration"])
     with ThreadPoolExecutor(max_workers=jobs) as pool:
