@@ -20,8 +20,9 @@ from typing import Any
 
 from .core import GAME_MODULES, PY, Row, _journal_check, _play_env
 
-#: How long a wrong lock may wait for its refusal before it counts as not refused (wall time).
-REFUSAL_WAIT = 5.0
+#: How long a wrong lock may wait for its refusal before it counts as not refused (wall time): a
+#: bound for a refusal that never comes, not a speed (a loaded machine's suite once took over 5 s).
+REFUSAL_WAIT = 30.0
 #: How long a bot that means to lock a wrong stop waits for its controller's Hint (wall time).
 HINT_WAIT = 0.3
 
