@@ -233,6 +233,11 @@ class VirtualController:
         return self.firmware.refusing
 
     @property
+    def refusals(self) -> int:
+        """How many ChoiceRefused (protocol 1.1) the controller has obeyed (shown)."""
+        return int(self.firmware.refusals)
+
+    @property
     def identifying(self) -> bool:
         """True while the controller blinks for an Identify command."""
         fw = self.firmware

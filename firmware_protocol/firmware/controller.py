@@ -54,7 +54,7 @@ class Controller:
     positions dropped), shown (the stops of the host's last Show, 1.2, dropped likewise),
     bad_frames, unknown_messages,
     frames_sent, positions (the debounced wheel positions reported), locked, refusing (True
-    while a ChoiceRefused is shown).
+    while a ChoiceRefused is shown), refusals (how many ChoiceRefused it has obeyed).
     """
 
     def __init__(self, hal, controller_id, firmware_version=(1, 0, 0), positions=None,
@@ -91,6 +91,7 @@ class Controller:
         self._refusal_start = 0
         self._refusal_ms = 0
         self._refusal_wheels = 0
+        self.refusals = 0
         self._show_start = 0
         self._shown_path = None
         self._shown_colour = None
@@ -321,6 +322,7 @@ class Controller:
             self._refusal_wheels = args[0] & 0x07
             self._refusal_start = now
             self._refusal_ms = args[1]
+            self.refusals += 1
 
     def _on_wheels(self, masks):
         """Stop masks as stored (SPEC.md 6.13): bits at or above a wheel's positions dropped,

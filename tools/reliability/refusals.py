@@ -98,7 +98,7 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
         players.add(self.player)
         t = tries.get(id(self))
         if t is not None:
-            t["seen"] = t["seen"] or bool(getattr(self.sim, "refusing", False))
+            t["seen"] = t["seen"] or getattr(self.sim, "refusals", 0) > t["refusals"]   # latched: a blink may be over
             moved = (session.inputs_applied, len(getattr(session, "marks", ()))) != t["at"]
             if self.player in session.refused and not moved:
                 if not t["seen"] and time.monotonic() - t["t0"] < REFUSAL_WAIT:
@@ -148,6 +148,7 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
                     counts["tries"] += 1
                     tries[id(self)] = {"at": (session.inputs_applied, len(getattr(session, "marks", ()))),
                                        "t0": time.monotonic(), "seen": False, "kind": kind,
+                                       "refusals": getattr(self.sim, "refusals", 0),
                                        "journaled": len(journaled)}
                     positions: list[int | None] = [None, None, None]
                     positions[wheel] = pos
