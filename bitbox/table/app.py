@@ -73,13 +73,13 @@ def display_available() -> bool:
     yes on any SDL video driver, SDL's ``dummy`` included: the tests' way to run the window's
     code (home screen, lobby, table) on a virtual display."""
     driver = os.environ.get("SDL_VIDEODRIVER", "")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")    # pygame's own English banner: not on stdout
     if os.environ.get("BITBOX_ASSUME_DISPLAY") == "1":
         return True
     if driver in ("dummy", "offscreen"):
         return False
     if sys.platform.startswith("linux") and not driver and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return False
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")    # pygame's own English banner: not on stdout
     try:
         import pygame
         pygame.display.init()
