@@ -98,6 +98,8 @@ _ERRORS_LOGGED = 5
 MAX_QUEUED_EVENTS = 4096
 #: Writes to one device: at most this many a second; none for this long after a failed one.
 _MAX_SENDS = 50
+#: Messages a link may have waiting for its next second of sends (beyond: the oldest are dropped).
+_MAX_DEFERRED = 64
 _STALL_PAUSE = 1.0
 
 OPENING, HANDSHAKE, ACTIVE, REFUSED, CLOSED = "opening", "handshake", "active", "refused", "closed"
@@ -796,6 +798,8 @@ class Hub:
         with self._write_lock:
             with self._lock:
                 out, self._outbox = self._outbox, []
+            deferred: list[tuple[_Link, Any]] = []
+            held: set[int] = set()                  # links with a message deferred: the rest waits too (order)
             for link, message in out:
                 transport = link.transport
                 if transport is None:
@@ -804,14 +808,17 @@ class Hub:
                 # timeout) or that makes the hub answer too much (a Hello flood) must not hold
                 # the others up: after a failed write it is skipped for _STALL_PAUSE, and it
                 # gets at most _MAX_SENDS frames a second (SPEC.md 8.5: at most 50 a second).
+                # A message over that rate waits for the next second (poll flushes again), in
+                # order: a refusal, a Hint or a light is late, never lost.
                 now = time.monotonic()
                 if now < link.stalled_until:
                     link.writes_dropped += 1
                     continue
                 if now - link.send_window >= 1.0:
                     link.send_window, link.sends = now, 0
-                if link.sends >= _MAX_SENDS:
-                    link.writes_dropped += 1
+                if id(link) in held or link.sends >= _MAX_SENDS:
+                    held.add(id(link))
+                    deferred.append((link, message))
                     continue
                 link.sends += 1
                 try:
@@ -821,6 +828,18 @@ class Hub:
                     log.debug("%s: write failed: %s", link.port, exc)
                 except Exception:  # noqa: BLE001 - a broken driver must not kill the caller
                     log.exception("%s: write failed", link.port)
+            if deferred:
+                kept: list[tuple[_Link, Any]] = []
+                waiting: dict[int, int] = {}
+                for link, message in reversed(deferred):        # the newest _MAX_DEFERRED of each link
+                    if waiting.get(id(link), 0) >= _MAX_DEFERRED:
+                        link.writes_dropped += 1
+                        continue
+                    waiting[id(link)] = waiting.get(id(link), 0) + 1
+                    kept.append((link, message))
+                kept.reverse()
+                with self._lock:
+                    self._outbox[:0] = kept                     # before what was queued meanwhile
 
     # -- the game's side ------------------------------------------------------------------------
     def poll(self, timeout: float = 0.0) -> list[HubEvent]:

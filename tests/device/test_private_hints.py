@@ -182,3 +182,24 @@ def test_seat_numbers_one_rule_wire_and_log_count_from_one(caplog):
         assert wait_for(lambda: sim.firmware.seat == 1)                 # the wire value
         assert sim.seat == 0                                            # the sim's API index
     assert any(f"seat 1: controller {sim.controller_id:#018x} connected" in r.getMessage() for r in caplog.records)
+
+
+def test_a_refusal_over_the_hubs_send_rate_comes_late_in_order_never_lost():
+    """The hub sends a controller at most 50 frames a second (SPEC.md 8.5); a message over that
+    waits for the next second instead of being dropped: a table that had just sent a burst of
+    Hints still gets its ChoiceRefused to the controller (the 1.1 refusal campaign once lost
+    two of about sixty this way, on a fast journal)."""
+    from bitbox import hub as hub_module
+    with Emulator(1) as emu, Hub(config=CFG) as hub:
+        spy = Spy(emu.controllers[0])
+        seats = seated(hub, emu)
+        for k in range(hub_module._MAX_SENDS + 10):              # more than a second's budget at once
+            hub.hint(seats[0], left=1 << (k % 16))
+        hub.refuse_choice(seats[0], ms=700)
+        got = lambda: [m for m in spy.seen if isinstance(m, fp.ChoiceRefused)]   # noqa: E731
+        assert wait_for(lambda: (hub.poll(), got())[1], timeout=20.0), "the ChoiceRefused never arrived"
+        assert got() == [fp.ChoiceRefused(1, 700)]
+        hints = [m for m in spy.seen if isinstance(m, fp.Hint)]
+        assert hints[-1] == fp.Hint(1 << ((hub_module._MAX_SENDS + 9) % 16), 0, 0)   # every Hint, the last last
+        assert spy.seen.index(got()[0]) > spy.seen.index(hints[-1])                   # in the order sent
+        assert emu.controllers[0].firmware.refusals == 1
