@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -184,13 +185,20 @@ def _simulate(args: argparse.Namespace) -> int:
     return common.run("bitbox simulate", args, play, check, report=lambda summary: summary.report(found[0].title))
 
 
-def _analyse(args: argparse.Namespace) -> int:
-    from .analysis import analyse_command
+def _find(name: str, prog: str) -> Any:
+    """The installed cartridge ``name``, or None once ``prog``'s one line says why not."""
     from .games import GameError, find
     try:
-        cartridge = find(args.game)
+        return find(name)
     except GameError as exc:
-        print(f"bitbox analyse: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from .analysis import analyse_command
+    cartridge = _find(args.game, "bitbox analyse")
+    if cartridge is None:
         return 2
     return analyse_command("bitbox analyse", cartridge, args)
 
@@ -356,11 +364,8 @@ def play(argv: Sequence[str]) -> int:
 
 def _play_one(name: str, rest: Sequence[str]) -> int:
     """One game of ``name`` at the table, with its play options ``rest``."""
-    from .games import GameError, find
-    try:
-        cartridge = find(name)
-    except GameError as exc:
-        print(f"bitbox play: {exc}", file=sys.stderr)
+    cartridge = _find(name, "bitbox play")
+    if cartridge is None:
         return 2
     play_main = getattr(cartridge, "play_main", None)
     if play_main is None:                    # the console's table: any game plays at it
@@ -372,27 +377,22 @@ def _play_one(name: str, rest: Sequence[str]) -> int:
 def game(argv: Sequence[str]) -> int:
     """``bitbox game NAME COMMAND ...``: the table command the console builds for any installed
     cartridge (play, history, replay, export, import, simulate, scenario; bitbox.table.command)."""
-    from .games import GameError, find, names
+    from .games import names
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: bitbox game NAME COMMAND [options]   (COMMAND: play, history, replay, export, import, "
               f"simulate, scenario; NAME: {', '.join(names()) or 'none installed'})")
         return 0 if argv else 2
-    try:
-        cartridge = find(argv[0])
-    except GameError as exc:
-        print(f"bitbox game: {exc}", file=sys.stderr)
+    cartridge = _find(argv[0], "bitbox game")
+    if cartridge is None:
         return 2
     from .table.command import own_command
     return own_command(cartridge, list(argv[1:]), None)      # a game with a command of its own runs it
 
 
 def _check_game(name: str) -> int:
-    from .games import GameError, find
     from .games.conformance import check_all
-    try:
-        cartridge = find(name)
-    except GameError as exc:
-        print(f"bitbox games: {exc}", file=sys.stderr)
+    cartridge = _find(name, "bitbox games")
+    if cartridge is None:
         return 2
     failed = 0
     for what, problem in check_all(cartridge):

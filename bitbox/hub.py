@@ -950,15 +950,7 @@ class Hub:
         choices now (bit p = position p; 0 = no hint for that wheel; all 0 clears it). Sent
         only to a controller of protocol 1.1 or later (a 1.0 one has no such message); kept
         and sent again when the controller comes back. Returns whether it was sent now."""
-        masks = tuple(max(0, min(int(m), 0xFFFF)) for m in (left, centre, right))
-        with self._lock:
-            s = self._seat(seat)
-            s.hint = masks                                   # type: ignore[assignment]
-            if s.info is None or not fp.supports_private_hints(s.info.protocol):
-                return False
-            sent = self._command(s, fp.Hint(*masks))
-        self._flush()
-        return sent
+        return self._stops(seat, "hint", fp.supports_private_hints, fp.Hint, (left, centre, right))
 
     def show(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool:
         """Show the controller in ``seat``, and only it, stops that are not choices (bit p =
@@ -967,13 +959,20 @@ class Hub:
         is told nothing (the game gives that player the code another way: bots and the
         keyboard pad read it from the game); kept and sent again when the controller comes
         back. Returns whether it was sent now."""
-        masks = tuple(max(0, min(int(m), 0xFFFF)) for m in (left, centre, right))
+        return self._stops(seat, "shown", fp.supports_show, fp.Show, (left, centre, right))
+
+    def _stops(self, seat: int, kept: str, supports: Callable[[Any], bool], message: Callable[..., Any],
+               stops: tuple[int, int, int]) -> bool:
+        """A private message of stop masks (a Hint, a Show) to the controller in ``seat``: kept
+        in the seat's ``kept`` field (sent again when the controller comes back), sent now only
+        to a controller whose protocol ``supports`` it. Returns whether it was sent now."""
+        masks = tuple(max(0, min(int(m), 0xFFFF)) for m in stops)
         with self._lock:
             s = self._seat(seat)
-            s.shown = masks                                  # type: ignore[assignment]
-            if s.info is None or not fp.supports_show(s.info.protocol):
+            setattr(s, kept, masks)
+            if s.info is None or not supports(s.info.protocol):
                 return False
-            sent = self._command(s, fp.Show(*masks))
+            sent = self._command(s, message(*masks))
         self._flush()
         return sent
 
