@@ -116,8 +116,9 @@ def run_indexed(job: Callable[[int], R], count: int, workers: int = 1,
             conn.send(bounds[sent])
             busy[conn] = sent
             sent += 1
-        done: dict[int, list[object]] = {}
+        done: dict[int, Any] = {}                   # chunk -> its results, or its WorkerError
         wanted = 0
+        failed = False
         while wanted < len(bounds):
             for ready in multiprocessing.connection.wait(list(busy)):
                 conn = cast(multiprocessing.connection.Connection, ready)
@@ -128,15 +129,19 @@ def run_indexed(job: Callable[[int], R], count: int, workers: int = 1,
                     kind, payload = "lost", None
                 if kind == "lost":
                     _lost(by_conn[conn], bounds[index])
-                if kind == "error":
-                    raise WorkerError(f"games {bounds[index][0]}–{bounds[index][1] - 1} failed in a worker: {payload}")
+                if kind == "error":     # raised in game order (below): the earliest failing games are named
+                    payload = WorkerError(f"games {bounds[index][0]}–{bounds[index][1] - 1} failed in a worker: "
+                                          f"{payload}")
+                    failed = True
                 done[index] = payload
-                if sent < len(bounds):
+                if sent < len(bounds) and not failed:      # after a failure no new games start
                     conn.send(bounds[sent])
                     busy[conn] = sent
                     sent += 1
             while wanted in done:
                 results = done.pop(wanted)
+                if isinstance(results, WorkerError):
+                    raise results
                 wanted += 1
                 yield from cast("list[R]", results)           # job's own results
                 if progress:
