@@ -41,7 +41,8 @@ class GenericDisplay(Shell):
             line = L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner")
         elif t.prompt is not None:
             key, data = t.prompt
-            asked = L.prompt(data.get("kind", ""), {}) if hasattr(L, "prompt") else str(data.get("kind", ""))
+            kind = str(data.get("kind", ""))
+            asked = L.question(kind) if hasattr(L, "question") else kind
             line = L.t(key, players=L.players(data.get("players", ())), prompt=asked)
         else:
             line = ""

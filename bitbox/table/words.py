@@ -9,7 +9,8 @@ table).
 
 Keys a game may give (all optional): ``event.KIND`` (an event's sentence, ``str.format``
 with the event's data), ``prompt.KIND`` (the question, with the prompt's context),
-``option.KIND`` (an answer, with ``{option}``), ``view.KEY`` (a label of the public view).
+``option.KIND`` (an answer, with ``{option}``), ``ask.KIND`` (the question as the banner shows it
+to the whole table: no context, which is private), ``view.KEY`` (a label of the public view).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import gettext
 from pathlib import Path
 from typing import Any, Mapping
 
-from bitbox.i18n import LANGUAGES, Words, english, translation
+from bitbox.i18n import LANGUAGES, Words, english, placeholders, translation
 
 
 class GameWords(Words):
@@ -86,6 +87,19 @@ class GameWords(Words):
         key = f"prompt.{kind}"
         if self.has(key):
             return self.t(key, **{k: self.value(v) for k, v in (context or {}).items()})
+        return self.t("ui.prompt", kind=kind.replace("_", " "))
+
+    def question(self, kind: str) -> str:
+        """The question of a ``kind`` prompt as the whole table may read it (the banner): a
+        prompt's context is private to the player asked, so this is the game's ``ask.KIND``,
+        else its ``prompt.KIND`` when that needs nothing of the context, else the console's
+        neutral wording."""
+        if self.has(f"ask.{kind}"):
+            return self.t(f"ask.{kind}")
+        key = f"prompt.{kind}"
+        template = self.raw(key) if key in self._messages else None
+        if template is not None and not placeholders(template):
+            return self.t(key)
         return self.t("ui.prompt", kind=kind.replace("_", " "))
 
     def option(self, kind: str, shown: Any) -> str:

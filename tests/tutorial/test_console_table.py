@@ -258,3 +258,26 @@ def test_words_fall_back_to_english_then_to_the_console():
     fr = GameWords(cartridge(), "fr")
     assert fr.event("won", {"player": "red", "card": 4, "score": 4}) == "Rouge gagne le 4 (4 points)"
     assert fr.event("unknown_kind", {"x": 1}) == "unknown kind: x 1"
+
+
+def test_the_banner_asks_the_whole_table_without_a_players_context():
+    """A prompt's context is private to the player asked (docs/games.md): the banner, which the
+    whole table reads, says the game's ``ask.KIND`` and fills in nothing of it; a game without
+    ``ask.KIND`` whose ``prompt.KIND`` needs its context gets the console's neutral wording."""
+    from types import SimpleNamespace
+
+    from bitbox.display.generic import GenericDisplay
+    from bitbox.display.model import ShellView
+    from bitbox.table.words import GameWords
+
+    words = GameWords(cartridge(), "fr")
+    d = GenericDisplay((1280, 720), words=words, title="Goofspiel")
+    t = ShellView(view={"turn": 1}, stage="prompt", prompt=("ui.asking", {"players": ["red", "blue"], "kind": "bid"}))
+    top, line = d.banner_lines(t)
+    assert line == "Rouge et Bleu : misez une carte pour le prix", line
+    assert words.prompt("bid", {"prize": 5}) == "misez une carte pour le 5"     # the pad of the player asked
+    bare = GameWords(SimpleNamespace(name="goofspiel", title="G", locale=None), "en")
+    assert "{" not in bare.question("bid") and "bid" in bare.question("bid")
+    no_ask = GameWords(cartridge(), "en")
+    no_ask._messages = {k: v for k, v in no_ask._messages.items() if k != "ask.bid"}
+    assert no_ask.question("bid") == no_ask.t("ui.prompt", kind="bid")          # prompt.bid needs {prize}
