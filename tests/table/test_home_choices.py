@@ -14,7 +14,7 @@ import pytest
 
 from bitbox.events import Connected, ControllerInfo, WheelsChanged
 from bitbox.games import find
-from bitbox.table.home import (AfterGame, Choices, Home, given_of, home_play, load_choices, option_flags,
+from bitbox.table.home import (AfterGame, Choices, Home, Row, given_of, home_play, load_choices, option_flags,
                                save_choices, wanted, wheel_step)
 from bitbox.table.lobby import Lobby, known_names
 
@@ -48,11 +48,11 @@ def test_every_installed_game_is_offered_with_its_own_rows(games):
     # Last One Alive's own command takes its variants as --variant and the first zombie as --first-zombie
     assert home.players_row.value == 4                  # Survivors is for 2-3 players (its OptionSpec.players)
     assert [r.key for r in home.option_rows] == ["opt:day_night", "opt:zombies_everywhere",
-                                                     "opt:zombified_rolls", "opt:first_zombie"]
+                                                     "opt:zombified_rolls", "opt:first_zombie", "opt:tokens"]
     home.players_row.select(3)
     home.changed(home.players_row)
     assert [r.key for r in home.option_rows] == ["opt:survivors", "opt:day_night", "opt:zombies_everywhere",
-                                                     "opt:zombified_rolls", "opt:first_zombie"]
+                                                     "opt:zombified_rolls", "opt:first_zombie", "opt:tokens"]
 
 
 def test_the_left_wheel_moves_the_cursor_the_centre_wheel_the_value_the_lock_confirms(games):
@@ -107,6 +107,106 @@ def test_option_flags_follow_each_games_command(games):
     assert option_flags(games["goofspiel"], {"cards": 4}) == ["--cards", "4"]
     assert option_flags(games["lastonealive"], {"survivors": True, "day_night": True, "zombified_rolls": True}) == \
         ["--variant", "survivors", "--variant", "day_night", "--variant", "zombified_rolls"]
+
+
+def test_last_one_alives_token_mode_is_a_table_option_on_the_home_screen(games):
+    """Its token mode is a table option (``table_options``): a row like the rules' options,
+    the --tokens flag of its play command, settled by --tokens, never given to Cartridge.new."""
+    from bitbox.table.home import game_options
+    loa = games["lastonealive"]
+    assert "tokens" not in [s.name for s in loa.options]                 # not a rule
+    assert [s.name for s in game_options(loa)][-1] == "tokens"
+    home = Home(games, given_of("lastonealive", []), Choices())
+    row = next(r for r in home.rows if r.key == "opt:tokens")
+    assert row.values == ["virtual", "physical"] and row.value == "virtual"
+    home.cursor = home.rows.index(row)
+    home.key("right")
+    assert row.value == "physical"
+    # without a controller, the help line says before the game what the game will do
+    assert home.help(row) == "bots and keyboard players cannot hold cardboard: virtual tokens"
+    assert home.argv(controllers=0)[-2:] == ["--tokens", "physical"]
+    assert home.choices().options["lastonealive"]["tokens"] == "physical"
+    home.handle(Connected(0, ControllerInfo(100, "p", (1, 2), "fw", (16, 16, 16)), 0.0))
+    assert home.help(home.row).startswith("drawn by the bridge (virtual) or from a real bag")
+    assert home.argv(controllers=1) == ["--lang", "en", "--players", "4", "--tokens", "physical"]
+    settled = Home(games, given_of("lastonealive", ["--tokens", "virtual"]), Choices())
+    assert "opt:tokens" not in [r.key for r in settled.rows]
+    assert option_flags(loa, {"tokens": "virtual", "first_zombie": "first"}) == ["--first-zombie", "first"]
+    # every option the issue names is a row: variants, token mode, first game / first zombie die, zombified roll
+    names = {g: [r.key[4:] for r in Home(games, given_of(g, ["--players", "3"]), Choices()).option_rows]
+             for g in ("outspeed", "lastonealive")}
+    assert names == {"outspeed": ["first_game", "tokens"],
+                     "lastonealive": ["survivors", "day_night", "zombies_everywhere", "zombified_rolls",
+                                      "first_zombie", "tokens"]}
+
+
+def test_a_physical_token_choice_reaches_the_game_and_without_controllers_it_says_so_in_one_line(tmp_path):
+    """What the home screen passes (``--tokens physical``) is taken by Last One Alive's play;
+    with bots in the seats the game says in one line that the tokens are virtual."""
+    import subprocess
+    import sys
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "BITBOX_CONFIG_DIR": str(tmp_path / "cfg")}
+    run = subprocess.run([sys.executable, "-m", "lastonealive.cli", "play", "--headless", "--speed", "0", "--seed", "5",
+                          "--players", "2", "--bots", "2", "--tokens", "physical", "--journal", str(tmp_path / "j.sqlite"),
+                          "--size", "320x180"], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    said = (run.stdout + run.stderr).splitlines()
+    assert sum("cannot hold cardboard: virtual tokens" in line for line in said) == 1, said[:20]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_the_home_screens_words_are_in_the_chosen_language(games, lang):
+    """Every label, value and help line in the chosen language: the console's for its rows,
+    the game's catalogue for its options (``setting.NAME``...); English where a game has no
+    such words (Goofspiel's cards)."""
+    from bitbox.i18n import Words
+    from bitbox.table.words import words_of
+    english = {}
+    for game in ("outspeed", "lastonealive", "goofspiel"):
+        home = Home(games, given_of(game, ["--players", "3"]), Choices(lang=lang))
+        assert home.lang == lang
+        for row in home.rows:
+            for value in row.values:
+                row.select(value)
+                shown = (home.label(row), home.shown(row, value), home.help(row))
+                assert all(isinstance(t, str) for t in shown) and shown[0] and shown[1], (game, row.key, shown)
+                assert not any(t.startswith("setting.") for t in shown), shown
+                english[(game, row.key, value)] = shown
+        if game != "goofspiel":                            # the game's own words: its catalogue, translated
+            say = words_of(games[game], lang)
+            for row in home.option_rows:
+                row.index = 0                              # (physical tokens without controllers: said above)
+                assert home.label(row) == say.t(f"setting.{row.key[4:]}")
+                assert home.help(row) == say.t(f"setting.{row.key[4:]}.help")
+        else:
+            assert home.label(home.option_rows[0]) == "Cards"             # no setting.cards: its name
+    assert Home(games, given_of("lastonealive", []), Choices(lang=lang)).label(Row("players", [2])) == \
+        Words(lang).t("home.row.players")
+    if lang == "de":
+        home = Home(games, given_of("lastonealive", ["--players", "3"]), Choices(lang=lang))
+        shown = {r.key: (home.label(r), home.shown(r, r.values[-1])) for r in home.option_rows}
+        assert shown["opt:tokens"] == ("Marker", "echt (ein echter Beutel)")
+        assert shown["opt:survivors"] == ("Überlebende", "an")
+        assert shown["opt:first_zombie"] == ("Start-Zombiewürfel", "nur der des ersten Spielers")
+
+
+def test_a_game_without_words_or_with_broken_ones_is_offered_in_english(games, monkeypatch):
+    """A game whose words cannot be made (its ``words`` raises) or that lacks a key: the
+    option's name and English help, never an exception."""
+    class Broken:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+        def words(self, code):
+            raise RuntimeError("no words today")
+    shelf = dict(games, goofspiel=Broken(games["goofspiel"]))
+    home = Home(shelf, given_of("goofspiel", []), Choices(lang="fr"))
+    row = home.option_rows[0]
+    assert (home.label(row), home.shown(row, row.value), home.help(row)) == \
+        ("Cards", str(row.value), "cards in each hand and in the prize pile")
 
 
 def test_choices_are_remembered_and_preselected(games, tmp_path):
@@ -317,7 +417,8 @@ def test_the_lobby_window_types_a_name_after_tab_with_the_keyboard():
 def test_the_home_screen_fits_every_language_at_every_size(games, size, monkeypatch):
     """No text of the home screen or the after-game menu is cut or overlaps another, in any
     of the four languages, from the smallest window to 4K (with a controller found, and
-    without: the Bots row and its help line)."""
+    without: the Bots row and its help line; the options' labels, widest values and help
+    lines in that language's words)."""
     import pygame
 
     from bitbox.display.home import HomeScreen
@@ -340,7 +441,10 @@ def test_the_home_screen_fits_every_language_at_every_size(games, size, monkeypa
             for controllers in (0, 1):
                 if controllers:
                     menu.handle(Connected(0, ControllerInfo(1, "p", (1, 2), "fw", (16, 16, 16)), 0.0))
-                # every row's help line once (without controllers), else the first row
+                # each option row at its widest value (in this language's words: the game's
+                # catalogue), then every row's help line once (without controllers), else the first row
+                for r in getattr(menu, "option_rows", []):
+                    r.index = max(range(len(r.values)), key=lambda i: len(menu.shown(r, r.values[i])))
                 for row in (range(len(menu.rows)) if not controllers and game is not None else [0]):
                     menu.cursor = row
                     view.draw(surface, menu)
