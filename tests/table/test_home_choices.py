@@ -481,3 +481,68 @@ def test_the_lobbys_test_screen_shows_the_games_wheel_meanings():
     assert arrange(None, ["red", "blue"], 4, game="goofspiel")._wheel_map() is None
     assert arrange(None, ["red", "blue"], 4)._wheel_map() is None
     assert ServiceBench(None, outspeed).wheel_map is outspeed
+
+
+# ---------------------------------------------------------------------------- keyboard players in the lobby
+def test_keyboard_players_are_named_in_the_lobby_at_the_seats_they_will_take():
+    """--keyboard: the hot-seat players are in the lobby at the first free seats (before the
+    bots'), Tab reaches them after the controllers, a name is typed or one of the journal's
+    chosen with ↑/↓ (as the centre wheel does), and the lobby waits for Enter."""
+    lobby = Lobby(COLOURS, 4, known=["Ana", "Luis"], min_players=2, bots=1, keyboard=True, players=3)
+    assert lobby.keyboard_count() == 2 and sorted(lobby.keyboard_seats()) == [0, 1]
+    lobby.handle(Connected(0, ControllerInfo(100, "p0", (1, 2), "fw", (16, 16, 16)), 0.0))
+    lobby.handle(wheels(0))
+    lobby.handle(wheels(0, left=0, locked=True))           # the controller sits at Red
+    assert lobby.entries[0].seat == 0
+    hands = lobby.keyboard_seats()
+    assert sorted(hands) == [1] and lobby.bot_count() == 1  # one keyboard player (Blue), then one bot
+    assert not lobby.everyone_ready()                        # keyboard players start with Enter
+    lobby.type_next()
+    assert lobby.typing == 0                                 # the controller's seat first
+    lobby.type_next()
+    assert lobby.typing == hands[1].hub_seat < 0
+    lobby.type("Zoe")
+    assert lobby.chosen_names() == {1: "Zoe"}
+    lobby.pick(1)                                            # ↓: the journal's first name
+    assert lobby.chosen_names() == {1: "Ana"}
+    lobby.pick(1)
+    lobby.pick(1)                                            # no further than the last
+    assert lobby.chosen_names() == {1: "Luis"}
+    lobby.pick(-2)                                           # back to no name
+    assert lobby.chosen_names() == {}
+    lobby.type("Luis")
+    lobby.type_next()
+    assert lobby.typing is None
+    lobby.more_bots(1)                                       # the keyboard's seats follow the command line
+    assert lobby.bot_count() == 1 and lobby.chosen_names() == {1: "Luis"}
+
+
+def test_a_keyboard_game_names_its_players_in_the_lobby_and_journals_them(monkeypatch, tmp_path, capfd):
+    """``play --keyboard`` on a screen opens the lobby even without a controller; the names
+    typed there are the game's (its status line and the journal's names)."""
+    import bitbox.table.lobby as lobby_module
+    from bitbox.cli import main
+    from bitbox.table.journal import Journal
+    monkeypatch.syspath_prepend(str(TUTORIAL))
+    monkeypatch.setenv("BITBOX_GAMES", "goofspiel=goofspiel:CARTRIDGE")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("BITBOX_ASSUME_DISPLAY", "1")
+    monkeypatch.setenv("BITBOX_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
+    real = lobby_module.run_lobby
+    seen = []
+
+    def run_lobby(hub, lobby, **kw):
+        steps = iter([["tab"], ["type:Zoé"], ["tab"], ["type:Max"], ["typed"], ["enter"]])
+        seen.append(lobby)
+        return real(hub, lobby, **{**kw, "keys": lambda: next(steps, [])})
+    monkeypatch.setattr(lobby_module, "run_lobby", run_lobby)
+    code = main(["play", "--game", "goofspiel", "--players", "3", "--bots", "1", "--keyboard", "--cards", "3",
+                 "--seed", "4", "--journal", "j.sqlite", "--size", "1024x576", "--max-seconds", "1", "--mute", "--lang", "en"])
+    err = capfd.readouterr().err
+    assert len(seen) == 1 and seen[0].keyboard_count() == 2, err[-2000:]
+    with Journal("j.sqlite", create=False) as journal:
+        (game,) = journal.games()
+        assert game.settings["names"] == {"red": "Zoé", "blue": "Max"}, code
+        assert [s["kind"] for s in game.settings["seats"]] == ["keyboard", "keyboard", "bot"]
+    assert "Zoé" in err and "Max" in err
