@@ -536,6 +536,8 @@ class Home(Menu):
     def note(self) -> str:
         if self.problem:
             return self.problem
+        if not self.controllers and not self.given.bots:
+            return self.words().t("home.no_controllers")
         return self.words().t("home.controllers", count=len(self.controllers))
 
 
