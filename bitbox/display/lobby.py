@@ -120,8 +120,10 @@ class LobbyScreen(_Screen):
             line, colour = say.t("lobby.typing", player=who_types), ACCENT
         else:
             line, colour = say.t("lobby.names"), DIM
-        self.text(surf, line, 24, (margin, h - p(84)), colour, anchor="midleft", max_width=w - 2 * margin)
-        self.text(surf, say.t("lobby.keys", bots=n_bots), 24, (margin, h - p(40)), DIM, anchor="midleft",
+        self.text(surf, line, 24, (margin, h - p(128)), colour, anchor="midleft", max_width=w - 2 * margin)
+        # the controls in two lines (the controllers', the keyboard's): every language fits at every size
+        self.text(surf, say.t("lobby.keys"), 24, (margin, h - p(84)), DIM, anchor="midleft", max_width=w - 2 * margin)
+        self.text(surf, say.t("lobby.keys_keyboard", bots=n_bots), 24, (margin, h - p(40)), DIM, anchor="midleft",
                   max_width=w - 2 * margin)
         self.dirty = False
 

@@ -546,3 +546,43 @@ def test_a_keyboard_game_names_its_players_in_the_lobby_and_journals_them(monkey
         assert game.settings["names"] == {"red": "Zoé", "blue": "Max"}, code
         assert [s["kind"] for s in game.settings["seats"]] == ["keyboard", "keyboard", "bot"]
     assert "Zoé" in err and "Max" in err
+
+
+@pytest.mark.parametrize("size", [(1024, 576), (1280, 720), (1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_lobby_with_keyboard_players_fits_every_language(size, monkeypatch):
+    """The keyboard players' rows (the longest name typed, "played at the keyboard", "Tab: type
+    a name") and the typing line: whole and apart in every language, from the smallest window
+    to 4K, beside a seated controller and a bot."""
+    import pygame
+
+    from bitbox.display.lobby import MIN_PX, MIN_TEXT, LobbyScreen
+    from bitbox.table.lobby import MAX_TYPED
+    pygame.font.init()
+    cut: list[str] = []
+    real_text = LobbyScreen.text
+
+    def text(self, surf, s, px_size, pos, colour=(0, 0, 0), bold=False, anchor="topleft", max_width=None):
+        px = max(MIN_PX, self.px(surf, max(px_size, MIN_TEXT)))
+        if max_width is not None and self.fonts.get(px, bold).size(s)[0] > max_width:
+            cut.append(s)
+        return real_text(self, surf, s, px_size, pos, colour, bold, anchor, max_width)
+    monkeypatch.setattr(LobbyScreen, "text", text)
+    lobby = Lobby(COLOURS, 4, min_players=2, bots=1, keyboard=True, players=4)
+    lobby.handle(Connected(0, ControllerInfo(0x1D1E00000000C0DE, "/dev/ttyACM0", (1, 2), "ref-1.1", (16, 16, 16)), 0.0))
+    lobby.handle(wheels(0))
+    lobby.handle(wheels(0, locked=True))
+    for _ in range(2):
+        lobby.type_next()
+    lobby.type("W" * MAX_TYPED)                              # the widest name the keyboard can type
+    lobby.type_next()                                        # the second keyboard player's, being typed
+    lobby.type("W" * MAX_TYPED)
+    assert lobby.keyboard_count() == 2 and lobby.typing is not None and lobby.typing < 0
+    surface = pygame.Surface(size)
+    view = LobbyScreen(size)
+    for lang in ("en", "es", "fr", "de"):
+        view.draw(surface, lobby, title="Last One Alive", options="Deutsch · Bots: careful,random", bots=lobby.bot_count(),
+                  lang=lang)
+        assert not cut, (lang, cut)
+        boxes = view.labels
+        for i, a in enumerate(boxes):
+            assert not any(a.colliderect(b) for b in boxes[i + 1:]), (lang, a)
