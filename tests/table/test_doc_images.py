@@ -24,6 +24,8 @@ def test_the_banner_is_a_real_games_shoot_prompt_with_what_each_wheel_means():
     for wheel, key in zip(("left", "centre", "right"), WHEELS["shoot"]):
         assert L.t(f"wheel.{wheel}").upper() in said and L.t(key).split()[0] in said
     assert not display.layout_problems()
+    for lang in ("en", "de"):                               # the smallest window too (the level under its title)
+        assert not doc_images.render_banner(lang, (1024, 576))[1].layout_problems(), lang
 
 
 def test_the_home_screen_and_a_palette_png(tmp_path):
