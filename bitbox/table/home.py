@@ -194,10 +194,12 @@ def given_of(game: str | None, rest: Sequence[str]) -> Given:
 def game_options(cartridge: Any) -> list[Any]:
     """What the home screen offers of a game: its ``options`` (the rules', given to
     ``Cartridge.new``), then its optional ``table_options`` (:class:`OptionSpec` s of how the
-    table plays it, never given to ``Cartridge.new``: Last One Alive's token mode). Both are
-    flags of the game's play command (:func:`option_flags`)."""
+    table plays it, never given to ``Cartridge.new``: Last One Alive's token mode), when the
+    game plays at a table command of its own (``play_main``: the console's generic table has
+    no table options). Both are flags of the game's play command (:func:`option_flags`)."""
     out: list[Any] = []
-    for attr in ("options", "table_options"):
+    own_table = callable(getattr(cartridge, "play_main", None))
+    for attr in ("options", "table_options") if own_table else ("options",):
         try:
             out += list(getattr(cartridge, attr, ()) or ())
         except TypeError:

@@ -586,3 +586,25 @@ def test_the_lobby_with_keyboard_players_fits_every_language(size, monkeypatch):
         boxes = view.labels
         for i, a in enumerate(boxes):
             assert not any(a.colliderect(b) for b in boxes[i + 1:]), (lang, a)
+
+
+def test_table_options_are_offered_only_for_a_game_with_its_own_table_command(games):
+    """The console's generic table has no table options: a cartridge that declares some but
+    plays at the generic table is offered its rules' options only (never a flag its command
+    would refuse)."""
+    from bitbox.games import OptionSpec
+    from bitbox.table.home import game_options
+
+    class Generic:
+        def __init__(self, inner):
+            self.inner = inner
+            self.table_options = (OptionSpec("lights", "on", "the lights", ("on", "off")),)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+    generic = Generic(games["goofspiel"])
+    assert not hasattr(games["goofspiel"], "play_main")
+    assert [s.name for s in game_options(generic)] == ["cards"]
+    home = Home(dict(games, goofspiel=generic), given_of("goofspiel", []), Choices())
+    assert [r.key for r in home.option_rows] == ["opt:cards"]
+    assert [s.name for s in game_options(games["lastonealive"])][-1] == "tokens"     # its own command (play_main)
