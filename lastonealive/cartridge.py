@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from bitbox.games.base import BotFactory, EngineCartridge, EngineGame
@@ -37,6 +38,12 @@ _OPTIONS = (
     OptionSpec("zombified_rolls", False, "eliminated players roll a zombie die on their turn"),
     OptionSpec("first_zombie", "each", "the starting 1-zombie die: each player, or the first only (L-4)",
                ("each", "first")),
+)
+#: How the table plays it, not a rule (``Cartridge.new`` never sees it): the bridge draws the
+#: tokens (virtual) or the table draws them from a real bag and enters them (physical).
+_TABLE_OPTIONS = (
+    OptionSpec("tokens", "virtual", "tokens drawn by the bridge (virtual) or from a real bag (physical)",
+               ("virtual", "physical")),
 )
 
 
@@ -99,6 +106,8 @@ class LastOneAliveCartridge(EngineCartridge):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options: Sequence[OptionSpec] = _OPTIONS
+    table_options: Sequence[OptionSpec] = _TABLE_OPTIONS        # the home screen's (bitbox.table.home)
+    locale = Path(__file__).resolve().parent / "locale"          # its catalogues (the home screen's labels)
     game_class = LastOneAliveGame
     rules_errors = (RulesError,)
     # The bots of this game (bitbox.bots.BotShelf): lastonealive/strategy.py.
@@ -113,6 +122,8 @@ class LastOneAliveCartridge(EngineCartridge):
         first = options.get("first_zombie")
         if first in ("each", "first") and first != "each":     # the default gives no flag
             flags += ["--first-zombie", str(first)]
+        if options.get("tokens") == "physical":                 # a table option (table_options)
+            flags += ["--tokens", "physical"]
         return flags
 
     def load_content(self) -> Any:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bitbox.games.base import BotFactory, EngineCartridge, EngineGame
@@ -235,6 +236,7 @@ class OutspeedCartridge(EngineCartridge):
     name, title = NAME, TITLE
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     options: Sequence[OptionSpec] = _OPTIONS
+    locale = Path(__file__).resolve().parent / "locale"          # its catalogues (the home screen's labels)
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pygame
 
-from .lobby import _Screen
+from .lobby import MIN_PX, MIN_TEXT, _Screen
 from .shell import ACCENT, BAD, BG, DIM, PANEL, PANEL_2, TEXT
 
 
@@ -34,7 +34,12 @@ class HomeScreen(_Screen):
         top = p(190)
         bottom = h - p(230)
         row_h = min(p(96), (bottom - top) // max(1, len(rows)))
-        label_w = (w - 2 * margin) * 2 // 5
+        size = min(40, max(22, row_h * 1080 // max(1, h) * 2 // 5))
+        inner = w - 2 * margin
+        # the labels' column: as wide as its widest label (2/5 to 3/5 of the rows), the values the rest
+        font = self.fonts.get(max(MIN_PX, self.px(surf, max(size, MIN_TEXT))), True)
+        widest = max((font.size("▶ " + menu.label(r))[0] for r in rows), default=0) + p(48)
+        label_w = min(inner * 3 // 5, max(inner * 2 // 5, widest))
         for i, row in enumerate(rows):
             rect = pygame.Rect(margin, top + i * row_h, w - 2 * margin, row_h - p(10))
             here = i == menu.cursor
@@ -42,7 +47,6 @@ class HomeScreen(_Screen):
             if here:
                 pygame.draw.rect(surf, ACCENT, rect, width=max(2, p(5)), border_radius=p(10))
                 self.cursor = rect
-            size = min(40, max(22, row_h * 1080 // max(1, h) * 2 // 5))
             self.text(surf, ("▶ " if here else "   ") + menu.label(row), size, (rect.x + p(24), rect.centery),
                       ACCENT if here else TEXT, bold=here, anchor="midleft", max_width=label_w - p(24))
             value = menu.shown(row, row.value)

@@ -66,12 +66,15 @@ class LobbyScreen(_Screen):
         names = list(lobby.names)[: lobby.max_players]
         top, row_h = p(170), min(p(96), (h - p(420)) // max(1, len(names)))
         free = lobby.free()
+        hands = lobby.keyboard_seats() if hasattr(lobby, "keyboard_seats") else {}     # seat -> keyboard player
+        free = [i for i in free if i not in hands]
         n_bots = min(bots, len(free)) if bots else 0
         bot_seats = set(free[:n_bots])
         for i, name in enumerate(names):
             row = pygame.Rect(margin, top + i * row_h, w - 2 * margin, row_h - p(8))
             holder = lobby.holder(i)
-            pygame.draw.rect(surf, PANEL_2 if holder else PANEL, row, border_radius=p(10))
+            hand = hands.get(i)
+            pygame.draw.rect(surf, PANEL_2 if holder or hand else PANEL, row, border_radius=p(10))
             colour = SCREEN_RGB.get(name, (200, 200, 200))
             pygame.draw.rect(surf, colour, (row.x, row.y, p(18), row.h), border_radius=p(6))
             self.text(surf, say.player(name), 36, (row.x + p(40), row.centery), colour, bold=True, anchor="midleft")
@@ -82,10 +85,13 @@ class LobbyScreen(_Screen):
                 who = f"{_name(lobby, holder, say)} · {who}" if hasattr(lobby, "name_of") else who
                 state, scol = ((say.t("lobby.ready"), GOOD) if holder.ready else
                                (say.t("lobby.lost"), BAD) if not holder.present else (say.t("lobby.close_lock"), ACCENT))
+            elif hand is not None:
+                who = f"{_name(lobby, hand, say)} · {say.t('lobby.keyboard')}"
+                state, scol = say.t("lobby.keyboard_seat"), ACCENT
             else:
                 who = say.t("lobby.bot") if i in bot_seats else say.t("lobby.free")
                 state, scol = ("", DIM)
-            self.text(surf, who, 26, (row.x + p(260), row.centery), TEXT if holder else DIM, anchor="midleft",
+            self.text(surf, who, 26, (row.x + p(260), row.centery), TEXT if holder or hand else DIM, anchor="midleft",
                       max_width=row.w - p(260) - p(520))
             if state:
                 self.text(surf, state, 28, (row.right - p(24), row.centery), scol, bold=True, anchor="midright",
@@ -103,16 +109,21 @@ class LobbyScreen(_Screen):
             self.text(surf, say.t("lobby.waiting", port=port, seconds=f"{waited:.0f}"), 30,
                       (margin, y), BAD, bold=True, max_width=w - 2 * margin)
             y += p(44)
-        if not lobby.entries and not lobby.missing():
+        if not lobby.entries and not lobby.missing() and not hands:
             self.text(surf, say.t("lobby.none"), 30, (margin, y), DIM)
-        typing = lobby.entries.get(lobby.typing) if getattr(lobby, "typing", None) is not None else None
-        if typing is not None:
+        typing = lobby.entry(lobby.typing) if getattr(lobby, "typing", None) is not None else None
+        if typing is not None and typing.hub_seat < 0:      # a keyboard player
+            seat = next((i for i, h in hands.items() if h is typing), None)
+            line, colour = say.t("lobby.typing", player=say.player(names[seat]) if seat is not None else "?"), ACCENT
+        elif typing is not None:
             who_types = say.player(names[typing.seat]) if typing.seat is not None else short_id(typing.info.controller_id)
             line, colour = say.t("lobby.typing", player=who_types), ACCENT
         else:
             line, colour = say.t("lobby.names"), DIM
-        self.text(surf, line, 24, (margin, h - p(84)), colour, anchor="midleft", max_width=w - 2 * margin)
-        self.text(surf, say.t("lobby.keys", bots=n_bots), 24, (margin, h - p(40)), DIM, anchor="midleft",
+        self.text(surf, line, 24, (margin, h - p(128)), colour, anchor="midleft", max_width=w - 2 * margin)
+        # the controls in two lines (the controllers', the keyboard's): every language fits at every size
+        self.text(surf, say.t("lobby.keys"), 24, (margin, h - p(84)), DIM, anchor="midleft", max_width=w - 2 * margin)
+        self.text(surf, say.t("lobby.keys_keyboard", bots=n_bots), 24, (margin, h - p(40)), DIM, anchor="midleft",
                   max_width=w - 2 * margin)
         self.dirty = False
 

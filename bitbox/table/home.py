@@ -5,8 +5,14 @@
 settle everything: one row each for **the game** (every installed cartridge), **players**,
 **bots** (without a controller found: the other seats are keyboard hot-seat players),
 **language** and each of the chosen game's options (its :class:`OptionSpec` s with a list of
-values: on/off, or its choices). A row the command line settles is not shown (``--game`` and
-``--players`` given: neither is asked).
+values: on/off, or its choices), then its **table options** (:func:`game_options`: how the
+table plays it rather than its rules, e.g. Last One Alive's token mode). A row the command
+line settles is not shown (``--game`` and ``--players`` given: neither is asked).
+
+Every label, value and help line is in the chosen language: the console's words for its own
+rows, the game's catalogue for the game's options (``setting.NAME`` the label,
+``setting.NAME.VALUE`` a value, ``setting.NAME.help`` the help line; docs/games.md). A key the
+game does not have falls back to English (the option's name and help), never an exception.
 
 Controls, on any controller (each wheel counts the stops it is turned, from where it was):
 
@@ -185,6 +191,22 @@ def given_of(game: str | None, rest: Sequence[str]) -> Given:
                  fullscreen=a.fullscreen, max_seconds=a.max_seconds, mute=a.mute)
 
 
+def game_options(cartridge: Any) -> list[Any]:
+    """What the home screen offers of a game: its ``options`` (the rules', given to
+    ``Cartridge.new``), then its optional ``table_options`` (:class:`OptionSpec` s of how the
+    table plays it, never given to ``Cartridge.new``: Last One Alive's token mode), when the
+    game plays at a table command of its own (``play_main``: the console's generic table has
+    no table options). Both are flags of the game's play command (:func:`option_flags`)."""
+    out: list[Any] = []
+    own_table = callable(getattr(cartridge, "play_main", None))
+    for attr in ("options", "table_options") if own_table else ("options",):
+        try:
+            out += list(getattr(cartridge, attr, ()) or ())
+        except TypeError:
+            pass                                # not a sequence: the game offers none
+    return out
+
+
 def option_flags(cartridge: Any, options: Mapping[str, Any]) -> list[str]:
     """The game's play options for ``options`` (name -> value): the cartridge's own
     ``play_flags(options)`` when its command spells them its way, else the console's rule
@@ -194,7 +216,7 @@ def option_flags(cartridge: Any, options: Mapping[str, Any]) -> list[str]:
     if callable(own):
         return list(own(dict(options)))
     out: list[str] = []
-    for spec in cartridge.options:
+    for spec in game_options(cartridge):
         if spec.name not in options or options[spec.name] == spec.default:
             continue
         flag = "--" + spec.name.replace("_", "-")
@@ -350,7 +372,9 @@ class Home(Menu):
         self.players_row = Row("players", [0])
         self.bots_row = Row("bots", [0])
         self.option_rows: list[Row] = []
+        self._options_of: Any = None            # the game the option rows are of
         self.problem: str | None = None         # why the last game did not start (its one line)
+        self._game_words: dict[tuple[Any, str], Any] = {}
         self._rebuild(keep=False)
 
     @property
@@ -367,9 +391,12 @@ class Home(Menu):
         if not self.players_row.select(players):
             self.players_row.select(min(hi, max(lo, 4)))
         self._bots(bots)
-        saved = self.saved.options.get(self.game_row.value, {}) if c is not None else {}
+        saved = dict(self.saved.options.get(self.game_row.value, {})) if c is not None else {}
+        if keep and self.option_rows and self._options_of == self.game_row.value:
+            saved.update({r.key[4:]: r.value for r in self.option_rows})     # as turned (a controller came)
+        self._options_of = self.game_row.value
         self.option_rows = []
-        for spec in (c.options if c is not None else ()):
+        for spec in (game_options(c) if c is not None else ()):
             values = [False, True] if isinstance(spec.default, bool) else list(spec.choices)
             barred = getattr(spec, "barred", None)      # values for other player counts only (OptionSpec.players)
             if callable(barred):
@@ -450,9 +477,35 @@ class Home(Menu):
         return out
 
     # ---- words
+    def game_words(self) -> Any:
+        """The chosen game's words in the chosen language (:func:`bitbox.table.words.words_of`),
+        or None when the game gives none that can be read."""
+        key = (self.game_row.value, self.lang)
+        if key not in self._game_words:
+            words = None
+            if self.cartridge is not None:
+                try:
+                    from .words import words_of
+                    words = words_of(self.cartridge, self.lang)
+                except Exception:  # noqa: BLE001 - a game's broken words: English labels
+                    words = None
+            self._game_words[key] = words
+        return self._game_words[key]
+
+    def setting(self, key: str, default: str) -> str:
+        """The game's ``setting.…`` message ``key`` in the chosen language, else ``default``."""
+        words = self.game_words()
+        try:
+            if words is not None and words.has(key):
+                return str(words.t(key))
+        except Exception:  # noqa: BLE001 - never an exception for a label
+            pass
+        return default
+
     def label(self, row: Row) -> str:
         if row.key.startswith("opt:"):
-            return row.key[4:].replace("_", " ").capitalize()
+            name = row.key[4:]
+            return self.setting(f"setting.{name}", name.replace("_", " ").capitalize())
         return super().label(row)
 
     def shown(self, row: Row, value: Any) -> str:
@@ -464,14 +517,19 @@ class Home(Menu):
             return LANGUAGE_NAMES.get(value, str(value))
         if isinstance(value, bool):
             return say.t("home.on" if value else "home.off")
+        if row.key.startswith("opt:"):
+            return self.setting(f"setting.{row.key[4:]}.{value}", str(value))
         return str(value)
 
     def help(self, row: Row) -> str:
         """What the row under the cursor means (an option's help, the game's player counts)."""
         say = self.words()
         if row.key.startswith("opt:") and self.cartridge is not None:
-            spec = next((s for s in self.cartridge.options if s.name == row.key[4:]), None)
-            return spec.help if spec is not None else ""
+            name = row.key[4:]
+            if name == "tokens" and row.value == "physical" and not self.controllers:
+                return say.t("status.cardboard")        # what the game will do: said before, not after
+            spec = next((s for s in game_options(self.cartridge) if s.name == name), None)
+            return self.setting(f"setting.{name}.help", str(spec.help) if spec is not None else "")
         if row.key == "bots":
             people = self.players_row.value - self.bots_row.value
             return say.t("home.help.bots", people=people)
@@ -480,6 +538,8 @@ class Home(Menu):
     def note(self) -> str:
         if self.problem:
             return self.problem
+        if not self.controllers and not self.given.bots:
+            return self.words().t("home.no_controllers")
         return self.words().t("home.controllers", count=len(self.controllers))
 
 
@@ -676,5 +736,5 @@ def home_play(game: str | None, rest: Sequence[str], dispatch: Callable[[str, li
         home = Home(games, given, load_choices(path)[0])      # back home: the choices as remembered
 
 
-__all__ = ["AfterGame", "Choices", "Given", "Home", "Menu", "Row", "given_of", "home_play", "load_choices",
+__all__ = ["AfterGame", "Choices", "Given", "Home", "Menu", "Row", "game_options", "given_of", "home_play", "load_choices",
            "option_flags", "prefs_path", "run_menu", "save_choices", "wanted", "wheel_step"]

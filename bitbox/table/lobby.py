@@ -8,7 +8,10 @@ controller whose lock is closed is *ready*; opening it again is *not ready*. Whi
 a player **names** their seat (before taking it too): the **centre wheel** turns through "no name", the names
 already in the journal (:func:`known_names`) and then the letters of a new name (✎ 1, ✎ 2...),
 whose letter the **right wheel** turns (a space, then A to Z); or, at the keyboard,
-**Tab** chooses a seat and its name is typed (Enter or Tab ends). Bots fill the
+**Tab** chooses a seat and its name is typed (Enter or Tab ends; **↑/↓** turn through the
+journal's names, as the centre wheel does). **Keyboard (hot-seat) players** (``--keyboard``)
+are listed too, at the free seats they will take (the first ones, before the bots'), and named
+the same way at the keyboard: Tab reaches them after the controllers. Bots fill the
 seats nobody takes. The game starts when every controller found is seated and ready (and
 every controller given with ``--controller`` has answered), or at once with **Enter**
 (everyone seated plays, bots fill the rest). **T** opens the controller test screen, **Esc**
@@ -67,7 +70,10 @@ class Lobby:
     known: Sequence[str] = ()                                   # names offered (the journal's)
     typing: int | None = None                                   # hub seat whose name the keyboard types
     after_home: bool = False                                    # opened from the home screen (bitbox.table.home)
+    keyboard: bool = False                                      # --keyboard: hot-seat players at the free seats
+    players: int | None = None                                  # --players (how many the keyboard plays)
     entries: dict[int, Entry] = field(default_factory=dict)     # by hub seat
+    hands: list[Entry] = field(default_factory=list)            # the keyboard players named so far (hub seat -1, -2...)
     commands: list[tuple[str, int, Any]] = field(default_factory=list)   # ("colour", hub seat, rgb)
     lines: list[str] = field(default_factory=list)              # what happened, for the screen
 
@@ -160,15 +166,53 @@ class Lobby:
         return None
 
     def spelling(self, e: Entry) -> int | None:
-        """The letter being spelled (0 = the first), or None (not spelling, or the lock closed)."""
+        """The letter being spelled (0 = the first), or None (not spelling, the lock closed, or
+        a keyboard player: no wheels)."""
         slot = e.pick - len(self.known) - 1
-        return slot if slot >= 0 and not e.locked else None
+        return slot if slot >= 0 and not e.locked and e.hub_seat >= 0 else None
+
+    # -- keyboard players ----------------------------------------------------------------------
+    def keyboard_count(self) -> int:
+        """How many keyboard players the game will seat (as :func:`bitbox.table.seating.keyboard_seats`
+        with the controllers seated now)."""
+        if not self.keyboard:
+            return 0
+        from .seating import keyboard_seats
+        n = keyboard_seats(self.min_players, self.players, self.bots, len(self.seated()))
+        return max(0, min(n, len(self.free())))
+
+    def keyboard_seats(self) -> dict[int, Entry]:
+        """Seat index -> the keyboard player who will sit there (the first free seats, in order:
+        bots take the free seats after them)."""
+        n = self.keyboard_count()
+        while len(self.hands) < n:
+            self.hands.append(Entry(-(len(self.hands) + 1), KEYBOARD_INFO))
+        return {seat: self.hands[j] for j, seat in enumerate(self.free()[:n])}
+
+    def entry(self, hub_seat: int | None) -> Entry | None:
+        """A controller's entry, or a keyboard player's (a negative hub seat)."""
+        if hub_seat is None:
+            return None
+        if hub_seat < 0:
+            return next((h for h in self.keyboard_seats().values() if h.hub_seat == hub_seat), None)
+        return self.entries.get(hub_seat)
+
+    def pick(self, step: int) -> None:
+        """↑/↓ while a name is typed: the previous or next of the journal's names (as the centre
+        wheel turns; before the first: no name)."""
+        e = self.entry(self.typing)
+        if e is None or not self.known:
+            return
+        at = e.pick if e.pick <= len(self.known) else 0
+        e.pick = max(0, min(len(self.known), at + step))
+        e.letters = []
 
     def type_next(self) -> None:
         """Tab: the keyboard types the name of the next player (the seated ones in seat order,
-        then the controllers not seated yet; after the last: none)."""
+        then the controllers not seated yet, then the keyboard players; after the last: none)."""
         seated = [x.hub_seat for x in self.seated()]
         seated += [x.hub_seat for x in self.entries.values() if x.seat is None and x.present]
+        seated += [x.hub_seat for _, x in sorted(self.keyboard_seats().items())]
         if not seated:
             self.typing = None
             return
@@ -177,7 +221,7 @@ class Lobby:
 
     def type(self, text: str) -> None:
         """Keys typed into the name of :attr:`typing`'s seat (a backspace deletes the last)."""
-        e = self.entries.get(self.typing) if self.typing is not None else None
+        e = self.entry(self.typing)
         if e is None:
             return
         if e.pick <= len(self.known):           # typing starts a new name
@@ -193,11 +237,12 @@ class Lobby:
         """Seat index -> the name chosen there (a name chosen at two seats: the first keeps it)."""
         out: dict[int, str] = {}
         seen: set[str] = set()
-        for e in self.seated():
+        named = [(e.seat, e) for e in self.seated() if e.seat is not None]
+        for seat, e in named + sorted(self.keyboard_seats().items()):
             name = self.name_of(e)
-            if name and name.casefold() not in seen and e.seat is not None:
+            if name and name.casefold() not in seen:
                 seen.add(name.casefold())
-                out[e.seat] = name
+                out[seat] = name
         return out
 
     def _show(self, e: Entry) -> None:
@@ -220,28 +265,37 @@ class Lobby:
         return [p for p in self.expected if p not in ports]
 
     def everyone_ready(self) -> bool:
-        """Every controller found is seated and ready, and none is awaited."""
+        """Every controller found is seated and ready, and none is awaited (with keyboard
+        players: never; they start with Enter once named)."""
         present = [e for e in self.entries.values() if e.present]
-        return bool(present) and all(e.ready for e in present) and not self.missing()
+        return bool(present) and all(e.ready for e in present) and not self.missing() and not self.keyboard_count()
 
     def order(self) -> list[int]:
         """The hub seats of the seated controllers, in seat order (the players' order)."""
         return [e.hub_seat for e in self.seated()]
 
     def bot_count(self) -> int:
-        """The bots that will fill free seats (``bots``, or enough to reach ``min_players``)."""
-        if self.bots is not None:
-            return min(self.bots, len(self.free()))
+        """The bots that will fill free seats (``bots``, or enough to reach ``min_players``;
+        with keyboard players: ``bots``, after theirs)."""
+        free = len(self.free()) - self.keyboard_count()
+        if self.bots is not None or self.keyboard:
+            return max(0, min(self.bots or 0, free))
         return max(0, self.min_players - len(self.seated()))
 
     def more_bots(self, step: int) -> None:
-        """One bot more (``step`` 1) or fewer (-1), within the free seats."""
+        """One bot more (``step`` 1) or fewer (-1), within the free seats (with keyboard
+        players, the command line's count stays: the keyboard's seats follow from it)."""
+        if self.keyboard:
+            return
         self.bots = max(0, min(len(self.free()), self.bot_count() + step))
 
     def take_commands(self) -> list[tuple[str, int, Any]]:
         out, self.commands = self.commands, []
         return out
 
+
+#: The keyboard players' stand-in for a controller's details (they have none).
+KEYBOARD_INFO = ControllerInfo(0, "keyboard", (0, 0), "", (0, 0, 0))
 
 #: What a wheel spells a name with (ADA is shown as Ada).
 SPELL = " ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -287,7 +341,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
 
     ``keys``: a test's key presses instead of pygame's (names: "enter", "test", "escape",
     "bot+", "bot-"; **+**/**-** change how many bots fill the free seats; "tab" chooses the
-    seat whose name is typed, "type:TEXT" types, "typed" ends it).
+    seat whose name is typed, "type:TEXT" types, "name+"/"name-" (↓/↑) turn through the
+    journal's names, "typed" ends it).
     A ``--controller`` that does not answer is named on the screen and in the status log (once).
     ``sink``: every hub event polled is appended to it (for the referee, after the lobby).
     ``lang``: the language of the status lines and of the screen."""
@@ -324,6 +379,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
                 elif ev.type == pygame.KEYDOWN and lobby.typing is not None:     # a name being typed
                     if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
                         pressed.append("typed")
+                    elif ev.key in (pygame.K_UP, pygame.K_DOWN):
+                        pressed.append("name-" if ev.key == pygame.K_UP else "name+")
                     elif ev.key == pygame.K_BACKSPACE:
                         lobby.type("\b")
                     elif ev.unicode and ev.unicode.isprintable():
@@ -340,6 +397,8 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
                 lobby.typing = None
             elif k.startswith("type:"):
                 lobby.type(k[5:])
+            elif k in ("name+", "name-"):
+                lobby.pick(1 if k == "name+" else -1)
             if k == "escape":
                 return None
             if k == "test" and service is not None:
@@ -395,14 +454,16 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
     not answered is still waited for, named in the status log). Raises
     :class:`bitbox.table.seating.LeftLobby` when the players leave it. ``always``: open the
     screen even with no controller (Enter starts with bots). ``bots``: the bots asked for
-    (``None``: enough to reach ``min_players``); **+**/**-** change it in the lobby."""
+    (``None``: enough to reach ``min_players``); **+**/**-** change it in the lobby.
+    ``keyboard``: ``--keyboard`` (with ``players``, ``--players``): the screen opens even with no
+    controller, so that the keyboard players are named (:attr:`chosen` holds their names too)."""
 
     def __init__(self, hub: Any, names: Sequence[str], max_players: int, *, urls: Sequence[str] = (),
                  window: bool = False, title: str = "", options: str = "", bots: int | None = None,
                  min_players: int = 0, out: TextIO | None = None, size: tuple[int, int] = (1280, 720),
                  fullscreen: bool = False, max_seconds: float | None = None, always: bool = False,
                  lang: str = "en", known: Sequence[str] = (), after_home: bool = False,
-                 game: str | None = None) -> None:
+                 game: str | None = None, keyboard: bool = False, players: int | None = None) -> None:
         self.hub, self.names, self.max_players, self.urls = hub, list(names), max_players, list(urls)
         self.lang = lang                        # of the lines printed to ``out`` (bitbox.i18n)
         self.window, self.title, self.options, self.min_players = window, title, options, min_players
@@ -414,6 +475,7 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
         self.after_home = after_home            # a lock closed on the home screen must open before it takes a seat
         self.chosen: dict[int, str] = {}        # after the call: seat index -> the name chosen there
         self.game = game                        # whose wheel meanings the test screen (T) shows, if it has a map
+        self.keyboard, self.players = keyboard, players     # --keyboard: its players are named here too
 
     def _wheel_map(self) -> Any:
         """The game's wheel map (config/wheels.yaml), for the test screen's meanings; None for a
@@ -431,11 +493,12 @@ class arrange:  # noqa: N801 - used as a function: connect(..., arrange=arrange(
         from .seating import LeftLobby
         hub = self.hub
         lobby = Lobby(self.names, self.max_players, expected=self.urls, min_players=self.min_players,
-                      bots=self.asked_bots, known=self.known, after_home=self.after_home)
+                      bots=self.asked_bots, known=self.known, after_home=self.after_home,
+                      keyboard=self.keyboard, players=self.players)
         for seat, info in sorted(connected.items()):
             lobby.handle(Connected(seat, info, 0.0))
         events = [e for e in pending if not isinstance(e, Connected)]
-        if not connected and not self.urls and not (self.always and self.window):
+        if not connected and not self.urls and not ((self.always or self.keyboard) and self.window):
             return {}
         screen = None
         if self.window:

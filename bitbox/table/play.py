@@ -280,7 +280,7 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
                                  journal=journal_path))
         else:
             arrange = None
-            if req.lobby != "never" and not req.keyboard:
+            if req.lobby != "never":                # keyboard players too: they are named there
                 from .lobby import arrange as lobby
                 options = [say.t("lobby.opt.players", count=req.players)] if req.players else []
                 options += table.lobby_options(req, words, bot)
@@ -289,7 +289,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
                                 min_players=table.seating.min_players, out=out, size=req.size or cfg.window,
                                 fullscreen=cfg.fullscreen if req.fullscreen is None else req.fullscreen,
                                 max_seconds=req.max_seconds, always=req.lobby == "always", lang=words.code,
-                                known=lobby_names(journal), after_home=req.then_home, game=kit.name)
+                                known=lobby_names(journal), after_home=req.then_home, game=kit.name,
+                                keyboard=req.keyboard, players=req.players)
             seats, sims, pending = connect(hub, table.seating, request, None, out, arrange=arrange)
             seed = req.seed if req.seed is not None else new_seed()
             seed_kind = "given" if req.seed is not None else "secret"

@@ -117,6 +117,16 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return counted(n, word, words or word + "s")
 
 
+def keyboard_seats(low: int, players: int | None, bots: int | None, n_real: int) -> int:
+    """How many keyboard (hot-seat) players ``--keyboard`` seats beside ``n_real`` controllers
+    and ``bots``: the rest of ``--players``, or one (more if the game needs more players).
+    The lobby names them before the game (:mod:`bitbox.table.lobby`)."""
+    n_bots = bots or 0
+    if players is None:
+        return max(low, n_real + n_bots + 1) - n_real - n_bots
+    return players - n_real - n_bots
+
+
 def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None = None) -> list[str]:
     """The kinds of the seats of a new game: controllers, then keyboard players, then bots.
 
@@ -128,13 +138,10 @@ def _count(rules: SeatRules, req: SeatRequest, n_real: int, out: TextIO | None =
     made = plural(n_real, "controller")
     if req.keyboard:
         n_bots = bots or 0
+        n_kb = keyboard_seats(low, players, bots, n_real)
         if players is None:
-            total = max(low, n_real + n_bots + 1)
-            n_kb = total - n_real - n_bots
             log.info("%s", Words(req.lang).t("seating.keyboard", count=n_kb))
         else:
-            total = players
-            n_kb = total - n_real - n_bots
             if n_kb < 1:
                 raise TableError(f"--keyboard with --players {players}: {made} + {plural(n_bots, 'bot')} "
                                  f"leave no seat for the keyboard")

@@ -352,9 +352,10 @@ class TableDisplay(Shell):
         self._panel(surf, rect)
         level = int(v.get("level", 1) or 1)
         x0, inner = rect.x + self.px(20), rect.w - self.px(40)
-        self.blit(surf, self.text(L.t("ui.level").upper(), 22, DIM, bold=True, max_width=inner), (x0, rect.y + self.px(12)))
+        title = self.blit(surf, self.text(L.t("ui.level").upper(), 22, DIM, bold=True, max_width=inner), (x0, rect.y + self.px(12)))
         colour = BAD if level >= 4 else (ACCENT if level >= 2 else GOOD)
-        self.level_rect = self.blit(surf, self.text(str(level), 80, colour, bold=True), (rect.x + self.px(24), rect.y + self.px(40)))
+        top = max(rect.y + self.px(40), title.bottom)       # below its title, whose text has a floor size (small windows)
+        self.level_rect = self.blit(surf, self.text(str(level), 80, colour, bold=True), (rect.x + self.px(24), top))
         for k in range(4):
             r = pygame.Rect(rect.x + self.px(110) + k * self.px(52), rect.y + self.px(66), self.px(42), self.px(42))
             pygame.draw.rect(surf, colour if k < level else PANEL_2, r, border_radius=self.px(21))

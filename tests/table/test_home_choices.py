@@ -14,7 +14,7 @@ import pytest
 
 from bitbox.events import Connected, ControllerInfo, WheelsChanged
 from bitbox.games import find
-from bitbox.table.home import (AfterGame, Choices, Home, given_of, home_play, load_choices, option_flags,
+from bitbox.table.home import (AfterGame, Choices, Home, Row, given_of, home_play, load_choices, option_flags,
                                save_choices, wanted, wheel_step)
 from bitbox.table.lobby import Lobby, known_names
 
@@ -48,11 +48,11 @@ def test_every_installed_game_is_offered_with_its_own_rows(games):
     # Last One Alive's own command takes its variants as --variant and the first zombie as --first-zombie
     assert home.players_row.value == 4                  # Survivors is for 2-3 players (its OptionSpec.players)
     assert [r.key for r in home.option_rows] == ["opt:day_night", "opt:zombies_everywhere",
-                                                     "opt:zombified_rolls", "opt:first_zombie"]
+                                                     "opt:zombified_rolls", "opt:first_zombie", "opt:tokens"]
     home.players_row.select(3)
     home.changed(home.players_row)
     assert [r.key for r in home.option_rows] == ["opt:survivors", "opt:day_night", "opt:zombies_everywhere",
-                                                     "opt:zombified_rolls", "opt:first_zombie"]
+                                                     "opt:zombified_rolls", "opt:first_zombie", "opt:tokens"]
 
 
 def test_the_left_wheel_moves_the_cursor_the_centre_wheel_the_value_the_lock_confirms(games):
@@ -107,6 +107,106 @@ def test_option_flags_follow_each_games_command(games):
     assert option_flags(games["goofspiel"], {"cards": 4}) == ["--cards", "4"]
     assert option_flags(games["lastonealive"], {"survivors": True, "day_night": True, "zombified_rolls": True}) == \
         ["--variant", "survivors", "--variant", "day_night", "--variant", "zombified_rolls"]
+
+
+def test_last_one_alives_token_mode_is_a_table_option_on_the_home_screen(games):
+    """Its token mode is a table option (``table_options``): a row like the rules' options,
+    the --tokens flag of its play command, settled by --tokens, never given to Cartridge.new."""
+    from bitbox.table.home import game_options
+    loa = games["lastonealive"]
+    assert "tokens" not in [s.name for s in loa.options]                 # not a rule
+    assert [s.name for s in game_options(loa)][-1] == "tokens"
+    home = Home(games, given_of("lastonealive", []), Choices())
+    row = next(r for r in home.rows if r.key == "opt:tokens")
+    assert row.values == ["virtual", "physical"] and row.value == "virtual"
+    home.cursor = home.rows.index(row)
+    home.key("right")
+    assert row.value == "physical"
+    # without a controller, the help line says before the game what the game will do
+    assert home.help(row) == "bots and keyboard players cannot hold cardboard: virtual tokens"
+    assert home.argv(controllers=0)[-2:] == ["--tokens", "physical"]
+    assert home.choices().options["lastonealive"]["tokens"] == "physical"
+    home.handle(Connected(0, ControllerInfo(100, "p", (1, 2), "fw", (16, 16, 16)), 0.0))
+    assert home.help(home.row).startswith("drawn by the bridge (virtual) or from a real bag")
+    assert home.argv(controllers=1) == ["--lang", "en", "--players", "4", "--tokens", "physical"]
+    settled = Home(games, given_of("lastonealive", ["--tokens", "virtual"]), Choices())
+    assert "opt:tokens" not in [r.key for r in settled.rows]
+    assert option_flags(loa, {"tokens": "virtual", "first_zombie": "first"}) == ["--first-zombie", "first"]
+    # every option the issue names is a row: variants, token mode, first game / first zombie die, zombified roll
+    names = {g: [r.key[4:] for r in Home(games, given_of(g, ["--players", "3"]), Choices()).option_rows]
+             for g in ("outspeed", "lastonealive")}
+    assert names == {"outspeed": ["first_game", "tokens"],
+                     "lastonealive": ["survivors", "day_night", "zombies_everywhere", "zombified_rolls",
+                                      "first_zombie", "tokens"]}
+
+
+def test_a_physical_token_choice_reaches_the_game_and_without_controllers_it_says_so_in_one_line(tmp_path):
+    """What the home screen passes (``--tokens physical``) is taken by Last One Alive's play;
+    with bots in the seats the game says in one line that the tokens are virtual."""
+    import subprocess
+    import sys
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "BITBOX_CONFIG_DIR": str(tmp_path / "cfg")}
+    run = subprocess.run([sys.executable, "-m", "lastonealive.cli", "play", "--headless", "--speed", "0", "--seed", "5",
+                          "--players", "2", "--bots", "2", "--tokens", "physical", "--journal", str(tmp_path / "j.sqlite"),
+                          "--size", "320x180"], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    said = (run.stdout + run.stderr).splitlines()
+    assert sum("cannot hold cardboard: virtual tokens" in line for line in said) == 1, said[:20]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_the_home_screens_words_are_in_the_chosen_language(games, lang):
+    """Every label, value and help line in the chosen language: the console's for its rows,
+    the game's catalogue for its options (``setting.NAME``...); English where a game has no
+    such words (Goofspiel's cards)."""
+    from bitbox.i18n import Words
+    from bitbox.table.words import words_of
+    english = {}
+    for game in ("outspeed", "lastonealive", "goofspiel"):
+        home = Home(games, given_of(game, ["--players", "3"]), Choices(lang=lang))
+        assert home.lang == lang
+        for row in home.rows:
+            for value in row.values:
+                row.select(value)
+                shown = (home.label(row), home.shown(row, value), home.help(row))
+                assert all(isinstance(t, str) for t in shown) and shown[0] and shown[1], (game, row.key, shown)
+                assert not any(t.startswith("setting.") for t in shown), shown
+                english[(game, row.key, value)] = shown
+        if game != "goofspiel":                            # the game's own words: its catalogue, translated
+            say = words_of(games[game], lang)
+            for row in home.option_rows:
+                row.index = 0                              # (physical tokens without controllers: said above)
+                assert home.label(row) == say.t(f"setting.{row.key[4:]}")
+                assert home.help(row) == say.t(f"setting.{row.key[4:]}.help")
+        else:
+            assert home.label(home.option_rows[0]) == "Cards"             # no setting.cards: its name
+    assert Home(games, given_of("lastonealive", []), Choices(lang=lang)).label(Row("players", [2])) == \
+        Words(lang).t("home.row.players")
+    if lang == "de":
+        home = Home(games, given_of("lastonealive", ["--players", "3"]), Choices(lang=lang))
+        shown = {r.key: (home.label(r), home.shown(r, r.values[-1])) for r in home.option_rows}
+        assert shown["opt:tokens"] == ("Marker", "echt (ein echter Beutel)")
+        assert shown["opt:survivors"] == ("Überlebende", "an")
+        assert shown["opt:first_zombie"] == ("Start-Zombiewürfel", "nur der des ersten Spielers")
+
+
+def test_a_game_without_words_or_with_broken_ones_is_offered_in_english(games, monkeypatch):
+    """A game whose words cannot be made (its ``words`` raises) or that lacks a key: the
+    option's name and English help, never an exception."""
+    class Broken:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+        def words(self, code):
+            raise RuntimeError("no words today")
+    shelf = dict(games, goofspiel=Broken(games["goofspiel"]))
+    home = Home(shelf, given_of("goofspiel", []), Choices(lang="fr"))
+    row = home.option_rows[0]
+    assert (home.label(row), home.shown(row, row.value), home.help(row)) == \
+        ("Cards", str(row.value), "cards in each hand and in the prize pile")
 
 
 def test_choices_are_remembered_and_preselected(games, tmp_path):
@@ -317,7 +417,8 @@ def test_the_lobby_window_types_a_name_after_tab_with_the_keyboard():
 def test_the_home_screen_fits_every_language_at_every_size(games, size, monkeypatch):
     """No text of the home screen or the after-game menu is cut or overlaps another, in any
     of the four languages, from the smallest window to 4K (with a controller found, and
-    without: the Bots row and its help line)."""
+    without: the Bots row and its help line; the options' labels, widest values and help
+    lines in that language's words)."""
     import pygame
 
     from bitbox.display.home import HomeScreen
@@ -340,7 +441,10 @@ def test_the_home_screen_fits_every_language_at_every_size(games, size, monkeypa
             for controllers in (0, 1):
                 if controllers:
                     menu.handle(Connected(0, ControllerInfo(1, "p", (1, 2), "fw", (16, 16, 16)), 0.0))
-                # every row's help line once (without controllers), else the first row
+                # each option row at its widest value (in this language's words: the game's
+                # catalogue), then every row's help line once (without controllers), else the first row
+                for r in getattr(menu, "option_rows", []):
+                    r.index = max(range(len(r.values)), key=lambda i: len(menu.shown(r, r.values[i])))
                 for row in (range(len(menu.rows)) if not controllers and game is not None else [0]):
                     menu.cursor = row
                     view.draw(surface, menu)
@@ -377,3 +481,130 @@ def test_the_lobbys_test_screen_shows_the_games_wheel_meanings():
     assert arrange(None, ["red", "blue"], 4, game="goofspiel")._wheel_map() is None
     assert arrange(None, ["red", "blue"], 4)._wheel_map() is None
     assert ServiceBench(None, outspeed).wheel_map is outspeed
+
+
+# ---------------------------------------------------------------------------- keyboard players in the lobby
+def test_keyboard_players_are_named_in_the_lobby_at_the_seats_they_will_take():
+    """--keyboard: the hot-seat players are in the lobby at the first free seats (before the
+    bots'), Tab reaches them after the controllers, a name is typed or one of the journal's
+    chosen with ↑/↓ (as the centre wheel does), and the lobby waits for Enter."""
+    lobby = Lobby(COLOURS, 4, known=["Ana", "Luis"], min_players=2, bots=1, keyboard=True, players=3)
+    assert lobby.keyboard_count() == 2 and sorted(lobby.keyboard_seats()) == [0, 1]
+    lobby.handle(Connected(0, ControllerInfo(100, "p0", (1, 2), "fw", (16, 16, 16)), 0.0))
+    lobby.handle(wheels(0))
+    lobby.handle(wheels(0, left=0, locked=True))           # the controller sits at Red
+    assert lobby.entries[0].seat == 0
+    hands = lobby.keyboard_seats()
+    assert sorted(hands) == [1] and lobby.bot_count() == 1  # one keyboard player (Blue), then one bot
+    assert not lobby.everyone_ready()                        # keyboard players start with Enter
+    lobby.type_next()
+    assert lobby.typing == 0                                 # the controller's seat first
+    lobby.type_next()
+    assert lobby.typing == hands[1].hub_seat < 0
+    lobby.type("Zoe")
+    assert lobby.chosen_names() == {1: "Zoe"}
+    lobby.pick(1)                                            # ↓: the journal's first name
+    assert lobby.chosen_names() == {1: "Ana"}
+    lobby.pick(1)
+    lobby.pick(1)                                            # no further than the last
+    assert lobby.chosen_names() == {1: "Luis"}
+    lobby.pick(-2)                                           # back to no name
+    assert lobby.chosen_names() == {}
+    lobby.type("Luis")
+    lobby.type_next()
+    assert lobby.typing is None
+    lobby.more_bots(1)                                       # the keyboard's seats follow the command line
+    assert lobby.bot_count() == 1 and lobby.chosen_names() == {1: "Luis"}
+
+
+def test_a_keyboard_game_names_its_players_in_the_lobby_and_journals_them(monkeypatch, tmp_path, capfd):
+    """``play --keyboard`` on a screen opens the lobby even without a controller; the names
+    typed there are the game's (its status line and the journal's names)."""
+    import bitbox.table.lobby as lobby_module
+    from bitbox.cli import main
+    from bitbox.table.journal import Journal
+    monkeypatch.syspath_prepend(str(TUTORIAL))
+    monkeypatch.setenv("BITBOX_GAMES", "goofspiel=goofspiel:CARTRIDGE")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("BITBOX_ASSUME_DISPLAY", "1")
+    monkeypatch.setenv("BITBOX_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
+    real = lobby_module.run_lobby
+    seen = []
+
+    def run_lobby(hub, lobby, **kw):
+        steps = iter([["tab"], ["type:Zoé"], ["tab"], ["type:Max"], ["typed"], ["enter"]])
+        seen.append(lobby)
+        return real(hub, lobby, **{**kw, "keys": lambda: next(steps, [])})
+    monkeypatch.setattr(lobby_module, "run_lobby", run_lobby)
+    code = main(["play", "--game", "goofspiel", "--players", "3", "--bots", "1", "--keyboard", "--cards", "3",
+                 "--seed", "4", "--journal", "j.sqlite", "--size", "1024x576", "--max-seconds", "1", "--mute", "--lang", "en"])
+    err = capfd.readouterr().err
+    assert len(seen) == 1 and seen[0].keyboard_count() == 2, err[-2000:]
+    with Journal("j.sqlite", create=False) as journal:
+        (game,) = journal.games()
+        assert game.settings["names"] == {"red": "Zoé", "blue": "Max"}, code
+        assert [s["kind"] for s in game.settings["seats"]] == ["keyboard", "keyboard", "bot"]
+    assert "Zoé" in err and "Max" in err
+
+
+@pytest.mark.parametrize("size", [(1024, 576), (1280, 720), (1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_lobby_with_keyboard_players_fits_every_language(size, monkeypatch):
+    """The keyboard players' rows (the longest name typed, "played at the keyboard", "Tab: type
+    a name") and the typing line: whole and apart in every language, from the smallest window
+    to 4K, beside a seated controller and a bot."""
+    import pygame
+
+    from bitbox.display.lobby import MIN_PX, MIN_TEXT, LobbyScreen
+    from bitbox.table.lobby import MAX_TYPED
+    pygame.font.init()
+    cut: list[str] = []
+    real_text = LobbyScreen.text
+
+    def text(self, surf, s, px_size, pos, colour=(0, 0, 0), bold=False, anchor="topleft", max_width=None):
+        px = max(MIN_PX, self.px(surf, max(px_size, MIN_TEXT)))
+        if max_width is not None and self.fonts.get(px, bold).size(s)[0] > max_width:
+            cut.append(s)
+        return real_text(self, surf, s, px_size, pos, colour, bold, anchor, max_width)
+    monkeypatch.setattr(LobbyScreen, "text", text)
+    lobby = Lobby(COLOURS, 4, min_players=2, bots=1, keyboard=True, players=4)
+    lobby.handle(Connected(0, ControllerInfo(0x1D1E00000000C0DE, "/dev/ttyACM0", (1, 2), "ref-1.1", (16, 16, 16)), 0.0))
+    lobby.handle(wheels(0))
+    lobby.handle(wheels(0, locked=True))
+    for _ in range(2):
+        lobby.type_next()
+    lobby.type("W" * MAX_TYPED)                              # the widest name the keyboard can type
+    lobby.type_next()                                        # the second keyboard player's, being typed
+    lobby.type("W" * MAX_TYPED)
+    assert lobby.keyboard_count() == 2 and lobby.typing is not None and lobby.typing < 0
+    surface = pygame.Surface(size)
+    view = LobbyScreen(size)
+    for lang in ("en", "es", "fr", "de"):
+        view.draw(surface, lobby, title="Last One Alive", options="Deutsch · Bots: careful,random", bots=lobby.bot_count(),
+                  lang=lang)
+        assert not cut, (lang, cut)
+        boxes = view.labels
+        for i, a in enumerate(boxes):
+            assert not any(a.colliderect(b) for b in boxes[i + 1:]), (lang, a)
+
+
+def test_table_options_are_offered_only_for_a_game_with_its_own_table_command(games):
+    """The console's generic table has no table options: a cartridge that declares some but
+    plays at the generic table is offered its rules' options only (never a flag its command
+    would refuse)."""
+    from bitbox.games import OptionSpec
+    from bitbox.table.home import game_options
+
+    class Generic:
+        def __init__(self, inner):
+            self.inner = inner
+            self.table_options = (OptionSpec("lights", "on", "the lights", ("on", "off")),)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+    generic = Generic(games["goofspiel"])
+    assert not hasattr(games["goofspiel"], "play_main")
+    assert [s.name for s in game_options(generic)] == ["cards"]
+    home = Home(dict(games, goofspiel=generic), given_of("goofspiel", []), Choices())
+    assert [r.key for r in home.option_rows] == ["opt:cards"]
+    assert [s.name for s in game_options(games["lastonealive"])][-1] == "tokens"     # its own command (play_main)
