@@ -45,6 +45,14 @@ class LastOneAliveGame(EngineGame[Game]):
 
     __slots__ = ()                              # the engine only (EngineGame's slot)
 
+    @property
+    def turn(self) -> int:
+        """The engine's turn (the protocol's optional ``Game.turn``: a table's frame a turn)."""
+        return int(self.engine.state.turn)
+
+    def copy(self) -> "LastOneAliveGame":
+        return LastOneAliveGame(self.engine.copy())
+
     def prompts(self) -> Sequence[Prompt]:
         return protocol_prompts(self.engine)
 
