@@ -326,7 +326,7 @@ class RealBag:
 
     def read(self, game: Any, wheels: Sequence[int], entered: Sequence[Any]) -> Any:
         read = self.wheels.read("bag", wheels)
-        if isinstance(read, Unreadable):
+        if not isinstance(read, Mark):
             return read
         left = Counter(_engine(game).state.bag)
         left.subtract(entered)

@@ -143,13 +143,17 @@ class Session(Referee):
         prompt = self.awaiting(player)
         lights = self._hook("lights")
         if prompt is not None and lights is not None:
-            return tuple(lights(prompt))            # type: ignore[return-value]
+            on = tuple(bool(x) for x in lights(prompt))
+            return (on[0], on[1], on[2])
         return (True, True, True) if prompt is not None else (False, False, False)
 
     def _private_show(self, player: str) -> tuple[int, int, int]:
         prompt = self.awaiting(player)
         show = self._hook("show")
-        return tuple(show(prompt)) if prompt is not None and show is not None else (0, 0, 0)  # type: ignore[return-value]
+        if prompt is None or show is None:
+            return (0, 0, 0)
+        left, centre, right = show(prompt)
+        return (int(left), int(centre), int(right))
 
     def _refused_wheels(self, kind: str) -> int:
         refused = self._hook("refused_wheels")
@@ -229,6 +233,11 @@ class Session(Referee):
         self._refusing = prompt
         self._refuse(player, reason)
 
+    def _accept_mark(self, marks: Any) -> None:
+        """One more lock of an answer taken (``controls.read_marked``): the lock opens before the next."""
+        self.marks, self.refusal = marks, None
+        self._new_prompt()
+
     def _evaluate_first(self, player: str) -> None:
         c = self.ctl[player]
         if c.locked and not c.stale and player in self._racers() and not self.paused:
@@ -284,9 +293,8 @@ class Session(Referee):
         if isinstance(action, Unreadable):
             self._refuse_why(player, prompt, action.reason, action.data)
             return
-        if isinstance(action, Marked):                    # one more lock of the answer: open it, go on
-            self.marks, self.refusal = action.marks, None
-            self._new_prompt()
+        if isinstance(action, Marked):
+            self._accept_mark(action.marks)
             return
         try:
             code = "unreadable" if action is None else self.game.refusal(player, action)
@@ -368,7 +376,9 @@ class Session(Referee):
             # an answer that ended several turns: the same frame for each (one a turn); turn 0,
             # before the first (a setup, as Last One Alive's), has no frame of its own
             ended = range(done, turn) if isinstance(turn, int) and isinstance(self._turn, int) and turn > done else [done]
-            self.milestones.extend(("turn_end", t, table) for t in ended if self._turn is None or t >= 1)
+            for t in ended:
+                if self._turn is None or t >= 1:
+                    self.milestones.append(("turn_end", t, table))
         self._turn = turn
         self._begin_phase()
 
@@ -473,7 +483,8 @@ class BotDriver:
     def _wheels(self, session: Session, prompt: Prompt, action: Any) -> tuple[int, int, int]:
         marked = getattr(self.controls, "wheels_marked", None)
         if marked is not None:
-            return tuple(marked(session.game, prompt, action, session.marks))   # type: ignore[return-value]
+            left, centre, right = marked(session.game, prompt, action, session.marks)
+            return (int(left), int(centre), int(right))
         return self.controls.wheels_for(prompt, action)
 
     def _thought(self, session: Session, prompt: Prompt, key: tuple[Any, ...]) -> Any:
