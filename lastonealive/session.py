@@ -132,7 +132,7 @@ def table_view(session: Any, now: float) -> TableView:
         elif stage == "waiting":
             status = "" if c.connected else "waiting"
         elif active:
-            status = "unlock" if c.stale else "to_act"
+            status = "thinking" if p in session.thinking else ("unlock" if c.stale else "to_act")
         statuses.append(PlayerStatus(player=p, kind=s.kind, connected=c.connected, lost=c.lost,
                                      locked=c.locked if active else False, status=status))
     kind: str | None = None
