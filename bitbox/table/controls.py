@@ -19,7 +19,8 @@ console does what the line after it says; docs/games.md "Controls" lists them):
   flare's dice, the tokens to discard). Returns the answer, a :class:`Marked` (one more lock
   taken: the session keeps ``marks`` and waits for the lock to open and close again) or an
   :class:`Unreadable` (refused, privately; its ``reason`` is a words key the game's own view
-  may show). ``marks`` is None at the start of a prompt. *Default:* ``read``, one lock.
+  may show). ``marks`` (each player's own) is None at the start of a prompt. *Default:*
+  ``read``, one lock.
 * ``wheels_marked(game, prompt, action, marks)``: the wheels of the next lock towards
   ``action`` (bots and the keyboard). *Default:* ``wheels_for``.
 * ``first_input(game, player)``: who goes first is chosen at the table, before the game's

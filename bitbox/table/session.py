@@ -25,7 +25,7 @@ A game whose table needs more gives it through optional members of its controls
 with its first option without asking; ``first_input`` opens with a stage ``first`` (the
 first person to close a lock goes first); ``entries`` adds a stage ``enter`` before an input
 (values entered at the table, e.g. from a real bag); ``read_marked`` takes an answer over
-several locks (:attr:`Session.marks`); ``steps`` shows an answer's events step by step
+several locks (:attr:`Session.marked`); ``steps`` shows an answer's events step by step
 (:attr:`Session.step`); ``lights``, ``show``, ``refused_wheels`` and ``view`` are what the
 controllers and the game's display are told. The game's journal rules may give
 ``position(game) -> (turn, phase)``, recorded with each input.
@@ -83,7 +83,7 @@ class Session(Referee):
         self.moves = inputs_applied
         self.thinking: set[str] = set()          # players whose bot is searching (shown on screen)
         # what the optional members of the controls add (bitbox.table.controls)
-        self.marks: Any = None                   # an answer entered over several locks, so far
+        self.marked: dict[str, Any] = {}         # each player's answer of several locks, so far
         self.refusal: tuple[str, dict[str, Any]] | None = None     # the last refusal's words key (until unlocked)
         self.entering: str | None = None         # who enters a value at the table now (stage "enter")
         self.entered: list[Any] = []             # the values entered for the input pending
@@ -185,7 +185,7 @@ class Session(Referee):
         if self.game.finished:
             self._finish()
             return
-        self.answers, self.marks, self.refusal = {}, None, None
+        self.answers, self.marked, self.refusal = {}, {}, None
         self.entering, self.entered, self.pending = None, [], None
         first = self._hook("first_input")
         if first is not None and first(self.game, self.seats[0].player) is not None:
@@ -233,10 +233,19 @@ class Session(Referee):
         self._refusing = prompt
         self._refuse(player, reason)
 
-    def _accept_mark(self, marks: Any) -> None:
-        """One more lock of an answer taken (``controls.read_marked``): the lock opens before the next."""
-        self.marks, self.refusal = marks, None
-        self._new_prompt()
+    @property
+    def marks(self) -> Any:
+        """The marks so far of the one player asked (a game that asks one prompt at a time);
+        None when nobody or several are asked (:attr:`marked` has each player's)."""
+        return self.marked.get(next(iter(self.open))) if len(self.open) == 1 else None
+
+    def _accept_mark(self, player: str, marks: Any) -> None:
+        """One more lock of ``player``'s answer taken (``controls.read_marked``): their lock
+        must open before the next (a new moment for the drivers: ``prompt_id``)."""
+        self.marked[player], self.refusal = marks, None
+        self.prompt_id += 1
+        self.refused.discard(player)
+        self.ctl[player].stale = self.ctl[player].locked
 
     def _evaluate_first(self, player: str) -> None:
         c = self.ctl[player]
@@ -286,7 +295,7 @@ class Session(Referee):
         prompt = self.open[player]
         marked = self._hook("read_marked")
         try:
-            action = marked(self.game, prompt, c.wheels, self.marks) if marked is not None \
+            action = marked(self.game, prompt, c.wheels, self.marked.get(player)) if marked is not None \
                 else self.controls.read(prompt, c.wheels)
         except (LookupError, TypeError, ValueError):      # a game's controls must not stop the table
             action = None
@@ -294,7 +303,7 @@ class Session(Referee):
             self._refuse_why(player, prompt, action.reason, action.data)
             return
         if isinstance(action, Marked):
-            self._accept_mark(action.marks)
+            self._accept_mark(player, action.marks)
             return
         try:
             code = "unreadable" if action is None else self.game.refusal(player, action)
@@ -304,6 +313,7 @@ class Session(Referee):
             self._refuse_why(player, prompt, f"code.{code}")
             return
         self.answers[player] = action
+        self.marked.pop(player, None)                     # whole: its marks are the answer now
 
     def _progress(self, now: float | None = None) -> None:
         now = self.clock() if now is None else now
@@ -483,7 +493,7 @@ class BotDriver:
     def _wheels(self, session: Session, prompt: Prompt, action: Any) -> tuple[int, int, int]:
         marked = getattr(self.controls, "wheels_marked", None)
         if marked is not None:
-            left, centre, right = marked(session.game, prompt, action, session.marks)
+            left, centre, right = marked(session.game, prompt, action, session.marked.get(self.player))
             return (int(left), int(centre), int(right))
         return self.controls.wheels_for(prompt, action)
 
