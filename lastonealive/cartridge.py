@@ -23,7 +23,6 @@ from bitbox.games.protocol import JSON, GameError, OptionSpec, Player, Prompt, R
 from bitbox.games.protocol import Game as AnyGame
 
 from .rules import OBJECTS, TYPES, VARIANTS, Action, Event, Game, Refused, RulesError
-from .prompts import protocol_prompts
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS, VARIANT_PLAYERS, variant_problem
 
 NAME = "lastonealive"
@@ -38,6 +37,22 @@ _OPTIONS = (
     OptionSpec("first_zombie", "each", "the starting 1-zombie die: each player, or the first only (L-4)",
                ("each", "first")),
 )
+
+
+def protocol_prompts(engine: Game) -> Sequence[Prompt]:
+    """The engine's prompt (none once the game is over): its legal answers with the default
+    first, its public facts and, at setup, the token drawn (private to that player)."""
+    pr = engine.prompt()
+    if pr is None:
+        return ()
+    options = list(pr.legal)
+    if pr.default is not None and pr.default in options:
+        options.remove(pr.default)
+        options.insert(0, pr.default)
+    context: dict[str, JSON] = {"auto": pr.auto, **pr.info}
+    if pr.kind == "setup":
+        context["token"] = engine.state.setup_token         # private to that player
+    return (Prompt(pr.player, pr.kind, tuple(options), context),)
 
 
 class LastOneAliveGame(EngineGame[Game]):

@@ -401,7 +401,7 @@ class Session(Referee):
             self._log("game_over", {"winners": winners})
         self._steps.clear()
         if self.journal is not None:
-            self.journal.finish(winners, self._state_hash(self.game))
+            self.journal.finish(winners, state=self._state_hash(self.game))
         done = self._turn if self._turn is not None else self.moves
         table = self.table()
         self.milestones.append(("turn_end", done, table))
