@@ -125,3 +125,29 @@ def test_the_search_seat_is_shown_thinking_on_last_one_alives_screen_and_its_ans
         if searched >= 3 or s.finished:
             break
     assert searched >= 3 and thinking >= 1
+
+
+def test_last_one_alives_frame_shows_the_thinking_player(monkeypatch):
+    """A real frame (pygame, headless): the thinking status is drawn on the player's card (a
+    frame of its own: not as "to decide", not as no status)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import dataclasses
+
+    import pygame
+
+    from bitbox.table.app import init_pygame
+    from lastonealive.cartridge import CARTRIDGE
+    from lastonealive.display import TableDisplay
+    from lastonealive.session import TableView, new_game
+    from lastonealive.words import Lang
+    init_pygame(True)
+    game = new_game(["red", "blue"], seed=4, **CARTRIDGE.content.game_options())
+    game.start_setup("red", [])
+    base = TableView.from_public(game.public_view())
+    frames = []
+    for status in ("thinking", "to_act", ""):
+        t = dataclasses.replace(base, stage="prompt", players=tuple(
+            dataclasses.replace(p, kind="bot", status=status if p.player == "red" else "") for p in base.players))
+        display = TableDisplay(size=(960, 540), lang=Lang("en"))
+        frames.append(pygame.image.tobytes(display.render_full(t), "RGB"))
+    assert frames[0] != frames[1] and frames[0] != frames[2]        # drawn, and not as "to decide"
