@@ -24,7 +24,6 @@ from bitbox.games.protocol import JSON, GameError, OptionSpec, Player, Prompt, R
 from bitbox.games.protocol import Game as AnyGame
 
 from .rules import OBJECTS, TYPES, VARIANTS, Action, Event, Game, Refused, RulesError
-from .prompts import protocol_prompts
 from .rules.game import MAX_PLAYERS, MIN_PLAYERS, VARIANT_PLAYERS, variant_problem
 
 NAME = "lastonealive"
@@ -47,10 +46,34 @@ _TABLE_OPTIONS = (
 )
 
 
+def protocol_prompts(engine: Game) -> Sequence[Prompt]:
+    """The engine's prompt (none once the game is over): its legal answers with the default
+    first, its public facts and, at setup, the token drawn (private to that player)."""
+    pr = engine.prompt()
+    if pr is None:
+        return ()
+    options = list(pr.legal)
+    if pr.default is not None and pr.default in options:
+        options.remove(pr.default)
+        options.insert(0, pr.default)
+    context: dict[str, JSON] = {"auto": pr.auto, **pr.info}
+    if pr.kind == "setup":
+        context["token"] = engine.state.setup_token         # private to that player
+    return (Prompt(pr.player, pr.kind, tuple(options), context),)
+
+
 class LastOneAliveGame(EngineGame[Game]):
     """One game of Last One Alive seen through the protocol; ``engine`` is the rules' Game."""
 
     __slots__ = ()                              # the engine only (EngineGame's slot)
+
+    @property
+    def turn(self) -> int:
+        """The engine's turn (the protocol's optional ``Game.turn``: a table's frame a turn)."""
+        return int(self.engine.state.turn)
+
+    def copy(self) -> "LastOneAliveGame":
+        return LastOneAliveGame(self.engine.copy())
 
     def prompts(self) -> Sequence[Prompt]:
         return protocol_prompts(self.engine)

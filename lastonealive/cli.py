@@ -43,11 +43,13 @@ def _cmd_dice_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from bitbox.bots import seat_names
+
+    from .cartridge import CARTRIDGE
     from .rules.game import MAX_PLAYERS
-    from .strategy import BOT_NAMES
     from .table import PlayOptions, play
     try:
-        spec = command_bots(args.bots, args.bot, BOT_NAMES, most=MAX_PLAYERS)
+        spec = command_bots(args.bots, args.bot, tuple(seat_names(CARTRIDGE)), most=MAX_PLAYERS)
     except BotsError as exc:
         print(f"lastonealive play: {exc}", file=sys.stderr)
         return 2
@@ -57,12 +59,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
         headless=args.headless, snapshots=args.snapshots, journal=args.journal, resume=args.resume, speed=args.speed,
         variant=args.variant or (), keep_snapshots=args.keep_snapshots, tokens=args.tokens, first_zombie=args.first_zombie, controllers=args.controller or [],
         fullscreen=bool(args.fullscreen), size=args.size, max_seconds=args.max_seconds, mute=args.mute,
-        lobby=args.lobby, names=args.names, then_home=args.then_home))
+        lobby=args.lobby, names=args.names, then_home=args.then_home, think=args.think, rollouts=args.rollouts))
 
 
 def build_parser() -> argparse.ArgumentParser:
     from bitbox.console import OneLineParser
-    from bitbox.table.command import add_play_arguments, add_table_commands
+    from bitbox.table.command import add_play_arguments, add_search_arguments, add_table_commands
 
     from .table import table_kit
     parser = OneLineParser(prog="lastonealive", description="Last One Alive on the 8Bitbox bridge")
@@ -75,9 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play Last One Alive with the controllers found; with none, a demo on simulated "
                                    "controllers driven by bots. See docs/last-one-alive.md.")
     add_play_arguments(p, title="Last One Alive", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
-                       bots=bots_help(BOT_NAMES, "careful and random in turn; as many as the seats without controllers, "
+                       bots=bots_help((*BOT_NAMES, "search"), "careful and random in turn; as many as the seats without controllers, "
                                                  "or 4 for a demo (3 with survivors)"),
                        lang_help="language of the screen and the printed events (default en)")
+    add_search_arguments(p)
     p.add_argument("--variant", action="append", choices=VARIANT_CHOICES,
                    help="a variant (repeatable): survivors (2 or 3 players), day_night, zombies_everywhere, "
                         "zombified_rolls (eliminated players roll a zombie die on their turn)")

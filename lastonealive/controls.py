@@ -22,10 +22,14 @@ changes nothing.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence
 
-from .rules import TYPES, Action
+from bitbox.games.protocol import Prompt
+from bitbox.table.controls import Marked, Step, Unreadable
+
+from .rules import TYPES, Action, RulesError
 
 GROUPS: dict[int, str] = {1: "f", 2: "z", 3: "s", 4: "o", 5: "b"}
 GROUP_CODES: dict[str, int] = {v: k for k, v in GROUPS.items()}
@@ -63,13 +67,6 @@ class Mark:
 
     what: str
     value: Any
-
-
-@dataclass(frozen=True)
-class Unreadable:
-    """A wheel position that means nothing for this prompt; ``reason`` is a words key."""
-
-    reason: str
 
 
 class WheelMap(Protocol):
@@ -287,5 +284,202 @@ class Controls:
         return mask
 
 
-__all__ = ["ALL_DICE", "Controls", "GROUPS", "Mark", "TYPE_CODES", "TYPES", "Unreadable", "WHEELS", "WINDOWS",
+# ---------------------------------------------------------------------------- at the console's table
+
+DRAW_KINDS = ("drew", "drew_face_down", "apocalypse", "night", "day")
+
+
+def _engine(game: Any) -> Any:
+    """The rules' game of the protocol's (the console's session holds the protocol's)."""
+    return getattr(game, "engine", game)
+
+
+class RealBag:
+    """``--tokens physical`` (the console's ``entries``): before an input that draws from
+    the bag is applied, whoever draws takes a token from the real bag and enters it with the
+    left wheel; the tokens entered are journaled with the input (``drawn``) and put on top of
+    the engine's bag first."""
+
+    kind = "bag"
+
+    def __init__(self, wheels: Controls) -> None:
+        self.wheels = wheels
+
+    def who(self, game: Any, kind: str, data: Mapping[str, Any], entered: Sequence[Any]) -> str | None:
+        from .rules import Refused
+        from .session import apply_input
+        g = _engine(game)
+        trial = g.copy()
+        before = len(trial.state.bag)
+        try:
+            events = apply_input(trial, kind, {**data, "drawn": list(entered)})
+        except (Refused, RulesError):
+            return None
+        pops = before + sum(1 for e in events if e.kind == "night") - len(trial.state.bag)
+        if pops <= len(entered):
+            return None
+        drawers = [e.data.get("player") for e in events if e.kind in DRAW_KINDS]
+        if trial.state.phase == "setup" and trial.state.setup_token is not None:
+            drawers.append(trial.state.active)
+        k = len(entered)
+        return drawers[k] if k < len(drawers) and drawers[k] else (trial.state.active or g.state.active)
+
+    def read(self, game: Any, wheels: Sequence[int], entered: Sequence[Any]) -> Any:
+        read = self.wheels.read("bag", wheels)
+        if not isinstance(read, Mark):
+            return read
+        left = Counter(_engine(game).state.bag)
+        left.subtract(entered)
+        if left[read.value] <= 0:
+            return Unreadable("refuse.not_in_bag", {"token": read.value})
+        return read.value
+
+    def data(self, kind: str, data: Mapping[str, Any], entered: Sequence[Any]) -> dict[str, Any]:
+        return {**data, "drawn": list(entered)}
+
+
+class TableControls:
+    """Last One Alive's controls for the console's session (:mod:`bitbox.table.controls`,
+    with its optional members): the wheels read as :class:`Controls` says, answers of several
+    locks (a flare's dice, a hero's dice, the tokens discarded over the limit), who goes first
+    chosen at the table, the real bag, lights, the setup token shown privately, the events
+    step by step and the game's own view (:class:`lastonealive.session.TableView`).
+    ``marks``, kept by the session: ``(what, values)`` with ``what`` flare, hero or discard."""
+
+    keyboard = "wheels"                         # every decision is made in the open, lock by lock
+
+    def __init__(self, wheel_map: WheelMap | None = None, tokens: str = "virtual") -> None:
+        if tokens not in ("physical", "virtual"):
+            raise ValueError(f"tokens must be physical or virtual, not {tokens!r}")
+        self.wheels = Controls(wheel_map)
+        self.tokens = tokens
+        self.entries = RealBag(self.wheels) if tokens == "physical" else None
+
+    # ---- the console's Controls
+    def _read(self, prompt: Prompt, wheels: Sequence[int]) -> Action | Mark | Unreadable:
+        kind = prompt.kind
+        needed = int(prompt.context.get("needed", 4)) if kind == "dice" else 4          # type: ignore[arg-type]
+        only_undo = kind == "dice" and all(getattr(a, "kind", None) == "undo" for a in prompt.options)
+        return self.wheels.read(kind, wheels, needed=needed, only_undo=only_undo)
+
+    def read(self, prompt: Prompt, wheels: tuple[int, int, int]) -> Action | None:
+        read = self._read(prompt, wheels)
+        return read if isinstance(read, Action) else None
+
+    def wheels_for(self, prompt: Prompt, action: Any) -> tuple[int, int, int]:
+        steps = self.wheels.steps(prompt.kind, action)
+        w = steps[0] if steps else {"left": 0, "centre": 0, "right": 0}
+        return (w["left"], w["centre"], w["right"])
+
+    def hint(self, prompt: Prompt) -> tuple[int, int, int]:
+        """Only stops the referee accepts now: at setup the two sides; in a token window the
+        left-wheel codes of the tokens with a legal use (and "none")."""
+        if prompt.kind == "setup":
+            return (self.wheels.setup_hint(), 0, 0)
+        if prompt.kind not in WINDOWS:
+            return (0, 0, 0)
+        usable = {a.token for a in prompt.options if isinstance(a, Action) and a.kind == "use"}
+        return (self.wheels.left_hint(lambda m: m == "none" or m in usable), 0, 0)
+
+    # ---- the console's optional members
+    def read_marked(self, game: Any, prompt: Prompt, wheels: tuple[int, int, int], marks: Any) -> Any:
+        g = _engine(game)
+        read = self._read(prompt, wheels)
+        if isinstance(read, Mark):
+            read = self._mark(g, prompt.player, read, marks)
+        if isinstance(read, Action):
+            try:
+                code = g.refusal(read)
+            except RulesError:
+                code = "not_an_answer"
+            if code is not None:
+                return Unreadable(f"code.{code}")
+        return read
+
+    def _mark(self, g: Any, player: str, m: Mark, marks: Any) -> Any:
+        what, so_far = marks if marks else (None, ())
+        if m.what == "discard":
+            held = Counter(g.held_faces(player))
+            held.subtract(so_far)
+            if held[m.value] <= 0:
+                return Unreadable("code.not_held")
+            gone = (*so_far, m.value)
+            if sum((Counter(g.held_faces(player)) - Counter(gone)).values()) <= 3:
+                keep = list(g.held_faces(player))
+                for t in gone:
+                    keep.remove(t)
+                return Action("keep", None, tuple(keep))
+            return Marked(("discard", gone))
+        token = "flare" if m.what == "flare" else "hero"
+        # the marks of this token so far: a refused lock changes nothing (the other token's
+        # marks are dropped only when a mark of this one is taken)
+        marked = list(so_far) if what == token else []
+        if m.what == "hero_go":
+            ids = g.hero_dice() if m.value == "all" else marked
+            if not ids:
+                return Unreadable("refuse.hero_none")
+            return Action("use", "hero", tuple(ids))
+        die = m.value
+        if die in marked:
+            return Unreadable("refuse.marked")
+        code = g.refusal(Action("use", token, (die,)))
+        if code not in (None, "wrong_count"):
+            return Unreadable(f"code.{code}")
+        marked.append(die)
+        if token == "flare":
+            full = Action("use", "flare", tuple(marked))
+            if g.refusal(full) is None:
+                return full
+        return Marked((token, tuple(marked)))
+
+    def wheels_marked(self, game: Any, prompt: Prompt, action: Any, marks: Any) -> tuple[int, int, int]:
+        g = _engine(game)
+        held = g.held_faces(prompt.player) if prompt.kind == "keep" else ()
+        steps = self.wheels.steps(prompt.kind, action, marked=marks[1] if marks else (), held=held)
+        w = steps[0] if steps else {"left": 0, "centre": 0, "right": 0}
+        return (w["left"], w["centre"], w["right"])
+
+    def first_input(self, game: Any, player: str) -> tuple[str, dict[str, Any]] | None:
+        from .rules import UNSTARTED
+        return ("start", {"first": player}) if _engine(game).state.phase == UNSTARTED else None
+
+    def lights(self, prompt: Prompt) -> tuple[bool, bool, bool]:
+        return self.wheels.lights(prompt.kind)
+
+    def show(self, prompt: Prompt) -> tuple[int, int, int]:
+        token = prompt.context.get("token")
+        return self.wheels.show(prompt.kind, token if isinstance(token, str) else None)
+
+    def refused_wheels(self, prompt: Prompt) -> int:
+        return self.wheels.refused_wheels(prompt.kind)
+
+    def private_line(self, prompt: Prompt, words: Any) -> str | None:
+        """The token drawn at setup: its owner's, shown on the keyboard's pad only on Tab."""
+        token = prompt.context.get("token") if prompt.kind == "setup" else None
+        return str(words.token(token)) if isinstance(token, str) else None
+
+    def steps(self, events: Sequence[Any], pace: Any) -> list[Step]:
+        """Dice tumbling, "+" re-rolls one after another, a new turn held a little longer."""
+        out: list[Step] = []
+        for e in events:
+            if e.kind in ("rolled", "rerolled"):
+                out.append(Step((e,), pace.roll, {"rolling": tuple(i for i, _ in e.data.get("dice", []))}))
+            elif e.kind == "bangs" and e.data.get("chain"):
+                chain = list(e.data["chain"])
+                for i, f in enumerate(chain):
+                    out.append(Step((e,) if i == len(chain) - 1 else (), pace.roll, {"chain_face": f}))
+            elif e.kind == "medkit":
+                out.append(Step((e,), pace.roll))
+            elif e.kind in ("turn", "game_over"):
+                out.append(Step((e,), pace.turn))
+            else:
+                out.append(Step((e,), pace.step))
+        return out
+
+    def view(self, session: Any, table: Any, now: float) -> Any:
+        from .session import table_view
+        return table_view(session, now)
+
+
+__all__ = ["ALL_DICE", "Controls", "RealBag", "TableControls", "GROUPS", "Mark", "TYPE_CODES", "TYPES", "Unreadable", "WHEELS", "WINDOWS",
            "die_wheels", "label"]

@@ -27,6 +27,21 @@ class LastOneAliveJournalRules(StateJournalRules):
     def state_hash(self, game: Game) -> str:
         return state_hash(game)
 
+    # ---- the console's session (bitbox.table.session): inputs as this journal has always had them
+    def input_of(self, game: Any, answers: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """``answer`` with the action (``auto`` when the prompt had nothing to decide)."""
+        ((_, action),) = answers.items()
+        pr = getattr(game, "engine", game).prompt()
+        data: dict[str, Any] = {"action": action.to_data()}
+        if pr is not None and pr.auto and pr.default == action:
+            data["auto"] = True
+        return "answer", data
+
+    def position(self, game: Any) -> tuple[int, str]:
+        """(turn, phase) recorded with each input."""
+        state = getattr(game, "engine", game).state
+        return int(state.turn), str(state.phase)
+
     # ---- replay (bitbox.table.history.ReplayRules)
     def public_view(self, game: Game) -> Mapping[str, Any]:
         return public_view(game)
@@ -42,7 +57,7 @@ class LastOneAliveJournalRules(StateJournalRules):
         from .rules import VARIANTS
         from .strategy import BOT_NAMES
         from .words import LANGUAGES
-        check_choices(settings, {"lang": LANGUAGES, "bot": BOT_NAMES, "tokens": ("physical", "virtual"),
+        check_choices(settings, {"lang": LANGUAGES, "bot": (*BOT_NAMES, "search"), "tokens": ("physical", "virtual"),
                                  "first_zombie": ("each", "first")},
                       lists=("bot",))
         variants = settings.get("variants", [])

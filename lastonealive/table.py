@@ -1,9 +1,10 @@
 """Last One Alive at the table: `lastonealive play`, `lastonealive history`,
 `lastonealive replay` (and `bitbox play --game lastonealive`).
 
-The console's pieces do the work (:mod:`bitbox.table`: seating, the table loop, the journal,
-history and replay; :mod:`bitbox.display`: the display shell); this module wires Last One
-Alive's session (:mod:`lastonealive.session`), display and words to them. With no screen it
+The console's pieces do the work (:mod:`bitbox.table`: seating, the table loop, the referee
+session and its bot and keyboard drivers (:mod:`bitbox.table.session`), the journal, history
+and replay; :mod:`bitbox.display`: the display shell); this module gives them Last One
+Alive's controls (:class:`lastonealive.controls.TableControls`), display and words. With no screen it
 runs headless: a PNG per turn, the events printed, ending with the winner's line.
 """
 from __future__ import annotations
@@ -82,6 +83,7 @@ class LastOneAliveTable(EngineTable):
         self.content: Any = None
         self.wheel_map: Any = None
         self.tokens = "virtual"
+        self.budget: Any = None                  # the search bot's, from the request (prepare)
 
     def defaults(self) -> Any:
         from bitbox.table.play import TableDefaults
@@ -97,6 +99,8 @@ class LastOneAliveTable(EngineTable):
         from bitbox.table.seating import TableError
 
         from .rules.game import VARIANT_PLAYERS, variant_problem
+        from bitbox.bots.search import Budget
+        self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
         self.content = load_content()
         self.wheel_map = load_wheel_map(game="lastonealive")
         variants = list(req.options.get("variants") or ())
@@ -139,19 +143,42 @@ class LastOneAliveTable(EngineTable):
     def resume(self, game: Any, settings: Any) -> None:
         self.tokens = settings.get("tokens", "virtual")
 
+    def controls(self) -> Any:
+        from .controls import TableControls
+        return TableControls(self.wheel_map, self.tokens)
+
     def session(self, game: Any, plans: list[Any], record: Any, pace: Any, inputs: int, printer: Any) -> Any:
-        from .session import Session
-        return Session(game, plans, tokens=self.tokens, wheel_map=self.wheel_map, journal=record, pace=pace,
+        from bitbox.table.session import Session
+
+        from .cartridge import CARTRIDGE, LastOneAliveGame
+        game = game if isinstance(game, LastOneAliveGame) else LastOneAliveGame(game)
+        return Session(CARTRIDGE, game, plans, controls=self.controls(), journal=record, pace=pace,
                        inputs_applied=inputs, on_event=printer)
 
     def bot_driver(self, player: str, sim: Any, bot: str, game: Any, pace: Any) -> Any:
-        from .session import BotDriver
-        return BotDriver(player, sim, bot, self.content.faces, seed=game.state.seed, think=pace.think,
-                         wheel_map=self.wheel_map)
+        from bitbox.bots import make_bot
+        from bitbox.table.session import BotDriver
+
+        from .cartridge import CARTRIDGE
+        return BotDriver(player, sim, make_bot(CARTRIDGE, bot, None, self.budget), self.controls(),
+                         seed=self.seed(game), think=pace.think)
 
     def keyboard(self, sims: Any, words: Any) -> Any:
-        from .session import KeyboardDriver
-        return KeyboardDriver(sims, self.wheel_map)
+        from bitbox.table.session import KeyboardDriver
+        return KeyboardDriver(sims, self.controls(), words)
+
+    @staticmethod
+    def _engine(game: Any) -> Any:
+        return getattr(game, "engine", game)
+
+    def turn(self, game: Any) -> int:
+        return int(self._engine(game).state.turn)
+
+    def seed(self, game: Any) -> int:
+        return int(self._engine(game).state.seed)
+
+    def winners(self, game: Any) -> list[str]:
+        return list(self._engine(game).state.winners)
 
     def loop(self) -> type:
         return TableLoop

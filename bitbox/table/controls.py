@@ -11,10 +11,46 @@ cartridge's ``controls`` attribute when it has one, else :class:`IndexControls`:
 * ``hint(prompt)``: for each wheel, the bit mask of the stops that are valid now (bit ``p``:
   stop ``p``; 0: no hint). Every hinted combination must be accepted: a controller trusts
   it (firmware_protocol/SPEC.md, Hint).
+
+Optional members, for a game whose table needs more (each has a default: without it the
+console does what the line after it says; docs/games.md "Controls" lists them):
+
+* ``read_marked(game, prompt, wheels, marks)``: an answer entered over several locks (a
+  flare's dice, the tokens to discard). Returns the answer, a :class:`Marked` (one more lock
+  taken: the session keeps ``marks`` and waits for the lock to open and close again) or an
+  :class:`Unreadable` (refused, privately; its ``reason`` is a words key the game's own view
+  may show). ``marks`` (each player's own) is None at the start of a prompt. *Default:*
+  ``read``, one lock.
+* ``wheels_marked(game, prompt, action, marks)``: the wheels of the next lock towards
+  ``action`` (bots and the keyboard). *Default:* ``wheels_for``.
+* ``first_input(game, player)``: who goes first is chosen at the table, before the game's
+  prompts: the journal input ``(kind, data)`` making ``player`` first, or None when the game
+  needs no such choice now. The first person (controller or keyboard) to close a lock is
+  first; a table of bots only starts with the first seat. *Default:* no such stage.
+* ``entries``: values entered at the table before an input is applied, e.g. tokens drawn
+  from a real bag (an :class:`Entries`). *Default:* None.
+* ``lights(prompt)``: the path lights of the controller asked (the wheels the prompt reads).
+  *Default:* all three lit.
+* ``show(prompt)``: stops a controller shows its player privately that are not choices (the
+  code of a token just drawn; protocol 1.2 Show). *Default:* nothing.
+* ``refused_wheels(prompt)``: the wheels a refusal points at (bits 1 left, 2 centre, 4
+  right). *Default:* the left wheel.
+* ``steps(events, pace)``: the events of an answer shown step by step, as :class:`Step`
+  values (dice tumbling, one re-roll after another), each logged when its time comes; the
+  frame drawn meanwhile is the table after all of them. *Default:* all at once.
+* ``view(session, table, now)``: the game's own view of the table for its display, made from
+  the console's (:class:`bitbox.display.model.ShellView`) and the session's public state.
+  *Default:* the console's.
+* ``keyboard``: ``"options"`` (the hot-seat keys choose among the prompt's options) or
+  ``"wheels"`` (they turn the wheels one by one: a game whose answers are made in the open
+  and need several locks). *Default:* ``"options"``.
+* ``private_line(prompt, words)``: with ``keyboard = "wheels"``, a line of the prompt that
+  only its player may see (shown on the pad while Tab is held). *Default:* none.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 from bitbox.games.protocol import Action, Prompt
 
@@ -54,10 +90,52 @@ class IndexControls:
         return None if action is None else prompt.options.index(action)
 
 
+@dataclass(frozen=True)
+class Marked:
+    """One lock of an answer entered over several locks: the marks so far (the game's own
+    value), which the session keeps and gives back to ``read_marked``."""
+
+    marks: Any
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """Wheel positions that name nothing the prompt takes now; ``reason`` is a words key
+    (with ``data`` for its placeholders)."""
+
+    reason: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of showing an answer: the events logged together, how long it is held
+    (seconds), and what the game's own view draws meanwhile (``show``, e.g. dice tumbling)."""
+
+    events: tuple[Any, ...]
+    duration: float
+    show: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Entries(Protocol):
+    """Values entered at the table before an input is applied (Last One Alive's tokens drawn
+    from a real bag): ``kind`` names the stage (the prompt kind its player is asked,
+    for lights, hints and words); ``who(game, kind, data, entered)`` is the player to enter
+    the next value before the input ``(kind, data)`` can be applied (None: nothing more);
+    ``read(game, wheels, entered)`` the value the wheels name (or an :class:`Unreadable`);
+    ``data(kind, data, entered)`` the input's data with the values entered (the journal's)."""
+
+    kind: str
+
+    def who(self, game: Any, kind: str, data: Mapping[str, Any], entered: Sequence[Any]) -> str | None: ...
+    def read(self, game: Any, wheels: Wheels, entered: Sequence[Any]) -> Any: ...
+    def data(self, kind: str, data: Mapping[str, Any], entered: Sequence[Any]) -> dict[str, Any]: ...
+
+
 def controls_of(cartridge: Any) -> Controls:
     """The cartridge's controls, or the console's :class:`IndexControls`."""
     controls = getattr(cartridge, "controls", None)
     return controls if isinstance(controls, Controls) else IndexControls()
 
 
-__all__ = ["Controls", "IndexControls", "STOPS", "Wheels", "controls_of"]
+__all__ = ["Controls", "Entries", "IndexControls", "Marked", "STOPS", "Step", "Unreadable", "Wheels", "controls_of"]

@@ -19,6 +19,16 @@ besides its cartridge (and, optionally, its controls and words).
 
 Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
 :class:`KeyboardDriver`), exactly as a person does with a real one.
+
+A game whose table needs more gives it through optional members of its controls
+(:mod:`bitbox.table.controls`): a prompt whose context says ``"auto": true`` is answered
+with its first option without asking; ``first_input`` opens with a stage ``first`` (the
+first person to close a lock goes first); ``entries`` adds a stage ``enter`` before an input
+(values entered at the table, e.g. from a real bag); ``read_marked`` takes an answer over
+several locks (:attr:`Session.marked`); ``steps`` shows an answer's events step by step
+(:attr:`Session.step`); ``lights``, ``show``, ``refused_wheels`` and ``view`` are what the
+controllers and the game's display are told. The game's journal rules may give
+``position(game) -> (turn, phase)``, recorded with each input.
 """
 from __future__ import annotations
 
@@ -34,7 +44,7 @@ from bitbox.colours import SCREEN_RGB
 from bitbox.display.model import LogEntry, PlayerStatus, ShellView
 from bitbox.games.protocol import Action, Cartridge, Game, Prompt
 
-from .controls import Controls, controls_of
+from .controls import Controls, Marked, Step, Unreadable, controls_of
 from .protocol_rules import INPUT_KIND, ProtocolJournalRules, session_rules_of
 from .referee import Journaling, Pace, Referee, decision_seed
 from .seating import SeatPlan
@@ -72,12 +82,36 @@ class Session(Referee):
         self._turn = turn_of(game)
         self.moves = inputs_applied
         self.thinking: set[str] = set()          # players whose bot is searching (shown on screen)
+        # what the optional members of the controls add (bitbox.table.controls)
+        self.marked: dict[str, Any] = {}         # each player's answer of several locks, so far
+        self.refusal: tuple[str, dict[str, Any]] | None = None     # the last refusal's words key (until unlocked)
+        self.entering: str | None = None         # who enters a value at the table now (stage "enter")
+        self.entered: list[Any] = []             # the values entered for the input pending
+        self.pending: tuple[str, dict[str, Any]] | None = None     # the input waiting for them
+        self.step: Step | None = None            # the step of an answer shown now (controls.steps)
+        self.step_started = 0.0
+        self.step_until = 0.0
+        self.steps_shown: deque[Step] = deque(maxlen=200)          # the last steps shown
+        self._paced: deque[Step] | None = None
+        self._refusing: Prompt | None = None
+
+    def _hook(self, name: str) -> Any:
+        """An optional member of the game's controls (None: the console's default)."""
+        return getattr(self.controls, name, None)
+
+    def _racers(self) -> list[str]:
+        """The people who may choose to go first (stage ``first``): every seat but the bots."""
+        return [s.player for s in self.seats if s.kind != "bot"]
 
     # ------------------------------------------------------------------ the console's hooks
     def colour_of(self, player: str) -> tuple[int, int, int]:
         return SCREEN_RGB.get(player, (200, 200, 200))
 
     def _is_active(self, player: str) -> bool:
+        if self.stage == "first":
+            return player in self._racers()
+        if self.stage == "enter":
+            return player == self.entering
         return player in self.open
 
     def _public_view(self) -> Any:
@@ -94,6 +128,10 @@ class Session(Referee):
         return self.rules.state_hash(game)
 
     def _position(self) -> tuple[int, str]:
+        position = getattr(self.rules, "position", None)
+        if callable(position):
+            turn, phase = position(self.game)
+            return int(turn), str(phase)
         return (self._turn if self._turn is not None else self.moves + 1,
                 "+".join(sorted({p.kind for p in self.open.values()})))
 
@@ -102,7 +140,24 @@ class Session(Referee):
         return f"turn {self._position()[0]}, {self.stage} {kinds}".strip()
 
     def _lights_for(self, player: str) -> tuple[bool, bool, bool]:
-        return (True, True, True) if self.awaiting(player) is not None else (False, False, False)
+        prompt = self.awaiting(player)
+        lights = self._hook("lights")
+        if prompt is not None and lights is not None:
+            on = tuple(bool(x) for x in lights(prompt))
+            return (on[0], on[1], on[2])
+        return (True, True, True) if prompt is not None else (False, False, False)
+
+    def _private_show(self, player: str) -> tuple[int, int, int]:
+        prompt = self.awaiting(player)
+        show = self._hook("show")
+        if prompt is None or show is None:
+            return (0, 0, 0)
+        left, centre, right = show(prompt)
+        return (int(left), int(centre), int(right))
+
+    def _refused_wheels(self, kind: str) -> int:
+        refused = self._hook("refused_wheels")
+        return int(refused(self._refusing)) if refused is not None and self._refusing is not None else 0b001
 
     def _hint(self, player: str) -> tuple[int, int, int]:
         prompt = self.awaiting(player)
@@ -110,7 +165,14 @@ class Session(Referee):
 
     # ------------------------------------------------------------------ what drivers ask
     def awaiting(self, player: str) -> Prompt | None:
-        """The prompt ``player`` must still answer now (None: nothing to do)."""
+        """The prompt ``player`` must still answer now (None: nothing to do). At the stages
+        ``first`` and ``enter`` it is a prompt of the console's (``"race"`` or ``"entry"`` in
+        its context, no options): a lock answers it, and bots leave it to the people."""
+        if self.stage == "first":
+            return Prompt(player, "first", (), {"race": True}) if player in self._racers() else None
+        if self.stage == "enter":
+            entries = self._hook("entries")
+            return Prompt(player, entries.kind, (), {"entry": True}) if player == self.entering else None
         if self.stage != "prompt" or player in self.answers:
             return None
         return self.open.get(player)
@@ -123,46 +185,165 @@ class Session(Referee):
         if self.game.finished:
             self._finish()
             return
+        self.answers, self.marked, self.refusal = {}, {}, None
+        self.entering, self.entered, self.pending = None, [], None
+        first = self._hook("first_input")
+        if first is not None and first(self.game, self.seats[0].player) is not None:
+            self.open = {}
+            if not self._racers():              # bots only: the first seat starts
+                self._answer(*first(self.game, self.seats[0].player))
+                return
+            self.stage = "first"
+            self._new_prompt()
+            for player in self._racers():
+                self._evaluate(player)
+            return
         self.open = {p.player: p for p in self.game.prompts()}
-        self.answers = {}
         self.stage = "prompt"
+        if self.open and all(p.context.get("auto") and p.options for p in self.open.values()):
+            self._answer(*self._input({p: prompt.options[0] for p, prompt in self.open.items()}))
+            if self.stage == "showing":         # nothing to decide: answered without asking
+                self._hold_until = self.clock() + self._hold()
+            return
         self._new_prompt()
         for player in self.open:
             self._evaluate(player)
 
+    def _answer(self, kind: str, data: dict[str, Any]) -> None:
+        """Submit an input; first, the values it needs entered at the table (``entries``)."""
+        entries = self._hook("entries")
+        if entries is not None:
+            who = entries.who(self.game, kind, data, tuple(self.entered))
+            if who is not None:
+                self.pending = (kind, data)
+                self.stage, self.entering = "enter", who
+                self._new_prompt()
+                self._evaluate(who)
+                return
+            if self.entered:
+                data = entries.data(kind, data, tuple(self.entered))
+        self.refusal = None
+        self._submit(kind, data)
+
+    def _refuse_why(self, player: str, prompt: Prompt | None, reason: str,
+                    data: Mapping[str, Any] | None = None) -> None:
+        """Refused: only ``player``'s controller hears of it (it blinks); ``reason`` is kept
+        for the game's own view (:attr:`refusal`) until the lock opens."""
+        self.refusal = (reason, dict(data or {}))
+        self._refusing = prompt
+        self._refuse(player, reason)
+
+    @property
+    def marks(self) -> Any:
+        """The marks so far of the one player asked (a game that asks one prompt at a time);
+        None when nobody or several are asked (:attr:`marked` has each player's)."""
+        return self.marked.get(next(iter(self.open))) if len(self.open) == 1 else None
+
+    def _accept_mark(self, player: str, marks: Any) -> None:
+        """One more lock of ``player``'s answer taken (``controls.read_marked``): their lock
+        must open before the next (a new moment for the drivers: ``prompt_id``)."""
+        self.marked[player], self.refusal = marks, None
+        self.prompt_id += 1
+        self.refused.discard(player)
+        self.ctl[player].stale = self.ctl[player].locked
+
+    def _evaluate_first(self, player: str) -> None:
+        c = self.ctl[player]
+        if c.locked and not c.stale and player in self._racers() and not self.paused:
+            self._answer(*self._hook("first_input")(self.game, player))
+
+    def _evaluate_entry(self, player: str) -> None:
+        c = self.ctl[player]
+        if player != self.entering:
+            return
+        if not c.locked:
+            self.refusal = None
+            return
+        if c.stale or player in self.refused or self.paused or self.pending is None:
+            return
+        entries = self._hook("entries")
+        value = entries.read(self.game, c.wheels, tuple(self.entered))
+        if isinstance(value, Unreadable):
+            self._refuse_why(player, self.awaiting(player), value.reason, value.data)
+            return
+        self.entered.append(value)
+        kind, data = self.pending
+        who = entries.who(self.game, kind, data, tuple(self.entered))
+        if who is None:
+            self.stage = "prompt"
+            self._answer(kind, data)
+        else:
+            self.entering, self.refusal = who, None
+            self._new_prompt()                  # the lock opens before the next value
+
     def _evaluate(self, player: str) -> None:
+        if self.stage == "first":
+            self._evaluate_first(player)
+            return
+        if self.stage == "enter":
+            self._evaluate_entry(player)
+            return
         if self.stage != "prompt" or player not in self.open:
             return
         c = self.ctl[player]
         if not c.locked:
             self.answers.pop(player, None)          # the lock opened: the answer is taken back
+            self.refusal = None
             return
         if c.stale or player in self.refused or player in self.answers:
             return
         prompt = self.open[player]
+        marked = self._hook("read_marked")
         try:
-            action = self.controls.read(prompt, c.wheels)
+            action = marked(self.game, prompt, c.wheels, self.marked.get(player)) if marked is not None \
+                else self.controls.read(prompt, c.wheels)
         except (LookupError, TypeError, ValueError):      # a game's controls must not stop the table
             action = None
+        if isinstance(action, Unreadable):
+            self._refuse_why(player, prompt, action.reason, action.data)
+            return
+        if isinstance(action, Marked):
+            self._accept_mark(player, action.marks)
+            return
         try:
             code = "unreadable" if action is None else self.game.refusal(player, action)
         except TypeError:                                 # e.g. an unhashable answer
             code = "unreadable"
         if code is not None:
-            self._refuse(player, code)
+            self._refuse_why(player, prompt, f"code.{code}")
             return
         self.answers[player] = action
+        self.marked.pop(player, None)                     # whole: its marks are the answer now
 
     def _progress(self, now: float | None = None) -> None:
         now = self.clock() if now is None else now
         if self.stage == "prompt":
             if self.open and len(self.answers) == len(self.open) and not self.paused:
                 answers = {p: self.answers[p] for p in self.open}
-                self._submit(*self._input(answers))
+                self._answer(*self._input(answers))
                 if self.stage == "showing":
                     self._hold_until = now + self._hold()
+        if self.stage == "showing" and self._paced is not None:
+            self._show_steps(now)
+            return
         if self.stage == "showing" and now >= self._hold_until:
             self._end_showing()
+
+    def _show_steps(self, now: float) -> None:
+        """The game's steps (``controls.steps``), each logged when the last one's time is up;
+        then the next prompts (answered at once when automatic: shown in the same way)."""
+        for _ in range(100_000):
+            if self.stage != "showing" or self._paced is None or now < self.step_until:
+                return
+            if not self._paced:
+                self.step, self._paced = None, None
+                self._end_showing()
+                continue
+            step = self._paced.popleft()
+            self.step, self.step_started, self.step_until = step, now, now + step.duration
+            self.steps_shown.append(step)
+            for e in step.events:
+                self._log(str(e.kind), dict(e.data))
 
     def _input(self, answers: Mapping[str, Action]) -> tuple[str, dict[str, Any]]:
         """The journal's input for ``answers`` (one per open prompt): the game's own journal
@@ -185,8 +366,12 @@ class Session(Referee):
         self.moves += 1
         self.stage = "showing"
         self._steps = deque(LogEntry(str(e.kind), dict(e.data)) for e in events)
-        for entry in self._steps:
-            self._log(entry.kind, dict(entry.data))
+        steps = self._hook("steps")
+        if steps is not None:                   # logged step by step (_show_steps)
+            self._paced, self.step_until = deque(steps(events, self.pace)), 0.0
+        else:
+            for entry in self._steps:
+                self._log(entry.kind, dict(entry.data))
         self.shown_view = self.game.public_view()       # the table after the events it shows
 
     def _end_showing(self) -> None:
@@ -197,7 +382,13 @@ class Session(Referee):
             return
         self._steps.clear()
         if turn is None or turn != self._turn:
-            self.milestones.append(("turn_end", done, self.table()))
+            table = self.table()
+            # an answer that ended several turns: the same frame for each (one a turn); turn 0,
+            # before the first (a setup, as Last One Alive's), has no frame of its own
+            ended = range(done, turn) if isinstance(turn, int) and isinstance(self._turn, int) and turn > done else [done]
+            for t in ended:
+                if self._turn is None or t >= 1:
+                    self.milestones.append(("turn_end", t, table))
         self._turn = turn
         self._begin_phase()
 
@@ -210,7 +401,7 @@ class Session(Referee):
             self._log("game_over", {"winners": winners})
         self._steps.clear()
         if self.journal is not None:
-            self.journal.finish(winners, self._state_hash(self.game))
+            self.journal.finish(winners, state=self._state_hash(self.game))
         done = self._turn if self._turn is not None else self.moves
         table = self.table()
         self.milestones.append(("turn_end", done, table))
@@ -249,8 +440,10 @@ class Session(Referee):
         prompt = ("ui.asking", {"players": asking, "kind": kinds[0]}) if asking else None
         lost = [s.player for s in self.seats if self.ctl[s.player].lost and self._is_active(s.player)]
         banner = ("banner.paused", {"players": lost}) if lost and self.stage != "finished" else None
-        return ShellView(view=view, players=self.statuses(), stage=self.stage, prompt=prompt, banner=banner,
-                         log=tuple(self.log[-40:]))
+        shell = ShellView(view=view, players=self.statuses(), stage=self.stage, prompt=prompt, banner=banner,
+                          log=tuple(self.log[-40:]))
+        own = self._hook("view")
+        return own(self, shell, self.clock() if now is None else now) if own is not None else shell
 
 
 @dataclass
@@ -270,7 +463,11 @@ class BotDriver:
     A bot that searches (one with a ``decide`` method: :class:`bitbox.bots.search.SearchBot`)
     thinks on a worker thread, on a copy of the game, so that the table goes on drawing and
     reading the controllers meanwhile; the session shows that player as thinking
-    (:attr:`Session.thinking`)."""
+    (:attr:`Session.thinking`).
+
+    An answer of several locks (``controls.read_marked``) is decided once and entered lock by
+    lock (``controls.wheels_marked``); the console's own prompts (who goes first, values
+    entered at the table) are left to the people."""
 
     RETRY = 0.25                                   # seconds before an unanswered unlock is sent again
     WAIT = 0.005                                   # at most this long per update for a worker's answer
@@ -283,21 +480,28 @@ class BotDriver:
         self.instant = think <= 0
         self._plan: _Plan | None = None
         self.searches = callable(getattr(bot, "decide", None))
-        self._worker: tuple[tuple[Any, ...], Future[tuple[int, int, int]]] | None = None
+        self._worker: tuple[tuple[Any, ...], Future[Any]] | None = None
+        self._decided: tuple[tuple[Any, ...], Any] | None = None     # (moment, answer): kept over its locks
 
-    def _decide(self, session: Session, prompt: Prompt) -> tuple[int, int, int]:
+    def _decide(self, session: Session, prompt: Prompt) -> Any:
         seed = decision_seed(self.seed, self.player, session.inputs_applied, prompt.kind)
         rng = getattr(self.bot, "rng", None)
         if rng is not None and hasattr(rng, "seed"):
             rng.seed(seed)
-        action = self.bot.choose(session.private_view(self.player), prompt)
+        return self.bot.choose(session.private_view(self.player), prompt)
+
+    def _wheels(self, session: Session, prompt: Prompt, action: Any) -> tuple[int, int, int]:
+        marked = getattr(self.controls, "wheels_marked", None)
+        if marked is not None:
+            left, centre, right = marked(session.game, prompt, action, session.marked.get(self.player))
+            return (int(left), int(centre), int(right))
         return self.controls.wheels_for(prompt, action)
 
-    def _thought(self, session: Session, prompt: Prompt, key: tuple[Any, ...]) -> tuple[int, int, int] | None:
+    def _thought(self, session: Session, prompt: Prompt, key: tuple[Any, ...]) -> Any:
         """A searching bot's answer once its worker has one (None: still thinking)."""
         if self._worker is None or self._worker[0] != key:
             self.stop()
-            future: Future[tuple[int, int, int]] = Future()
+            future: Future[Any] = Future()
             game = session.cartridge.from_data(session.game.to_data())
             seed = decision_seed(self.seed, self.player, session.inputs_applied, prompt.kind)
 
@@ -307,8 +511,7 @@ class BotDriver:
                     reseed = getattr(self.bot, "reseed", None)
                     if callable(reseed):
                         reseed(seed)
-                    future.set_result(self.controls.wheels_for(prompt, self.bot.choose(LazyView(game, self.player),
-                                                                                       prompt)))
+                    future.set_result(self.bot.choose(LazyView(game, self.player), prompt))
                 except BaseException as exc:  # noqa: BLE001 -- raised again on the table's thread
                     future.set_exception(exc)
             self._worker = (key, future)
@@ -316,11 +519,11 @@ class BotDriver:
             threading.Thread(target=work, name=f"bot-{self.player}", daemon=True).start()
         future = self._worker[1]
         try:
-            wheels = future.result(timeout=self.WAIT)
+            action = future.result(timeout=self.WAIT)
         except FutureTimeout:
             return None
         session.thinking.discard(self.player)
-        return wheels
+        return action
 
     def stop(self) -> None:
         """Give up a search under way (the prompt went away or the table closes)."""
@@ -336,7 +539,7 @@ class BotDriver:
 
     def update(self, session: Session, now: float) -> None:
         prompt = session.awaiting(self.player)
-        if prompt is None:
+        if prompt is None or prompt.context.get("race") or prompt.context.get("entry"):
             self._plan = None
             if self._worker is not None:
                 self.stop()
@@ -344,13 +547,17 @@ class BotDriver:
             return
         key = (session.inputs_applied, session.prompt_id)
         if self._plan is None or self._plan.key != key:
-            if self.searches and len(prompt.options) > 1:
-                wheels = self._thought(session, prompt, key)
-                if wheels is None:
-                    return
-                self._plan = _Plan(key, now + self.think, wheels)
-            else:
-                self._plan = _Plan(key, now + self.think, self._decide(session, prompt))
+            moment = (session.inputs_applied, prompt.kind)
+            at = now                                # the next lock of an answer decided: at once
+            if self._decided is None or self._decided[0] != moment:
+                if self.searches and len(prompt.options) > 1:
+                    action = self._thought(session, prompt, moment)
+                    if action is None:
+                        return
+                else:
+                    action = self._decide(session, prompt)
+                self._decided, at = (moment, action), now + self.think
+            self._plan = _Plan(key, at, self._wheels(session, prompt, self._decided[1]))
         plan = self._plan
         if now < plan.at:
             return
@@ -365,6 +572,10 @@ class BotDriver:
         self.sim.set(left=left, centre=centre, right=right, locked=True, settle=self.instant)
 
 
+def words_prompt(words: Any, prompt: Prompt) -> str:
+    return str(words.prompt(prompt.kind, prompt.context)) if hasattr(words, "prompt") else prompt.kind
+
+
 def at_the_keyboard(players: Iterable[str], session: Any) -> str | None:
     """Hot-seat: the first of ``players`` (seat order) the table waits for, who is at the
     keyboard now (any game's session with ``awaiting(player)``); None: nobody."""
@@ -375,13 +586,23 @@ class KeyboardDriver:
     """Hot-seat: the people share one keyboard. The player the table waits for (in seat order)
     is at it: ←/→ choose among their prompt's options, Enter locks, Backspace opens the lock,
     Tab shows or hides their choice on the screen (the others look away). The choice reaches
-    the session through their simulated controller."""
+    the session through their simulated controller.
+
+    With controls whose ``keyboard`` is ``"wheels"`` (answers made in the open, over several
+    locks) the keys turn the wheels instead: ←/→ choose a wheel, ↑/↓ turn it, Enter closes
+    the lock (again: opens it), Backspace opens it; the pad shows the wheels, and the
+    prompt's private line (``controls.private_line``) only while Tab shows it."""
+
+    WHEELS = ("left", "centre", "right")
 
     def __init__(self, sims: Mapping[str, Any], controls: Controls, words: Any) -> None:
         self.sims = dict(sims)
         self.controls = controls
         self.words = words
         self.shown = False
+        self.wheel_mode = getattr(controls, "keyboard", "options") == "wheels"
+        self.wheel = 0                              # the wheel the arrows turn (wheel mode)
+        self.values: dict[str, list[int]] = {p: [0, 0, 0] for p in self.sims}
         self._sel: dict[str, int] = {}
         self._key: tuple[Any, ...] | None = None
 
@@ -399,8 +620,17 @@ class KeyboardDriver:
             return
         prompt = session.awaiting(p)
         assert prompt is not None
+        if self.wheel_mode:
+            self._turn_wheels(session, p, name)
+            return
         i = self._sel.get(p, 0)
         n = len(prompt.options)
+        if not n:                                   # the console's own prompt: a lock answers it
+            if name == "enter":
+                self.sims[p].set(locked=not session.controller(p).locked)
+            elif name == "backspace":
+                self.sims[p].set(locked=False)
+            return
         if name in ("left", "up"):
             self._sel[p] = (i - 1) % n
         elif name in ("right", "down"):
@@ -414,12 +644,40 @@ class KeyboardDriver:
         elif name == "backspace":
             self.sims[p].set(locked=False)
 
+    def _turn_wheels(self, session: Session, p: str, name: str) -> None:
+        sim, v = self.sims[p], self.values[p]
+        if name == "tab":
+            self.shown = not self.shown
+        elif name in ("left", "right"):
+            self.wheel = (self.wheel + (1 if name == "right" else -1)) % 3
+        elif name in ("up", "down"):
+            v[self.wheel] = max(0, min(15, v[self.wheel] + (1 if name == "up" else -1)))
+            sim.set(left=v[0], centre=v[1], right=v[2])
+        elif name == "backspace":
+            sim.set(locked=False)
+        elif name == "enter":
+            if session.controller(p).locked:
+                sim.set(locked=False)
+            else:
+                sim.set(left=v[0], centre=v[1], right=v[2], locked=True)
+
     def pad(self, session: Session, lang: Any) -> Mapping[str, Any] | None:
         p = self.current(session)
         if p is None:
             return None
         prompt = session.awaiting(p)
         assert prompt is not None
+        if self.wheel_mode:                        # the wheels, in the open; a private line on Tab only
+            v = self.values[p]
+            lines = [("▶ " if i == self.wheel else "  ") + f"{lang.t('wheel.' + w)}: {v[i]}"
+                     for i, w in enumerate(self.WHEELS)]
+            private = getattr(self.controls, "private_line", None)
+            secret = private(prompt, lang) if private is not None else None
+            if secret is not None:
+                lines.append(f"{secret} (Tab)" if self.shown else lang.t("pad.hidden"))
+            return {"player": p, "shown": True, "lines": lines}
+        if not prompt.options:
+            return {"player": p, "shown": True, "lines": [words_prompt(self.words, prompt)]}
         i = self._sel.get(p, 0)
         words = self.words
         shown = str(session.cartridge.action_to_data(prompt.options[i]))

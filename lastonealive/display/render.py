@@ -188,6 +188,9 @@ class TableDisplay(Shell):
                 line = L.t("status.lost")
             elif st.status in ("to_act", "unlock", "waiting"):
                 line = (line + " · " if line else "") + L.t(f"status.{st.status}")
+            elif st.status == "thinking":           # a search bot at work: the console's words
+                from bitbox.i18n import Words
+                line = (line + " · " if line else "") + Words(L.code).t("status.thinking")
             if line:
                 step = self.fonts.get(self.text_px(20), st.lost).get_linesize()
                 for part in self.wrap(line, 20, inner, bold=st.lost, lines=2):

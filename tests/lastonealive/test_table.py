@@ -1,5 +1,6 @@
-"""Last One Alive's referee session and controls with controllers the tests turn by hand
-(the console's fake hub): only the active controller is read, lock on submits and lock
+"""Last One Alive at the console's referee session (:class:`bitbox.table.session.Session` with
+the game's :class:`lastonealive.controls.TableControls`) with controllers the tests turn by
+hand (the console's fake hub): only the active controller is read, lock on submits and lock
 off comes before the next prompt, refusals change nothing and are told privately with the
 reason on screen, lights, the pause on a lost controller, physical tokens from a real bag,
 multi-die answers one lock at a time, and the game set up exactly as the engine's own."""
@@ -12,13 +13,26 @@ from bitbox.table.referee import Pace, RefuseChoice
 from bitbox.table.seating import SeatPlan
 from bitbox.testing import FakeHub
 from lastonealive.content import load_content
-from lastonealive.controls import Controls, Mark, Unreadable
+from bitbox.bots import make_bot
+from bitbox.table.session import BotDriver, Session
+from lastonealive.cartridge import CARTRIDGE, LastOneAliveGame
+from lastonealive.controls import Controls, Mark, TableControls, Unreadable
 from lastonealive.rules import Action, Game
-from lastonealive.session import BotDriver, Session, new_game, started, state_hash
+from lastonealive.session import new_game, started, state_hash
 from lastonealive.words import LANGUAGES, Lang, all_strings
 
 CONTENT = load_content()
 NAMES = ["red", "blue", "green", "yellow"]
+
+
+def loa_session(game: Game, plans, *, tokens: str = "virtual", **kwargs) -> Session:
+    """Last One Alive's table session: the console's, with the game's controls."""
+    return Session(CARTRIDGE, LastOneAliveGame(game), plans, controls=TableControls(tokens=tokens), **kwargs)
+
+
+def loa_bot(player: str, sim, name: str, game: Game) -> BotDriver:
+    """A bot at the table, seeded from the game's seed (as the table seats it)."""
+    return BotDriver(player, sim, make_bot(CARTRIDGE, name), TableControls(), seed=game.state.seed)
 
 
 class Table:
@@ -31,8 +45,8 @@ class Table:
         self.sims = self.hub.add_sim(len(kinds))
         self.game = game or new_game(names, seed=seed, **CONTENT.game_options())
         plans = [SeatPlan(p, i, k, self.sims[i].controller_id) for i, (p, k) in enumerate(zip(names, kinds))]
-        self.s = Session(self.game, plans, tokens=tokens, pace=Pace.instant(), journal=journal)
-        self.bots = [BotDriver(p, self.sims[i], "random", CONTENT.faces, seed=seed)
+        self.s = loa_session(self.game, plans, tokens=tokens, pace=Pace.instant(), journal=journal)
+        self.bots = [loa_bot(p, self.sims[i], "random", self.game)
                      for i, (p, k) in enumerate(zip(names, kinds)) if k == "bot"]
         self.commands: list = []
         self.now = 0.0
@@ -49,6 +63,16 @@ class Table:
             for c in self.s.take_commands():
                 self.commands.append(c)
                 apply_command(self.hub, c)
+
+    @property
+    def g(self) -> Game:
+        """The rules' game the session plays."""
+        return self.s.game.engine
+
+    @property
+    def kind(self) -> str | None:
+        """The prompt asked now (the screen's: ``first``, ``bag``, or the engine's)."""
+        return self.s.table().kind
 
     def sim(self, player: str):
         return self.sims[NAMES.index(player)]
@@ -73,12 +97,12 @@ def test_new_game_then_start_is_the_engines_own_setup():
 
 def test_the_first_lock_turned_on_chooses_who_starts_and_only_the_active_controller_is_read():
     t = Table(["controller"] * 3)
-    assert t.s.stage == "first"
+    assert t.s.stage == "first" and t.kind == "first"
     t.answer("green")
-    assert t.s.game.state.first == "green"
+    assert t.g.state.first == "green"
     # the setup prompt: green places the token drawn (or someone drew an apocalypse token first)
-    active = t.s.game.state.active
-    assert t.s.kind == "setup"
+    active = t.g.state.active
+    assert t.kind == "setup"
     others = [p for p in ("red", "blue", "green") if p != active]
     before = state_hash(t.s.game)
     t.answer(others[0], 2)                          # an inactive controller: ignored, no blink
@@ -88,7 +112,7 @@ def test_the_first_lock_turned_on_chooses_who_starts_and_only_the_active_control
     assert all(t.sim(p).lights == (False, False, False) for p in others)
     # the token drawn is shown (protocol 1.2 Show) to its owner alone; the hint lists only the
     # valid answers (1 object, 2 barricade), never the token's code
-    token = t.s.game.state.setup_token
+    token = t.g.state.setup_token
     assert t.sim(active).shown == (1 << Controls().position[token], 0, 0)
     assert t.sim(active).hint == (0b110, 0, 0)
     assert all(t.sim(p).hint == (0, 0, 0) and t.sim(p).shown == (0, 0, 0) for p in others)
@@ -108,8 +132,8 @@ def started_game(seed: int = 5, held: list | None = None) -> Game:
 
 def test_a_refused_answer_changes_nothing_blinks_privately_and_says_why():
     t = Table(["controller"] * 3, game=started_game(held=[["axe", "axe"]]))
-    assert t.s.kind == "before"
-    p = t.s.game.state.active
+    assert t.kind == "before"
+    p = t.g.state.active
     before = state_hash(t.s.game)
     t.sim(p).set(4, 0, 0, locked=True)               # a pistol nobody holds
     t.step()
@@ -121,22 +145,22 @@ def test_a_refused_answer_changes_nothing_blinks_privately_and_says_why():
     assert "you do not hold that token" in Lang("en").t("ui.refused", reason=Lang("en").t("code.not_held"))
     t.sim(p).set(0, 0, 0)                             # still locked: a refused lock is not read again
     t.step()
-    assert t.s.kind == "before"
+    assert t.kind == "before"
     t.sim(p).set(locked=False)
     t.step()
     assert t.s.table().refusal is None
     t.answer(p, 0)                                    # go on
-    assert t.s.kind == "dice"
+    assert t.kind == "dice"
     t.answer(p, 3, 3, 0)                              # six chosen dice: refused before the engine
-    assert t.s.kind == "dice" and t.s.refusal is None     # (cleared by the lock going off)
+    assert t.kind == "dice" and t.s.refusal is None     # (cleared by the lock going off)
     t.sim(p).set(1, 1, 1, locked=True)                # 1 shoot, 1 object, 1 barricade, 1 zombie
     t.step()
-    assert t.s.game.state.phase != "dice"
+    assert t.g.state.phase != "dice"
 
 
 def test_a_lost_controller_pauses_the_game_and_a_stale_lock_must_go_off_first():
     t = Table(["controller"] * 3, game=started_game(held=[["axe", "axe"]]))
-    p = t.s.game.state.active
+    p = t.g.state.active
     other = next(q for q in ("red", "blue", "green") if q != p)
     t.sim(other).unplug()                               # a waiting player's controller: no pause
     t.step()
@@ -148,19 +172,19 @@ def test_a_lost_controller_pauses_the_game_and_a_stale_lock_must_go_off_first():
     before = state_hash(t.s.game)
     t.sim(p).set(0, 0, 0, locked=True)                  # not heard while lost
     t.step()
-    assert state_hash(t.s.game) == before and t.s.kind == "before"
+    assert state_hash(t.s.game) == before and t.kind == "before"
     t.sim(p).replug()                                   # back, locked on "go on": read now
     t.step()
-    assert not t.s.paused and t.s.kind == "dice"
+    assert not t.s.paused and t.kind == "dice"
     t.step()
     assert t.s.table().players[NAMES.index(p)].status == "unlock"     # the old lock does not answer the dice
     t.sim(p).set(1, 1, 1)
     t.step()
-    assert t.s.kind == "dice"
+    assert t.kind == "dice"
     t.sim(p).set(locked=False)
     t.sim(p).set(locked=True)
     t.step()
-    assert t.s.game.state.phase != "dice"
+    assert t.g.state.phase != "dice"
 
 
 def test_bots_only_play_to_the_winner_through_the_wheels():
@@ -169,29 +193,29 @@ def test_bots_only_play_to_the_winner_through_the_wheels():
         t.step(1)
         if t.s.finished:
             break
-    assert t.s.finished and len(t.s.game.state.winners) == 1
+    assert t.s.finished and len(t.g.state.winners) == 1
     assert t.s.log[-1].kind == "game_over"
 
 
 def test_physical_tokens_are_entered_from_the_real_bag_before_they_are_drawn():
     t = Table(["controller"] * 2, tokens="physical", seed=3)
     t.answer("red")                                   # red starts: red draws first
-    assert t.s.stage == "bag" and t.s.drawer == "red"
+    assert t.s.stage == "enter" and t.kind == "bag" and t.s.entering == "red"
     t.answer("red", 7)                                # a barricade is no token of the bag
-    assert t.s.table().refusal is None or t.s.stage == "bag"
+    assert t.s.table().refusal is None or t.s.stage == "enter"
     t.sim("red").set(7, 0, 0, locked=True)
     t.step()
     assert t.s.refusal == ("refuse.bag_token", {})
     t.sim("red").set(locked=False)
     t.step()
     t.answer("red", 2)                                # a chainsaw came out
-    assert t.s.kind == "setup" and t.s.game.state.setup_token == "chainsaw"
+    assert t.kind == "setup" and t.g.state.setup_token == "chainsaw"
     t.answer("red", 1)                                # face up; blue draws next: asked before it is applied
-    assert t.s.stage == "bag" and t.s.drawer == "blue"
-    assert t.s.game.held_faces("red") == []           # not applied yet
+    assert t.s.stage == "enter" and t.s.entering == "blue"
+    assert t.g.held_faces("red") == []           # not applied yet
     t.answer("blue", 9)                               # an apocalypse token
-    assert t.s.game.held_faces("red") == ["chainsaw"] and t.s.game.state.level == 2
-    assert t.s.game.state.phase == "before"           # blue's draw was used up: the game begins
+    assert t.g.held_faces("red") == ["chainsaw"] and t.g.state.level == 2
+    assert t.g.state.phase == "before"           # blue's draw was used up: the game begins
 
 
 def test_physical_entries_are_journaled_with_their_answer_and_replay(tmp_path):
@@ -205,7 +229,7 @@ def test_physical_entries_are_journaled_with_their_answer_and_replay(tmp_path):
     t.answer("red", 4)                                # a pistol came out
     t.answer("red", 2)                                # face down
     t.answer("blue", 6)                               # blue drew a radio
-    assert t.s.game.state.setup_token == "radio" and t.s.game.state.active == "blue"
+    assert t.g.state.setup_token == "radio" and t.g.state.active == "blue"
     rebuilt, n = rebuild(journal, record.id)
     assert n == 2 and state_hash(rebuilt) == state_hash(t.s.game)
     assert all("pistol" not in repr(e.data) for e in t.s.log)        # face down: never shown
@@ -220,7 +244,7 @@ def test_any_wheels_locked_by_the_active_player_apply_or_change_nothing():
     for _ in range(600):
         if t.s.finished:
             break
-        p = t.s.asking() or "red"
+        p = t.s.table().asking or "red"
         before, n = state_hash(t.s.game), t.s.inputs_applied
         w = [rng.choice([0, 0, 1, 1, 2, 3, rng.randrange(16)]) for _ in range(3)]
         t.sim(p).set(*w, locked=True)
@@ -271,21 +295,21 @@ def test_spanish_uses_the_rulebooks_terms():
 
 
 def test_the_keyboard_hot_seat_turns_the_wheels_and_hides_the_setup_token_until_tab():
-    from lastonealive.session import KeyboardDriver
+    from bitbox.table.session import KeyboardDriver
     t = Table(["keyboard", "keyboard"])
-    kb = KeyboardDriver({"red": t.sims[0], "blue": t.sims[1]})
+    kb = KeyboardDriver({"red": t.sims[0], "blue": t.sims[1]}, TableControls(), Lang("en"))
     kb.update(t.s, 0.0)
     kb.key(t.s, "enter")                            # red at the keyboard: red starts
     t.step()
-    assert t.s.game.state.first == "red"
+    assert t.g.state.first == "red"
     kb.update(t.s, 0.0)
     kb.key(t.s, "enter")                            # lock off
     t.step()
     kb.update(t.s, 0.0)
-    while t.s.kind == "setup":
-        p = kb._current
+    while t.kind == "setup":
+        p = kb.current(t.s)
         pad = kb.pad(t.s, Lang("en"))
-        token = t.s.game.state.setup_token
+        token = t.g.state.setup_token
         assert all(Lang("en").token(token) not in line for line in pad["lines"])
         kb.key(t.s, "tab")
         assert any(Lang("en").token(token) in line for line in kb.pad(t.s, Lang("en"))["lines"])
@@ -296,7 +320,7 @@ def test_the_keyboard_hot_seat_turns_the_wheels_and_hides_the_setup_token_until_
         kb.key(t.s, "enter")
         t.step()
         kb.update(t.s, 0.0)
-        assert t.s.game.held_faces(p)[-1:] == [token] or t.s.kind == "setup"
+        assert t.g.held_faces(p)[-1:] == [token] or t.kind == "setup"
 
 
 @pytest.mark.parametrize("variants", [("survivors",), ("day_night",), ("zombies_everywhere", "zombified_rolls")])
@@ -307,7 +331,7 @@ def test_bots_only_play_every_variant_at_the_table(variants):
         t.step(1)
         if t.s.finished:
             break
-    assert t.s.finished and t.s.game.state.winners
+    assert t.s.finished and t.g.state.winners
     if "survivors" in variants:
         assert all("lives" in p for p in t.s.table().view["players"])
 
@@ -325,15 +349,15 @@ def test_a_refused_lock_mid_marking_keeps_the_dice_marked_so_far():
     from .test_engine import position
     game = position("players: [red, blue, green]\ntokens: {red: [hero, flare]}\nfront: {red: [zombie1, zombie2, zombie1]}\n")
     t = Table(["controller"] * 3, game=game)
-    assert t.s.kind == "before" and t.s.game.state.active == "red"
+    assert t.kind == "before" and t.g.state.active == "red"
     applied = t.s.inputs_applied
     t.answer("red", 3, 1, 1)                          # flare: f1 marked; a flare on 3 dice names 2
-    assert (list(t.s.marks), t.s.mark_kind) == (["f1"], "flare")
+    assert t.s.marks == ("flare", ("f1",))
     t.sim("red").set(8, 2, 1, locked=True)            # a hero mark before the roll: refused (wrong moment)
     t.step()
     assert t.s.table().refusal == ("code.wrong_moment", {})
-    assert (list(t.s.marks), t.s.mark_kind) == (["f1"], "flare")     # a refusal changes nothing
+    assert t.s.marks == ("flare", ("f1",))                             # a refusal changes nothing
     t.sim("red").set(locked=False)
     t.step()
     t.answer("red", 3, 1, 3)                          # f3: the flare is whole (f1, f3) and played
-    assert t.s.inputs_applied > applied and list(t.s.marks) == [] and "flare" not in t.s.game.held_faces("red")
+    assert t.s.inputs_applied > applied and t.s.marks is None and "flare" not in t.g.held_faces("red")

@@ -121,14 +121,14 @@ def play(seed: int, hidden: str | None = None, tail: int | None = None) -> tuple
     ``tail``: world B's bag reversed beyond its first ``tail`` tokens."""
     t = Table(["bot"] * 4, seed=seed)
     if tail is not None:
-        bag = t.s.game.state.bag
+        bag = t.g.state.bag
         bag[tail:] = list(reversed(bag[tail:]))
     rec = Recorder()
     differed = 0
     for _ in range(4000):
         t.step(1)
         if hidden is not None:
-            for hs in t.s.game.state.held.values():
+            for hs in t.g.state.held.values():
                 for h in hs:
                     if h[0] == "barricade" and h[1] != hidden:
                         h[1] = hidden
@@ -144,8 +144,8 @@ def play(seed: int, hidden: str | None = None, tail: int | None = None) -> tuple
 def test_the_bag_order_and_face_down_objects_never_show():
     seed = 4
     a, rec_a, lines_a, _ = play(seed)
-    initial = Table(["bot"] * 4, seed=seed).s.game.state.bag
-    used = len(initial) - len(a.s.game.state.bag)
+    initial = Table(["bot"] * 4, seed=seed).g.state.bag
+    used = len(initial) - len(a.g.state.bag)
     b, rec_b, lines_b, differed = play(seed, hidden="flare", tail=used)
     assert differed > 0, "world B must differ in a hidden object"
     assert initial[used:] != list(reversed(initial[used:])), "world B must differ in the bag's order"
@@ -154,4 +154,4 @@ def test_the_bag_order_and_face_down_objects_never_show():
     assert len(rec_a.frames) == len(rec_b.frames)
     for i, (fa, fb) in enumerate(zip(rec_a.frames, rec_b.frames)):
         assert fa == fb, f"frame {i} differs"
-    assert a.s.game.state.winners == b.s.game.state.winners
+    assert a.g.state.winners == b.g.state.winners

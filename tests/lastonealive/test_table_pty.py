@@ -21,16 +21,18 @@ from bitbox.table.seating import SeatPlan
 from bitbox_tools.emulate import Emulator, emulator_controller_id
 from lastonealive.content import load_content
 from lastonealive.journaling import RULES
-from lastonealive.session import BotDriver, Session, new_game
+from lastonealive.session import new_game
 from lastonealive.table import TableLoop
 from lastonealive.words import Lang
+
+from .test_table import loa_bot, loa_session
 
 
 class Hand:
     def __init__(self, emu: Emulator, index: int) -> None:
         self.emu, self.index = emu, index
 
-    def set(self, left=None, centre=None, right=None, locked=None):
+    def set(self, left=None, centre=None, right=None, locked=None, settle=None):
         self.emu.set(self.index, left, centre, right, locked)
 
 
@@ -61,12 +63,12 @@ def test_a_full_game_over_emulated_controllers_on_ptys(tmp_path):
             record = journal.new_game(game, {"seats": []})
             out = io.StringIO()
             lang = Lang("fr")
-            session = Session(game, plans, journal=record, pace=Pace.instant(),
+            session = loa_session(game, plans, journal=record, pace=Pace.instant(),
                               on_event=lambda e: print(lang.event(e.kind, e.data), file=out))
             for e in pending:
                 session.handle(e)
             hands = {p.player: Hand(emu, index_of[p.controller_id]) for p in plans}
-            drivers = [BotDriver(p.player, hands[p.player], "random", content.faces, seed=8) for p in plans]
+            drivers = [loa_bot(p.player, hands[p.player], "random", game) for p in plans]
             session.update()
             assert session.stage == "first"
             hands["blue"].set(locked=True)                 # blue saw a zombie last
@@ -75,7 +77,7 @@ def test_a_full_game_over_emulated_controllers_on_ptys(tmp_path):
                 for e in hub.poll(timeout=0.02):
                     session.handle(e)
                 session.update()
-            assert session.game.state.first == "blue"
+            assert session.game.engine.state.first == "blue"
             loop = TableLoop(session, hub, drivers, None, lang, headless=True, out=out,
                              snapshots=tmp_path / "snaps", size=(960, 540), max_seconds=120)
             assert loop.run() == 0

@@ -17,10 +17,13 @@ from bitbox.table.app import apply_command
 from bitbox.table.referee import Pace
 from bitbox.table.seating import SeatPlan
 from bitbox.testing import FakeHub
+from bitbox.bots import make_bot
+from bitbox.table.session import BotDriver
+from bitbox.table.session import Session as ConsoleSession
+from lastonealive.cartridge import CARTRIDGE, LastOneAliveGame
 from lastonealive.content import load_content
-from lastonealive.controls import WHEELS, Controls
-from lastonealive.session import BotDriver, new_game
-from lastonealive.session import Session as LoaSession
+from lastonealive.controls import WHEELS, Controls, TableControls
+from lastonealive.session import new_game
 
 from .helpers import Table as OutspeedTable
 
@@ -35,11 +38,11 @@ def accepted(session: Any, player: str, wheels: tuple[int, int, int]) -> bool:
     plan = s.by_player[player]
     cid = plan.controller_id or 0
     s.handle(WheelsChanged(plan.seat, cid, *wheels, False, 0.0))
-    before = (s.inputs_applied, len(getattr(s, "marks", ())), s.prompt_id)
+    before = (s.inputs_applied, getattr(s, "marks", None), s.prompt_id)
     s.handle(WheelsChanged(plan.seat, cid, *wheels, True, 0.0))
     if player in s.refused:
         return False
-    moved = (s.inputs_applied, len(getattr(s, "marks", ())), s.prompt_id) != before
+    moved = (s.inputs_applied, getattr(s, "marks", None), s.prompt_id) != before
     return moved or s.ctl[player].locked and not s.ctl[player].stale
 
 
@@ -105,16 +108,22 @@ def test_every_outspeed_hint_is_what_the_referee_accepts():
     assert tried > 300
 
 
-def _loa_candidates(s: LoaSession, controls: Controls, player: str, rng: random.Random) -> list[tuple[int, int, int]]:
+def asked(s: ConsoleSession, player: str) -> str | None:
+    """The kind of the prompt ``player`` is asked now (None: nothing)."""
+    prompt = s.awaiting(player)
+    return prompt.kind if prompt is not None else None
+
+
+def _loa_candidates(s: ConsoleSession, controls: Controls, player: str, rng: random.Random) -> list[tuple[int, int, int]]:
     """Wheel settings of answers the prompt may take: each legal option's first lock."""
-    kind = s.awaiting(player) or ""
-    prompt = s.protocol_prompt()
+    kind = asked(s, player) or ""
+    prompt = s.awaiting(player)
     out = [(0, 0, 0)]
     options = list(prompt.options) if prompt is not None else []
     rng.shuffle(options)
     for action in options[:40]:
         try:
-            steps = controls.steps(kind, action, marked=s.marks)
+            steps = controls.steps(kind, action, marked=s.marks[1] if s.marks else ())
         except (KeyError, ValueError, TypeError):
             continue
         if steps:
@@ -132,8 +141,9 @@ class LoaTable:
         self.sims = self.hub.add_sim(len(names))
         game = new_game(names, seed=seed, **LOA_CONTENT.game_options())
         plans = [SeatPlan(p, i, kind, self.sims[i].controller_id) for i, p in enumerate(names)]
-        self.s = LoaSession(game, plans, tokens=tokens, pace=Pace.instant())
-        self.bots = [BotDriver(p, self.sims[i], "random", LOA_CONTENT.faces, seed=seed)
+        self.s = ConsoleSession(CARTRIDGE, LastOneAliveGame(game), plans, controls=TableControls(tokens=tokens),
+                                pace=Pace.instant())
+        self.bots = [BotDriver(p, self.sims[i], make_bot(CARTRIDGE, "random"), TableControls(), seed=seed)
                      for i, p in enumerate(names) if kind == "bot"]
         self.now = 0.0
 
@@ -149,7 +159,7 @@ class LoaTable:
                 apply_command(self.hub, c)
 
     def answer(self, player: str, left: int) -> None:
-        sim = self.sims[list(self.s.game.state.players).index(player)]
+        sim = self.sims[list(self.s.game.players).index(player)]
         sim.set(left, 0, 0, locked=True)
         self.step(3)
         sim.set(locked=False)
@@ -159,7 +169,7 @@ class LoaTable:
 def _loa_game(seed: int, tokens: str, seen: dict[str, int], shows: list, controls: Controls) -> int:
     rng = random.Random(seed)
     t = LoaTable(seed, tokens)
-    names = list(t.s.game.state.players)
+    names = list(t.s.game.players)
     done: set = set()
     tried = 0
 
@@ -167,14 +177,14 @@ def _loa_game(seed: int, tokens: str, seen: dict[str, int], shows: list, control
         nonlocal tried
         for i, p in enumerate(names):
             sim = t.sims[i]
-            kind = t.s.awaiting(p)
+            kind = asked(t.s, p)
             if kind == "setup":
                 shows.append((p, sim.shown[0]))
-                token = t.s.game.state.setup_token
+                token = t.s.game.engine.state.setup_token
                 assert sim.shown == (1 << controls.position[token], 0, 0)
                 assert all(o.shown == (0, 0, 0) for o in t.sims if o is not sim)
             hint = sim.hint
-            key = (t.s.prompt_id, p, hint, tuple(t.s.marks))
+            key = (t.s.prompt_id, p, hint, t.s.marks)
             if not any(hint) or key in done or kind is None:
                 continue
             done.add(key)
@@ -185,10 +195,10 @@ def _loa_game(seed: int, tokens: str, seen: dict[str, int], shows: list, control
             tried += check_hint(t.s, p, hint, _loa_candidates(t.s, controls, p, rng), rng)
 
     def step() -> None:
-        if t.s.stage == "bag":                         # a real bag: enter what comes out of it
-            drawer = t.s.drawer
+        if t.s.stage == "enter":                       # a real bag: enter what comes out of it
+            drawer = t.s.entering
             assert drawer is not None
-            t.answer(drawer, controls.position[t.s.game.state.bag[len(t.s.drawn)]])
+            t.answer(drawer, controls.position[t.s.game.engine.state.bag[len(t.s.entered)]])
         t.step(1)
 
     drive(step, lambda: t.s.finished, probe, 6000)
@@ -247,22 +257,22 @@ def test_the_refusal_cycle_a_locked_controller_is_not_a_new_try_until_it_opens()
     t = LoaTable(4, "virtual", kind="controller")
     t.step(2)
     t.answer("red", 0)                                                   # red starts: red draws first
-    active = t.s.game.state.active
-    sim = t.sims[list(t.s.game.state.players).index(active)]
-    assert t.s.awaiting(active) == "setup" and sim.hint == (0b110, 0, 0) and any(sim.shown)
+    active = t.s.game.engine.state.active
+    sim = t.sims[list(t.s.game.players).index(active)]
+    assert asked(t.s, active) == "setup" and sim.hint == (0b110, 0, 0) and any(sim.shown)
     sim.set(locked=False)
     t.step(2)
     sim.set(5, 0, 0, locked=True)                                        # not a side: refused
     t.step(2)
-    assert sim.refusals == 1 and sim.hint == (0b110, 0, 0) and t.s.awaiting(active) == "setup"
+    assert sim.refusals == 1 and sim.hint == (0b110, 0, 0) and asked(t.s, active) == "setup"
     sim.set(1, 0, 0, locked=True)                                        # still locked: no new try
     t.step(2)
-    assert sim.refusals == 1 and t.s.awaiting(active) == "setup"
+    assert sim.refusals == 1 and asked(t.s, active) == "setup"
     sim.set(locked=False)
     t.step(2)
     sim.set(1, 0, 0, locked=True)                                        # the next lock counts
     t.step(2)
-    assert t.s.awaiting(active) != "setup" or t.s.game.state.active != active
+    assert asked(t.s, active) != "setup" or t.s.game.engine.state.active != active
     assert sim.hint == (0, 0, 0) and sim.shown == (0, 0, 0) and sim.refusals == 1
 
 
@@ -278,7 +288,8 @@ class Trusting:
         self._done: set = set()
 
     def update(self, session: Any, now: float, pump: Callable[[], None]) -> None:
-        kind = session.awaiting(self.player)
+        prompt = session.awaiting(self.player)
+        kind = getattr(prompt, "kind", prompt)             # the console's session asks a Prompt
         hint = self.sim.hint
         key = (session.prompt_id, session.inputs_applied)
         if kind not in self.single or not hint[0] or any(hint[1:]) or key in self._done:
@@ -324,7 +335,7 @@ def test_a_controller_that_trusts_every_hint_plays_outspeed_and_last_one_alive_t
     assert sum(d.accepted for d in trusting) >= 5 and sum(d.refused for d in trusting) >= 5
 
     loa = LoaTable(3, "virtual")
-    players = list(loa.s.game.state.players)
+    players = list(loa.s.game.players)
     trusting = [Trusting(b.player, loa.sims[players.index(b.player)], b, {"setup"}, rng) for b in loa.bots]
     loa.bots = []
     for _ in range(6000):

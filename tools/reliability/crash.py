@@ -122,7 +122,7 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str], game: s
             return orig_advance(self, now)
         setattr(R.Session, "_advance_steps", advance)
     elif kind == "mark" and game == "lastonealive":
-        from lastonealive import session as LS
+        from bitbox.table import session as LS        # Last One Alive's table: the console's session
         orig_accept = LS.Session._accept_mark
         target, nth = numbers[0], numbers[1]
         marks = [0]
@@ -132,7 +132,7 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str], game: s
             if self.inputs_applied >= target:
                 marks[0] += 1
                 if marks[0] >= nth:
-                    _die(note_path, f"mark {self.inputs_applied} lock {len(self.marks) or marks[0]}")
+                    _die(note_path, f"mark {self.inputs_applied} lock {len(self.marks[1]) if self.marks else marks[0]}")
             return result
         setattr(LS.Session, "_accept_mark", accept_mark)
     elif kind == "finish":

@@ -26,7 +26,7 @@ REFUSAL_WAIT = 30.0
 #: How long a bot that means to lock a wrong stop waits for its controller's Hint (wall time).
 HINT_WAIT = 0.3
 
-_DRIVERS = {"outspeed": ("outspeed.session.drivers", "BotDriver"), "lastonealive": ("lastonealive.session", "BotDriver")}
+_DRIVERS = {"outspeed": ("outspeed.session.drivers", "BotDriver"), "lastonealive": ("bitbox.table.session", "BotDriver")}
 
 
 def _wrong_stop(hint: Sequence[int], rng: random.Random) -> tuple[int, int] | None:
@@ -99,7 +99,7 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
         t = tries.get(id(self))
         if t is not None:
             t["seen"] = t["seen"] or getattr(self.sim, "refusals", 0) > t["refusals"]   # latched: a blink may be over
-            moved = (session.inputs_applied, len(getattr(session, "marks", ()))) != t["at"]
+            moved = (session.inputs_applied, getattr(session, "marks", None)) != t["at"]
             if self.player in session.refused and not moved:
                 if not t["seen"] and time.monotonic() - t["t0"] < REFUSAL_WAIT:
                     return                          # the ChoiceRefused may still be on its way
@@ -124,9 +124,10 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
                 del tries[id(self)]
                 self.sim.set(locked=False)
             return
-        kind = session.awaiting(self.player)
+        asked = session.awaiting(self.player)
+        kind = getattr(asked, "kind", asked)      # the console's session asks a Prompt, Outspeed's a kind
         if kind is not None and kind not in ("first", "bag"):
-            key = (session.inputs_applied, session.prompt_id, kind, len(getattr(session, "marks", ())))
+            key = (session.inputs_applied, session.prompt_id, kind, getattr(session, "marks", None))
             plan = getattr(self, "_refusal_plan", None)
             if plan is None or plan["key"] != key:
                 plan = self._refusal_plan = {"key": key, "want": rng.random() < every, "t0": time.monotonic(),
@@ -146,7 +147,7 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
                     plan["want"] = False
                     wheel, pos = wrong
                     counts["tries"] += 1
-                    tries[id(self)] = {"at": (session.inputs_applied, len(getattr(session, "marks", ()))),
+                    tries[id(self)] = {"at": (session.inputs_applied, getattr(session, "marks", None)),
                                        "t0": time.monotonic(), "seen": False, "kind": kind,
                                        "refusals": getattr(self.sim, "refusals", 0),
                                        "journaled": len(journaled)}

@@ -175,7 +175,7 @@ FIXES = (
     "Last One Alive: a refused lock in the middle of a flare or hero answer (dice marked one lock at a time) "
     "threw away the dice marked so far when it named the other token, although a refusal must change nothing; "
     "found by the protocol 1.1 refusals campaign (seed 33, input 562, a flare), now the marks are replaced only "
-    "when a mark of the other token is taken (`lastonealive/session.py`).",
+    "when a mark of the other token is taken (`lastonealive/controls.py`).",
     "The journal (pile order, held and kept tokens, each choice as it is locked in) was created 0644 in a 0755 "
     "folder: readable by every user of the machine. Now 0600 in a 0700 folder whatever the umask, an older "
     "readable journal is made 0600 when opened, and SQLite's side file inherits 0600 (`bitbox/table/journal.py`).",
