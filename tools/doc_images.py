@@ -94,22 +94,27 @@ def render_banner(lang: str = "en", size: tuple[int, int] = SIZE, kind: str = "s
     from bitbox.testing import FakeHub
     from lastonealive.content import load_content
     from lastonealive.display import TableDisplay
-    from lastonealive.session import BotDriver, Session, new_game
+    from bitbox.bots import make_bot
+    from bitbox.table.session import BotDriver, Session
+    from lastonealive.cartridge import CARTRIDGE, LastOneAliveGame
+    from lastonealive.controls import TableControls
+    from lastonealive.session import new_game
     players, seed = BANNER_GAME
     content = load_content()
     hub = FakeHub()
     sims = hub.add_sim(len(players))
     game = new_game(list(players), seed=seed, **content.game_options())
     plans = [SeatPlan(p, i, "bot", sims[i].controller_id) for i, p in enumerate(players)]
-    session = Session(game, plans, pace=Pace.instant())
-    bots = [BotDriver(p, sims[i], "careful", content.faces, seed=seed) for i, p in enumerate(players)]
+    session = Session(CARTRIDGE, LastOneAliveGame(game), plans, controls=TableControls(), pace=Pace.instant())
+    bots = [BotDriver(p, sims[i], make_bot(CARTRIDGE, "careful"), TableControls(), seed=seed)
+            for i, p in enumerate(players)]
     now = 0.0
     for _ in range(most_steps):
         now += 0.3
         for e in hub.poll():
             session.handle(e)
         session.update(now)
-        if session.stage == "prompt" and session.kind == kind:
+        if session.stage == "prompt" and any(p.kind == kind for p in session.open.values()):
             break
         for b in bots:
             b.update(session, now)
