@@ -169,6 +169,15 @@ class StateJournalRules:
         return int(game.state.turn)
 
 
+def turns_by_input(rules: Any, game: Any) -> bool:
+    """Whether each input of ``game`` is a turn of its own (the n-th input journaled at turn n,
+    one snapshot and one replay frame each): so for a game at the console's table that has no
+    ``turn`` of its own (the protocol's rules say so: ``numbers_turns``); rules that do not
+    say number the turns from the game (``turn(game)``)."""
+    numbers = getattr(rules, "numbers_turns", None)
+    return numbers is not None and not numbers(game)
+
+
 def check_choices(settings: Mapping[str, Any], allowed: Mapping[str, Sequence[str]],
                   lists: Sequence[str] = ()) -> None:
     """A record's settings that name one of a few choices (``allowed``: key → the choices;
