@@ -45,7 +45,7 @@ from bitbox.safetext import printable
 from .options import journal_arg
 
 from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record, check_storable,
-                      find_journal_rules, result_mismatch, turns_by_input, verify)
+                      command_of, find_journal_rules, result_mismatch, turns_by_input, verify)
 
 _log = logging.getLogger("bitbox")          # status lines (-q hides them, --log-file keeps them)
 
@@ -546,7 +546,7 @@ def import_command(prog: str, journal_path: Path, source: str, *, command: str) 
         return 2
     if added:
         print(f"{name}: imported as game {game_id} of {journal_path} ({checked.status}, {len(checked.inputs)} inputs); "
-              f"`{checked.game} replay {game_id}` shows it")
+              f"`{command_of(checked.game)} replay {game_id}` shows it")
     else:
         print(f"{name}: already in {journal_path} as game {game_id}; nothing was imported")
     if checked.analysis is not None:
