@@ -12,6 +12,8 @@ from typing import Any, Mapping
 
 import pygame
 
+from bitbox.i18n import placeholders
+
 from .model import ShellView, Words
 from .shell import ACCENT, DIM, TEXT, Shell
 
@@ -41,11 +43,23 @@ class GenericDisplay(Shell):
             line = L.t("ui.winner", players=L.players(winners)) if winners else L.t("ui.no_winner")
         elif t.prompt is not None:
             key, data = t.prompt
-            asked = L.prompt(data.get("kind", ""), {}) if hasattr(L, "prompt") else str(data.get("kind", ""))
+            asked = self.question(str(data.get("kind", "")))
             line = L.t(key, players=L.players(data.get("players", ())), prompt=asked)
         else:
             line = ""
         return top, line
+
+    def question(self, kind: str) -> str:
+        """The question of a ``kind`` prompt in the banner, which the whole table sees: the
+        game's ``prompt.KIND`` when it needs nothing of the prompt's context (private to the
+        player asked: only their keyboard pad has it), else the console's neutral one."""
+        L: Any = self.lang
+        if not hasattr(L, "prompt"):
+            return kind
+        raw = L.raw(f"prompt.{kind}") if hasattr(L, "raw") else None
+        if raw is not None and placeholders(raw):
+            return L.t("ui.prompt", kind=kind.replace("_", " "))
+        return str(L.prompt(kind, {}))
 
     def wheel_meanings(self, t: ShellView) -> tuple[str | None, str | None, str | None]:
         """What each wheel means for the prompt now: the game's ``wheels.KIND.left`` (and
