@@ -342,9 +342,14 @@ def play(argv: Sequence[str]) -> int:
     parser.add_argument("--default-game", metavar="NAME", help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)
     name = args.game
+    from . import exitcodes
     from .table.home import home_play, wanted
     if wanted(rest):
-        code = home_play(name, rest, _play_one)
+        try:
+            code = home_play(name, rest, _play_one)
+        except KeyboardInterrupt:           # Ctrl-C on the home screen or the after-game menu (a game's own is its own)
+            print("bitbox play: interrupted", file=sys.stderr)
+            return exitcodes.INTERRUPTED
         if code is not None:
             return code
     if name is None and args.default_game in names():

@@ -23,6 +23,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 #: The distribution the console scripts come from (pyproject.toml ``[project] name``).
 DISTRIBUTION = "bitbox-outspeed"
@@ -56,10 +57,24 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+class _VersionAction(argparse.Action):
+    """argparse's ``version`` action with the version looked up only when asked for: reading
+    the installed distribution's metadata (``importlib.metadata``) is no part of a start."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        sys.stdout.write(f"{parser.prog} {version()}\n")
+        sys.stdout.flush()
+        parser.exit()
+
+
 def add_version(parser: argparse.ArgumentParser) -> None:
-    """``--version``: prints ``PROG VERSION`` and exits 0."""
-    parser.add_argument("--version", action="version", version=f"{parser.prog} {version()}",
-                        help="print the version and exit")
+    """``--version``: prints ``PROG VERSION`` (on stdout) and exits 0."""
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
 
 
 # ---------------------------------------------------------------------------- --bots

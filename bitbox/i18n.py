@@ -13,10 +13,18 @@ Each domain keeps its words in a folder ``locale/`` beside its code (docs/transl
   (``python -m bitbox.i18n compile``); ``python -m bitbox.i18n check`` (and the test suite)
   fails when a .mo no longer matches its .po.
 
-At run time the English .pot is read once (Babel) for the keys, and each language's .mo is
+At run time the English .pot is read once for the keys, and each language's .mo is
 looked up through the standard ``gettext`` module (``pgettext``/``npgettext`` with the .mo's
 Plural-Forms). A message missing from a translation falls back to English, an unknown key
 to the key itself; nothing here raises on odd data: a log line must not crash the table.
+
+Reading the .pot with Babel is most of what the words cost a table's start, so its messages
+are also kept, as Python keeps compiled modules, in ``locale/__pycache__/DOMAIN.pot.TAG.msgs``
+(``marshal``, ``TAG`` the interpreter's cache tag) together with the very bytes of the .pot
+they were read from: a later start whose .pot holds the same bytes loads them in one call, any
+other parses the .pot again (and renews the file). It is data, not bytecode, so it is written
+even under ``PYTHONDONTWRITEBYTECODE``; a folder that cannot be written to only means parsing
+at every start (``python -m bitbox.i18n compile`` writes it too, as ``compileall`` does .pyc).
 
 Texts are ``str.format`` templates (``{player}``). A placeholder ``P`` of message ``K`` for
 which a message ``K.P`` exists is first rendered through it: that is how a sentence holding
@@ -25,13 +33,14 @@ two counts gives each its own plural forms (``prompt.dice`` and ``prompt.dice.ne
 from __future__ import annotations
 
 import gettext
+import marshal
+import os
 import string
 import sys
-from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 LANGUAGES: tuple[str, ...] = ("en", "es", "fr", "de")
 LANGUAGE_NAMES = {"en": "English", "es": "Español", "fr": "Français", "de": "Deutsch"}
@@ -43,13 +52,12 @@ _NOT_A_NUMBER = 2
 _SAMPLE_COUNTS = (0, 1, 2, 3, 5, 11, 21, 100, 101)
 
 
-@dataclass(frozen=True)
-class Message:
-    """One English message of a domain's template."""
+class Message(NamedTuple):
+    """One English message of a domain's template (a tuple: the cached catalogue is made of them)."""
     key: str
     text: str
     plural: str | None = None        # the English plural, for a message a count chooses
-    count: str | None = None         # the placeholder holding that count
+    count: str | None = None         # type: ignore[assignment]  # the placeholder holding that count (not tuple.count)
 
     def fields(self) -> set[str]:
         return placeholders(self.text) | placeholders(self.plural or "")
@@ -71,12 +79,39 @@ def catalogue_path(localedir: Path, domain: str, code: str, suffix: str = ".po")
     return localedir / code / "LC_MESSAGES" / f"{domain}{suffix}"
 
 
+#: the layout of the cached English messages; a file of another version is read again from the .pot
+_CACHE_VERSION = 1
+
+
+def cache_path(localedir: Path, domain: str) -> Path:
+    """Where the English messages of a domain are kept between starts (see the module's docstring)."""
+    return localedir / "__pycache__" / f"{domain}.pot.{sys.implementation.cache_tag or 'py'}.msgs"
+
+
 @lru_cache(maxsize=None)
 def english(localedir: Path, domain: str) -> dict[str, Message]:
-    """The domain's English messages by key, read from its template."""
-    from babel.messages.pofile import read_po
+    """The domain's English messages by key, read from its template (or its cache, when that
+    was made from the same bytes)."""
     with open(template_path(localedir, domain), "rb") as f:
-        catalog = read_po(f, domain=domain)
+        source = f.read()
+    cache = cache_path(localedir, domain)
+    try:
+        with open(cache, "rb") as f:
+            version, cached_source, keys, rows = marshal.load(f)
+        if version == _CACHE_VERSION and cached_source == source:     # (a Message is its row: no call a message)
+            return dict(zip(keys, map(partial(tuple.__new__, Message), rows)))
+    except (OSError, EOFError, ValueError, TypeError):      # none yet, unreadable, or of another layout
+        pass
+    messages = _parse_template(source, domain)
+    _write_cache(cache, source, messages)
+    return messages
+
+
+def _parse_template(source: bytes, domain: str) -> dict[str, Message]:
+    import io
+
+    from babel.messages.pofile import read_po
+    catalog = read_po(io.BytesIO(source), domain=domain)
     messages: dict[str, Message] = {}
     for m in catalog:
         if not m.id or not m.context:
@@ -90,6 +125,23 @@ def english(localedir: Path, domain: str) -> dict[str, Message]:
         else:
             messages[m.context] = Message(m.context, m.id)
     return messages
+
+
+def _write_cache(cache: Path, source: bytes, messages: Mapping[str, Message]) -> None:
+    """Keep ``messages`` for the next start, atomically (a start reading it meanwhile sees the
+    old file or the new one); a folder that cannot be written to is no error."""
+    keys, rows = tuple(messages), tuple(tuple(m) for m in messages.values())
+    partial_file = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+    try:
+        cache.parent.mkdir(exist_ok=True)
+        with open(partial_file, "wb") as f:
+            marshal.dump((_CACHE_VERSION, source, keys, rows), f)
+        os.replace(partial_file, cache)
+    except OSError:
+        try:
+            partial_file.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 @lru_cache(maxsize=None)
@@ -286,6 +338,8 @@ def compile_all(root: Path) -> list[Path]:
     from babel.messages.mofile import write_mo
     written = []
     for localedir, domain in _domains(root):
+        source = template_path(localedir, domain).read_bytes()
+        _write_cache(cache_path(localedir, domain), source, _parse_template(source, domain))
         for po in sorted(localedir.glob(f"*/LC_MESSAGES/{domain}.po")):
             catalog = _catalogue(po, domain)
             with open(po.with_suffix(".mo"), "wb") as f:

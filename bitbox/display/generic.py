@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 import pygame
 
+
 from .model import ShellView, Words
 from .shell import ACCENT, DIM, TEXT, Shell
 

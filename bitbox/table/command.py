@@ -235,7 +235,8 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
     if scenarios is not None:
         p = sub.add_parser("scenario", help=f"run scenario files (format: {scenarios.doc})",
                            description="Run each scenario file; one JSON line per file; exit 0 if all met their "
-                                       "expect, 1 if any did not, 2 if a file is not a valid scenario.")
+                                       "expect, 1 if any did not, 2 if a file is not a valid scenario. "
+                                       f"The format: {scenarios.doc}.")
         p.add_argument("files", nargs="+", metavar="FILE")
         p.set_defaults(func=lambda a: scenario(scenarios, a.files, prog))
     return parser

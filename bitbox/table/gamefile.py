@@ -45,7 +45,7 @@ from bitbox.safetext import printable
 from .options import journal_arg
 
 from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record, check_storable,
-                      find_journal_rules, result_mismatch, verify)
+                      command_of, find_journal_rules, result_mismatch, turns_by_input, verify)
 
 _log = logging.getLogger("bitbox")          # status lines (-q hides them, --log-file keeps them)
 
@@ -348,15 +348,17 @@ def _replay(rules: JournalRules, game: Any, players: list[str], inputs: list[Inp
     if list(rules.players(game)) != list(players):
         raise _Refused("its players are not those of its initial state")
     turn_of = getattr(rules, "turn", None)
-    for rec in inputs:
+    by_input = turns_by_input(rules, game)          # a game without turns of its own: the n-th input is turn n
+    for applied, rec in enumerate(inputs):
         where = f"input {rec.seq} ({printable(rec.kind, 20)}, turn {rec.turn})"
         if rules.finished(game):
             raise _Refused(f"{where} comes after the end of the game")
         if rules.state_hash(game) != rec.state:
             raise _Refused(f"{where}: the state differs from the one recorded (the file was edited, or the game "
                            f"was played with other rules)")
-        if turn_of is not None and turn_of(game) != rec.turn:
-            raise _Refused(f"{where}: the game is at turn {turn_of(game)}, not {rec.turn}")
+        at = applied + 1 if by_input else turn_of(game) if turn_of is not None else rec.turn
+        if at != rec.turn:
+            raise _Refused(f"{where}: the game is at turn {at}, not {rec.turn}")
         try:
             rules.apply_input(game, rec.kind, rec.data)
         except Exception as exc:  # noqa: BLE001
@@ -544,7 +546,7 @@ def import_command(prog: str, journal_path: Path, source: str, *, command: str) 
         return 2
     if added:
         print(f"{name}: imported as game {game_id} of {journal_path} ({checked.status}, {len(checked.inputs)} inputs); "
-              f"`{checked.game} replay {game_id}` shows it")
+              f"`{command_of(checked.game)} replay {game_id}` shows it")
     else:
         print(f"{name}: already in {journal_path} as game {game_id}; nothing was imported")
     if checked.analysis is not None:

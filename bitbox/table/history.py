@@ -22,7 +22,8 @@ from bitbox.display.model import DieShown, LogEntry
 from bitbox.safetext import printable
 
 from .names import names_of, seat_label
-from .journal import GameInfo, Journal, JournalError, check_result, game_title, replay, verify
+from .journal import (GameInfo, Journal, JournalError, check_result, command_of, game_title, replay, turns_by_input,
+                      verify)
 
 
 class ReplayRules(Protocol):
@@ -58,6 +59,7 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
     log: list[LogEntry] = []
     dice: list[DieShown] = []
     turn = rules.turn(game0)
+    by_input = turns_by_input(rules, game0)     # a game without turns of its own: a frame per input
     for rec, game, events in replay(journal, game_id):
         after = rules.public_view(game)
         for e in events:
@@ -65,9 +67,9 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
             if die is not None:
                 dice.append(die)
             log.append(LogEntry(e.kind, rules.log_data(e, view, after, game)))
-        if rules.finished(game) or rules.turn(game) != turn:
+        if by_input or rules.finished(game) or rules.turn(game) != turn:
             shown = after                   # the table after every event of the frame (never lagging them)
-            frames.append(ReplayFrame(turn, shown, log, dice, rec.seq + 1))
+            frames.append(ReplayFrame(rec.seq + 1 if by_input else turn, shown, log, dice, rec.seq + 1))
             log, dice = [], []
             turn = rules.turn(game)
         view = after
@@ -178,7 +180,7 @@ def verified_games(journal: Journal) -> tuple[list[GameInfo], list[JournalError]
 def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> None:
     """Every game of a journal (one journal serves every game): one table per game, the
     calling command's game ``own`` first, each titled when the journal holds more than one
-    game, each with its own resume hint (``NAME play --resume``)."""
+    game, each with its own resume hint (``NAME play --resume``, :func:`command_of`)."""
     by_game: dict[str, list[GameInfo]] = {}
     for g in games:
         by_game.setdefault(g.game, []).append(g)
@@ -186,7 +188,7 @@ def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> N
     for i, name in enumerate(order):
         if len(order) > 1:
             print(("\n" if i else "") + f"{game_title(name)}:", file=out)
-        print_history(by_game[name], out, f"{name} play --resume")
+        print_history(by_game[name], out, f"{command_of(name)} play --resume")
 
 
 def history_document(games: Sequence[GameInfo], journal: str) -> dict[str, Any]:

@@ -169,6 +169,23 @@ class StateJournalRules:
         return int(game.state.turn)
 
 
+def command_of(game: str) -> str:
+    """The command that runs game ``game``'s table, for the lines that name one: its own
+    console script when one of that name is installed (``outspeed``, ``lastonealive``, a
+    cartridge's ``[project.scripts]``), else the console's ``bitbox game NAME``."""
+    from importlib.metadata import entry_points
+    return game if entry_points(group="console_scripts", name=game) else f"bitbox game {game}"
+
+
+def turns_by_input(rules: Any, game: Any) -> bool:
+    """Whether each input of ``game`` is a turn of its own (the n-th input journaled at turn n,
+    one snapshot and one replay frame each): so for a game at the console's table that has no
+    ``turn`` of its own (the protocol's rules say so: ``numbers_turns``); rules that do not
+    say number the turns from the game (``turn(game)``)."""
+    numbers = getattr(rules, "numbers_turns", None)
+    return numbers is not None and not numbers(game)
+
+
 def check_choices(settings: Mapping[str, Any], allowed: Mapping[str, Sequence[str]],
                   lists: Sequence[str] = ()) -> None:
     """A record's settings that name one of a few choices (``allowed``: key → the choices;
@@ -677,7 +694,8 @@ class Journal:
         (``replay {id}``, ``play --resume``)."""
         if not self.owns(info):
             self._rules_named(info.game, info.id)          # a game not installed here: said so first
-            raise OtherGame(f"game {info.id} is {a_game(info.game)}: use `{info.game} {use.format(id=info.id)}`")
+            raise OtherGame(f"game {info.id} is {a_game(info.game)}: use `{command_of(info.game)} "
+                            f"{use.format(id=info.id)}`")
         return info
 
     def own_game(self, game_id: int, use: str) -> GameInfo:
@@ -698,7 +716,7 @@ class Journal:
         if other is not None:
             title = game_title(self.rules.name) if self.rules is not None else ""
             raise OtherGame(f"{self.path}: no unfinished {title} game to resume; game {other.id} is an unfinished "
-                            f"{game_title(other.game)} game: use `{other.game} play --resume`")
+                            f"{game_title(other.game)} game: use `{command_of(other.game)} play --resume`")
         return None
 
     def rules_of(self, game_id: int) -> JournalRules:

@@ -22,7 +22,7 @@ from bitbox.display.ending import ending_lines, ending_of
 from bitbox.display.model import LogEntry
 from bitbox.i18n import Words
 
-from .journal import GameInfo, GameRecord, Journal, JournalError, rebuild
+from .journal import GameInfo, GameRecord, Journal, JournalError, rebuild, turns_by_input
 from .journal_commands import TableKit
 from .names import named, names_of, seat_names
 from .seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
@@ -202,6 +202,11 @@ def check_snapshots_for(req: PlayRequest, cfg: TableDefaults, headless: bool) ->
     return check_snapshots(req.snapshots or cfg.snapshots if headless or req.snapshots else None)
 
 
+def resumed_turn(table: GameTable, game: Any, inputs: int) -> int:
+    """The turn a resumed game goes on at (a game without turns of its own: one per input)."""
+    return inputs + 1 if turns_by_input(table.kit.rules, game) else table.turn(game)
+
+
 def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], stop: Any) -> int:
     from bitbox.controllers import load_controllers_config
     from bitbox.hub import Hub
@@ -276,7 +281,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             seats, sims, pending = connect(hub, table.seating, request, wanted, out)
             record = GameRecord(journal, resumed.id, n_inputs)
             log.info("%s", say.t("status.resuming_seed" if resumed.seed_public else "status.resuming",
-                                 game=resumed.id, seed=resumed.seed, turn=table.turn(game), inputs=n_inputs,
+                                 game=resumed.id, seed=resumed.seed, turn=resumed_turn(table, game, n_inputs),
+                                 inputs=n_inputs,
                                  journal=journal_path))
         else:
             arrange = None
@@ -329,7 +335,7 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             printer.events = earlier_events(journal, record.id, kit.rules)
         session = table.session(game, seat_plans(seats), record, pace, n_inputs, printer)
         if resumed:
-            session.log_message("resumed", {"turn": table.turn(game)})
+            session.log_message("resumed", {"turn": resumed_turn(table, game, n_inputs)})
         else:                                   # a secret seed is never shown before the end
             session.log_message("started", table.started(game, seed_kind == "given"))
         drivers: list[Any] = []

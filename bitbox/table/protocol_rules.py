@@ -77,6 +77,12 @@ class ProtocolJournalRules:
         t = getattr(game, "turn", None)
         return int(t) if isinstance(t, int) else 0
 
+    def numbers_turns(self, game: Any) -> bool:
+        """Whether the game numbers its turns (``Game.turn``); without it each input is a turn
+        (bitbox.table.journal.turns_by_input), as the session journals it."""
+        t = getattr(game, "turn", None)
+        return isinstance(t, int) and not isinstance(t, bool)
+
     #: a record's own settings, besides the console's (bitbox.table.journal.CONSOLE_SETTINGS)
     settings_keys: tuple[str, ...] = TABLE_SETTINGS
 

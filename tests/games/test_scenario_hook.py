@@ -126,6 +126,13 @@ def test_a_cartridge_with_a_format_gets_the_scenario_command(goofspiel, tmp_path
     assert lines[1]["mismatches"] == [f"scores.red: expected 9, got {prizes['first']}"]
 
 
+def test_the_commands_help_names_where_the_format_is_documented(goofspiel, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        run(goofspiel, ["scenario", "--help"], "bitbox game goofspiel")
+    assert exit_.value.code == 0
+    assert f"The format: {goofspiel.scenarios.doc}." in " ".join(capsys.readouterr().out.split())
+
+
 def test_a_refused_bid_is_reported_and_compared(goofspiel, tmp_path, capsys):
     text, prizes = good(goofspiel)
     text = text.replace("{red: 1, blue: 2}", "{red: 3, blue: 2}").replace(f"prize: {prizes['third']}",

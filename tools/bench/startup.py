@@ -92,6 +92,10 @@ sys.stdout.write("FIRST_FRAME flip %.6f\n" % (time.time() - T0))
 def _env(source: str | None = None) -> dict[str, str]:
     """The probe's environment; ``source``: a source tree run instead of the installed project."""
     env = dict(os.environ)
+    # a start as a user's: the sources compiled once (the first run writes their __pycache__,
+    # as an installed package has it) even where the shell sets PYTHONDONTWRITEBYTECODE, which
+    # would make every run compile every module it imports and count that compiling
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.update({"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"})
     if source is not None:                          # that source first, before the installed one
         env["PYTHONPATH"] = source + os.pathsep + env.get("PYTHONPATH", "")
