@@ -76,6 +76,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .events import Event
+from .events import _event as _ev
 
 TYPES: tuple[str, ...] = ("zombie", "shoot", "object", "barricade")
 PREFIX = {"zombie": "z", "shoot": "s", "object": "o", "barricade": "b"}
@@ -612,7 +613,7 @@ class Game:
             if s.pool["zombie"] > 0:
                 s.pool["zombie"] -= 1
                 s.front[p].append(Die("zombie", "zombie1"))
-                events.append(Event("starting_zombie", {"player": p}))
+                events.append(_ev("starting_zombie", ("player",), (p,)))
         self._start_turn(s.first, events)
 
     # ------------------------------------------------------------------ queries
@@ -1021,7 +1022,7 @@ class Game:
         token = s.setup_token
         assert token is not None
         s.held[p].append([token if side == "object" else "barricade", token])
-        events.append(Event("setup_draw", {"player": p, "side": side, "token": token if side == "object" else "barricade"}))
+        events.append(_ev("setup_draw", ("player", "side", "token"), (p, side, token if side == "object" else "barricade")))
         s.setup_token = None
         self._setup_next(events)
 
@@ -1031,14 +1032,14 @@ class Game:
         an apocalypse/night/day token or the bag is empty."""
         s = self.state
         if not s.bag:
-            events.append(Event("bag_empty", {"player": p}))
+            events.append(_ev("bag_empty", ("player",), (p,)))
             return None
         t = s.bag.pop(0)
         if t == "apocalypse":
             s.level += 1
             s.apocalypse_drawn += 1
             s.aside.append(t)
-            events.append(Event("apocalypse", {"player": p, "level": s.level}))
+            events.append(_ev("apocalypse", ("player", "level"), (p, s.level)))
             if "survivors" in s.variants and s.apocalypse_drawn >= APOCALYPSE_TOKENS:
                 self._finish(events, "the third apocalypse token")        # L-25
             return None
@@ -1052,7 +1053,7 @@ class Game:
             elif pos < 0 or pos > len(s.bag):
                 pos = len(s.bag)
             s.bag.insert(pos, "day")
-            events.append(Event("night", {"player": p, "level": s.level}))
+            events.append(_ev("night", ("player", "level"), (p, s.level)))
             return None
         if t == "day":
             s.removed.append("day")
@@ -1062,7 +1063,7 @@ class Game:
                 if "night" in s.aside:
                     s.aside.remove("night")
                 s.removed.append("night")
-            events.append(Event("day", {"player": p, "level": s.level}))
+            events.append(_ev("day", ("player", "level"), (p, s.level)))
             return None
         return t
 
@@ -1084,7 +1085,7 @@ class Game:
         for i, d in enumerate(s.front[p], 1):
             d.id = f"f{i}"
         s.phase = "before"
-        events.append(Event("turn", {"player": p, "level": s.level}))
+        events.append(_ev("turn", ("player", "level"), (p, s.level)))
 
     def _next_turn(self, events: list[Event]) -> None:
         s = self.state
@@ -1105,12 +1106,12 @@ class Game:
             if face in ("zombie1", "zombie2"):
                 s.pool["zombie"] -= 1
                 s.front[to].append(Die("zombie", face))
-                events.append(Event("zombified_roll", {"player": p, "face": face, "to": to}))
+                events.append(_ev("zombified_roll", ("player", "face", "to"), (p, face, to)))
             else:
-                events.append(Event("zombified_roll", {"player": p, "face": face}))
+                events.append(_ev("zombified_roll", ("player", "face"), (p, face)))
         else:
             self._main_faces({"zombie": 0})
-            events.append(Event("zombified_roll", {"player": p, "face": None}))
+            events.append(_ev("zombified_roll", ("player", "face"), (p, None)))
         self._next_turn(events)
 
     # -- rolls
@@ -1177,8 +1178,8 @@ class Game:
             for t in TYPES:
                 pool[t] += number[t]
             raise
-        events.append(Event("dice_taken", {"player": p, "forced": forced, "chosen": [[t, c] for t, c in zip(TYPES, counts)],
-                                           "radio": [list(r) for r in s.radio]}))
+        events.append(_ev("dice_taken", ("player", "forced", "chosen", "radio"),
+                          (p, forced, [[t, c] for t, c in zip(TYPES, counts)], [list(r) for r in s.radio])))
         blank_ambush = s.chainsaw_before                  # _set_face: an ambush is blank after a chainsaw
         tray: list[Die] = []
         rolled: list[str] = []
@@ -1190,7 +1191,7 @@ class Game:
                 rolled.append(die_id)
         s.tray = tray
         s.rolled = rolled
-        events.append(Event("rolled", {"player": p, "dice": [[d.id, d.face] for d in tray]}))
+        events.append(_ev("rolled", ("player", "dice"), (p, [[d.id, d.face] for d in tray])))
         s.phase = "after"
 
     def _reroll(self, p: str, d: Die, why: str, events: list[Event]) -> None:
@@ -1230,7 +1231,7 @@ class Game:
                     break
         s.radio, s.radio_used = [], []
         s.phase = "before"
-        events.append(Event("radios_back", {"player": p}))
+        events.append(_ev("radios_back", ("player",), (p,)))
 
     def _use(self, p: str, a: Action, events: list[Event]) -> None:
         s = self.state
@@ -1240,19 +1241,19 @@ class Game:
         taken = self._take_token(p, token)
         if token == "axe" and arg is None:
             s.axes += 1
-            events.append(Event("token_used", {"player": p, "token": token, "what": "barricade results count double"}))
+            events.append(_ev("token_used", ("player", "token", "what"), (p, token, "barricade results count double")))
         elif token == "pistol" and arg is None:
             s.pistols += 1
-            events.append(Event("token_used", {"player": p, "token": token, "what": "bangs count double"}))
+            events.append(_ev("token_used", ("player", "token", "what"), (p, token, "bangs count double")))
         elif token == "chainsaw" and arg is None:
             s.chainsaw_before = True
-            events.append(Event("token_used", {"player": p, "token": token, "what": "ambushes are ignored this turn"}))
+            events.append(_ev("token_used", ("player", "token", "what"), (p, token, "ambushes are ignored this turn")))
         elif token == "radio":
             s.radio.append(tuple(arg))
             if taken is not None:                                       # (None only for the hero)
                 s.radio_used.append(taken)
-            events.append(Event("token_used", {"player": p, "token": token, "what": f"two more dice ({arg[0]}, {arg[1]})",
-                                               "types": [arg[0], arg[1]]}))
+            events.append(_ev("token_used", ("player", "token", "what", "types"),
+                              (p, token, f"two more dice ({arg[0]}, {arg[1]})", [arg[0], arg[1]])))
         elif token in ("flare", "barricade"):
             ids = arg if token == "flare" else (arg,)
             to = self.left_of(p)
@@ -1262,20 +1263,20 @@ class Game:
                 s.front[p].remove(d)
                 s.front[to].append(d)                                       # L-8
                 moved.append([d.id, d.face])
-            events.append(Event("token_used", {"player": p, "token": token}))
-            events.append(Event("given", {"player": p, "to": to, "dice": moved}))
+            events.append(_ev("token_used", ("player", "token"), (p, token)))
+            events.append(_ev("given", ("player", "to", "dice"), (p, to, moved)))
         elif token == "hero":
-            events.append(Event("token_used", {"player": p, "token": token}))
+            events.append(_ev("token_used", ("player", "token"), (p, token)))
             dice = [self._die(self._turn_die(i), i) for i in arg]
             for d in dice:
                 self._reroll(p, d, "hero", events)                          # L-20
-            events.append(Event("rerolled", {"player": p, "dice": [[d.id, d.face] for d in dice], "why": "hero"}))
+            events.append(_ev("rerolled", ("player", "dice", "why"), (p, [[d.id, d.face] for d in dice], "hero")))
             self._ambush_now(p)
         elif token in ("pistol", "axe"):
             d = self._die(self._turn_die(arg), arg)
-            events.append(Event("token_used", {"player": p, "token": token}))
+            events.append(_ev("token_used", ("player", "token"), (p, token)))
             self._reroll(p, d, token, events)                               # L-17
-            events.append(Event("rerolled", {"player": p, "dice": [[d.id, d.face]], "why": token}))
+            events.append(_ev("rerolled", ("player", "dice", "why"), (p, [[d.id, d.face]], token)))
             self._ambush_now(p, d)
         elif token == "chainsaw":
             d = self._die(self._front_die(arg) if arg.startswith("f") else self._turn_die(arg), arg)
@@ -1284,8 +1285,8 @@ class Game:
             else:
                 s.front[p].remove(d)
             s.pool[d.type] += 1                                             # L-18
-            events.append(Event("token_used", {"player": p, "token": token, "what": f"the ambush on {arg} is discarded",
-                                               "die": arg}))
+            events.append(_ev("token_used", ("player", "token", "what", "die"),
+                              (p, token, f"the ambush on {arg} is discarded", arg)))
 
     def _ambush_now(self, p: str, die: Die | None = None) -> None:
         """After the window **after**, a re-rolled ambush is applied at once (L-17); during
@@ -1313,7 +1314,7 @@ class Game:
             results = sum(1 for d in s.tray if d.face == "barricade") * (2 ** s.axes)
             s.gives_left = results
             if results:
-                events.append(Event("barricades", {"player": p, "results": results}))
+                events.append(_ev("barricades", ("player", "results"), (p, results)))
             s.phase = "give"
 
     def _assign(self, p: str, events: list[Event]) -> None:
@@ -1332,7 +1333,7 @@ class Game:
             else:
                 keep.append(d)
         s.tray = keep
-        events.append(Event("assigned", {"player": p, "left": left, "ambush": ambush, "zombies": zombies}))
+        events.append(_ev("assigned", ("player", "left", "ambush", "zombies"), (p, left, ambush, zombies)))
 
     def _object_draws(self, p: str, n: int, events: list[Event]) -> None:
         s = self.state
@@ -1347,7 +1348,7 @@ class Game:
                 return
             if t is not None:
                 s.held[p].append([t, t])
-                events.append(Event("drew", {"player": p, "token": t}))
+                events.append(_ev("drew", ("player", "token"), (p, t)))
         if s.draws_left == 0:
             s.phase = "before_shoot"
 
@@ -1375,7 +1376,7 @@ class Game:
         s.bangs_left = total
         s.bangs_used = 0
         if total or chain:
-            events.append(Event("bangs", {"player": p, "bangs": total, "chain": chain, "doublings": s.pistols}))
+            events.append(_ev("bangs", ("player", "bangs", "chain", "doublings"), (p, total, chain, s.pistols)))
 
     def _shoot(self, p: str, arg: tuple[str, int] | None, events: list[Event]) -> None:
         s = self.state
@@ -1383,7 +1384,7 @@ class Game:
             # L-12: the hero token, for 3 bangs used
             if s.bangs_used >= 3 and not s.hero[p] and not s.hero_used:
                 s.hero[p] = True
-                events.append(Event("hero_gained", {"player": p, "why": f"{s.bangs_used} bangs"}))
+                events.append(_ev("hero_gained", ("player", "why"), (p, f"{s.bangs_used} bangs")))
             s.bangs_left = 0
             s.phase = "before_barricades"
             return
@@ -1397,7 +1398,7 @@ class Game:
             s.pool[d.type] += 1
         else:
             d.face = "zombie1"                                              # L-10
-        events.append(Event("shot", {"player": p, "die": die_id, "bangs": n, "cleared": left == 0, "face": d.face}))
+        events.append(_ev("shot", ("player", "die", "bangs", "cleared", "face"), (p, die_id, n, left == 0, d.face)))
 
     def _give(self, p: str, die_id: str | None, events: list[Event]) -> None:
         s = self.state
@@ -1409,7 +1410,7 @@ class Game:
         s.front[p].remove(d)
         s.front[to].append(d)                                               # L-8, L-13
         s.gives_left -= 1
-        events.append(Event("given", {"player": p, "to": to, "dice": [[d.id, d.face]], "why": "barricade"}))
+        events.append(_ev("given", ("player", "to", "dice", "why"), (p, to, [[d.id, d.face]], "barricade")))
 
     def _end_of_turn_a(self, p: str, events: list[Event]) -> None:
         """L-14 (a) the medkit (L-19), then the prompt for (b)."""
@@ -1418,7 +1419,7 @@ class Game:
             self._take_token(p, "medkit")
             face = self._face("shoot")                                      # LA-9
             saved = BANGS.get(face, 0) > 0
-            events.append(Event("medkit", {"player": p, "face": face, "saved": saved}))
+            events.append(_ev("medkit", ("player", "face", "saved"), (p, face, saved)))
             if saved:
                 for d in s.front[p]:
                     s.pool[d.type] += 1
@@ -1434,7 +1435,7 @@ class Game:
                 return
             if t is not None:
                 s.held[p].append(["barricade", t])
-                events.append(Event("drew_face_down", {"player": p}))
+                events.append(_ev("drew_face_down", ("player",), (p,)))
         s.gives_left = 0
         if len(s.held[p]) > TOKEN_LIMIT:                                    # L-14 (c) before (e), LA-5
             s.phase = "keep"
@@ -1458,7 +1459,7 @@ class Game:
     def _discard(self, p: str, gone: list[list[Any]], events: list[Event]) -> None:
         if gone:
             self.state.removed.extend(h[1] or h[0] for h in gone)
-            events.append(Event("discarded", {"player": p, "tokens": [h[0] for h in gone]}))
+            events.append(_ev("discarded", ("player", "tokens"), (p, [h[0] for h in gone])))
 
     def _end_of_turn_d(self, p: str, events: list[Event]) -> None:
         """L-14 (c) the limit (the 3 held longest when not asked), (d) dice back, (e) overrun."""
@@ -1485,20 +1486,20 @@ class Game:
         s.held[p] = []
         if "survivors" in s.variants and s.lives[p] > 1:
             s.lives[p] -= 1
-            events.append(Event("overrun", {"player": p, "lives": s.lives[p]}))
+            events.append(_ev("overrun", ("player", "lives"), (p, s.lives[p])))
             if not s.hero[p] and not s.hero_used:
                 s.hero[p] = True
-                events.append(Event("hero_gained", {"player": p, "why": "a life lost"}))
+                events.append(_ev("hero_gained", ("player", "why"), (p, "a life lost")))
             return
-        events.append(Event("overrun", {"player": p}))
+        events.append(_ev("overrun", ("player",), (p,)))
         if "survivors" in s.variants:
             s.lives[p] = 0
         s.hero[p] = False                                                   # back to the supply
         s.eliminated.append(p)
-        events.append(Event("eliminated", {"player": p}))
+        events.append(_ev("eliminated", ("player",), (p,)))
         if "zombies_everywhere" in s.variants and s.level < MAX_FORCED:     # L-27
             s.level += 1
-            events.append(Event("level", {"level": s.level, "why": "a player is zombified"}))
+            events.append(_ev("level", ("level", "why"), (s.level, "a player is zombified")))
         if len(self.in_game()) <= 1:
             self._finish(events, "the last one alive")
 
@@ -1525,8 +1526,11 @@ class Game:
             s.winners = heroes or tied                                      # L-25
         else:
             s.winners = alive
-        events.append(Event("game_over", {"winners": list(s.winners), "why": why, "scores": dict(s.scores),
-                                          **({"setup": True} if in_setup else {})}))
+        if in_setup:
+            events.append(_ev("game_over", ("winners", "why", "scores", "setup"),
+                              (list(s.winners), why, dict(s.scores), True)))
+        else:
+            events.append(_ev("game_over", ("winners", "why", "scores"), (list(s.winners), why, dict(s.scores))))
 
     # ------------------------------------------------------------------ views
     def _held_public(self, p: str) -> list[str]:
