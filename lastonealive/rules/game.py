@@ -176,6 +176,39 @@ class ForcedRollError(RulesError):
 
 # ---------------------------------------------------------------------------- pieces
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` > 0: the same draws from the generator (what
+    :class:`random.Random` does: ``getrandbits`` of ``n``'s bit length until below ``n``),
+    without the two calls and the checks of the library's general function. Another kind
+    of generator is asked its own ``randrange``."""
+    if type(rng) is not random.Random or n <= 0:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``: the same swaps from the same draws (see :func:`_below`)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+_new_die = object.__new__
+
+
 class Die:
     """A die out of the pool: its type, the face it shows and, during the active player's
     turn, its id (``f1``… in front at the turn's start, ``z1``/``s1``/``o1``/``b1``… rolled)."""
@@ -243,6 +276,20 @@ def _action(kind: str, token: str | None = None, arg: Any = None) -> Action:
     return a
 
 
+#: The answers to the setup prompt (L-5).
+_SIDES = (_action("side", None, "object"), _action("side", None, "barricade"))
+#: The shots at a die: ``(die, 1)``, ``(die, 2)``... made once per die id (see _shots).
+_SHOTS: dict[Any, tuple[Action, ...]] = {}
+
+
+def _shots(die_id: Any, most: int) -> tuple[Action, ...]:
+    """The shots of 1 to ``most`` bangs at ``die_id`` (kept for the next prompts)."""
+    got = tuple(_action("shoot", None, (die_id, n)) for n in range(1, max(most, 2) + 1))
+    if len(_SHOTS) < 4096:
+        _SHOTS[die_id] = got
+    return got
+
+
 class _Family:
     """A set of legal answers described by a rule rather than listed (hero subsets, flare
     combinations, kept tokens): ``in`` checks membership, iteration lists them."""
@@ -258,6 +305,11 @@ class _Family:
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+    def lists(self, a: object) -> bool:
+        """``a`` is one of the answers this family lists itself (legal and canonical as it
+        is): the quick check before the general one."""
+        return False
 
 
 class _DiceSets(_Family):
@@ -317,16 +369,26 @@ class _Keeps(_Family):
 
 
 class _DiceCounts(_Family):
-    """``dice`` with ``need`` chosen dice in all, none of a type beyond what is available."""
+    """``dice`` with ``need`` chosen dice in all, none of a type beyond what is available
+    (``avail``: the dice each type may still give, per type in TYPES order; ``forced``: the
+    forced zombie dice, for the prompt)."""
 
-    def __init__(self, avail: Mapping[str, int], need: int) -> None:
-        self.avail = tuple([max(0, avail[t]) for t in TYPES])
+    __slots__ = ("avail", "need", "forced", "available", "choices", "ids")
+
+    def __init__(self, avail: Sequence[int], need: int, forced: int = 0,
+                 available: Mapping[str, int] | None = None) -> None:
+        self.avail = tuple([max(0, n) for n in avail])
         self.need = need
+        self.forced = forced
+        self.available = available
+        self.choices, self.ids = _dice_choices(self.avail, need)
+
+    def lists(self, a: object) -> bool:
+        return id(a) in self.ids
 
     def __contains__(self, a: object) -> bool:
-        for x in _dice_choices(self.avail, self.need):      # the usual case: a listed answer itself
-            if x is a:
-                return True
+        if id(a) in self.ids:                               # the usual case: a listed answer itself
+            return True
         if not isinstance(a, Action) or a.kind != "dice" or not isinstance(a.arg, tuple) or len(a.arg) != 4:
             return False
         if not all(type(c) is int and c >= 0 for c in a.arg):
@@ -334,21 +396,25 @@ class _DiceCounts(_Family):
         return sum(a.arg) == self.need and all(c <= m for c, m in zip(a.arg, self.avail))
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(_dice_choices(self.avail, self.need))
+        return iter(self.choices)
 
     def __len__(self) -> int:
-        return len(_dice_choices(self.avail, self.need))
+        return len(self.choices)
 
     def sample(self, rng: random.Random) -> Action:
-        return rng.choice(_dice_choices(self.avail, self.need))
+        choices = self.choices                              # rng.choice(choices), the same draw
+        if not choices:
+            raise IndexError("Cannot choose from an empty sequence")
+        return choices[_below(rng, len(choices))]
 
 
-_DICE_CHOICES: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
+_DICE_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[Action, ...], frozenset[int]]] = {}
 
 
-def _dice_choices(avail: tuple[int, ...], need: int) -> tuple[Action, ...]:
+def _dice_choices(avail: tuple[int, ...], need: int) -> tuple[tuple[Action, ...], frozenset[int]]:
     """Every ``dice`` answer for ``need`` chosen dice among ``avail`` (per type, TYPES order),
-    zombie dice first then shoot, object, barricade, each from 0 up; listed once per case."""
+    zombie dice first then shoot, object, barricade, each from 0 up; listed once per case,
+    with the set of their ids (the answers are kept alive with it, so the ids stay theirs)."""
     key = (avail, need)
     got = _DICE_CHOICES.get(key)
     if got is None:
@@ -362,7 +428,8 @@ def _dice_choices(avail: tuple[int, ...], need: int) -> tuple[Action, ...]:
                         out.append(_action("dice", None, (z, sh, o, b)))
         if len(_DICE_CHOICES) > 4096:
             _DICE_CHOICES.clear()
-        got = _DICE_CHOICES[key] = tuple(out)
+        choices = tuple(out)
+        got = _DICE_CHOICES[key] = (choices, frozenset(map(id, choices)))
     return got
 
 
@@ -397,11 +464,22 @@ class Legal:
 
     def sample(self, rng: random.Random) -> Action:
         """A random legal answer (each listed action and each family weighted alike)."""
-        n = len(self.actions) + len(self.families)
-        i = rng.randrange(n)
-        if i < len(self.actions):
-            return self.actions[i]
-        return self.families[i - len(self.actions)].sample(rng)
+        actions = self.actions
+        i = _below(rng, len(actions) + len(self.families))
+        if i < len(actions):
+            return actions[i]
+        return self.families[i - len(actions)].sample(rng)
+
+
+_new_legal = object.__new__
+
+
+def _listed(actions: list[Action]) -> Legal:
+    """``Legal(actions)`` for a list made for it (kept, not copied) and no family."""
+    legal = _new_legal(Legal)
+    legal.actions = actions
+    legal.families = []
+    return legal
 
 
 @dataclass(slots=True)
@@ -541,7 +619,7 @@ class Game:
         bag = [t for t in OBJECTS for _ in range(mix.get(t, 0))] + ["apocalypse"] * apocalypse
         if "day_night" in s.variants:
             bag.append("night")
-        s.rng.shuffle(bag)
+        _shuffle(s.rng, bag)
         s.bag = bag
         game = cls(state)
         if start:
@@ -733,18 +811,22 @@ class Game:
         if ph == "draw":
             return _DRAWS[0], s.draws_left == 0 or not s.bag, {"results": s.draws_left}
         if ph == "shoot":
-            return STOP_SHOOT, legal.actions == [STOP_SHOOT], {"bangs": s.bangs_left}
+            return STOP_SHOOT, len(legal.actions) == 1, {"bangs": s.bangs_left}       # stop alone
         if ph == "give":
-            return STOP_GIVE, legal.actions == [STOP_GIVE], {"results": s.gives_left}
+            return STOP_GIVE, len(legal.actions) == 1, {"results": s.gives_left}
         if ph == "draw_barricades":
             return _BARRICADE_DRAWS[0], len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
         if ph == "zombified":
             return _action("roll"), True, {}
         if ph == "setup":
-            return _action("side", None, "object"), False, {}
+            return _SIDES[0], False, {}
         if ph == UNSTARTED:
             return Action("start", None, s.players[0]), False, {}
         if ph == "dice":
+            fams = legal.families
+            if fams and type(fams[0]) is _DiceCounts and fams[0].available is not None:
+                f = fams[0]                                     # worked out with the legal answers
+                return None, False, {"forced": f.forced, "needed": f.need, "available": dict(f.available)}
             avail = self._available()
             return None, False, {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
                                  "available": avail}
@@ -773,33 +855,46 @@ class Game:
         if ph == UNSTARTED:
             return Legal([_action("start", None, q) for q in s.players])
         if ph == "setup":
-            return Legal([_action("side", None, "object"), _action("side", None, "barricade")])
+            return _listed(list(_SIDES))
         if ph == "zombified":
             return Legal([_action("roll")])
         if ph == "dice":
-            avail = self._available()
-            if any(n < 0 for n in avail.values()):                         # the radios are short
+            avail = dict(s.pool)                                            # _available()
+            forced = min(s.level, MAX_FORCED, avail["zombie"])              # forced_count()
+            avail["zombie"] -= forced
+            for pair in s.radio:
+                for t in pair:
+                    avail[t] -= 1
+            if min(avail.values()) < 0:                                     # the radios are short
                 return Legal([UNDO])                                        # LA-2
-            return Legal([], [_DiceCounts(avail, min(4, sum(avail.values())))])     # chosen_needed()
+            return Legal([], [_DiceCounts([avail[t] for t in TYPES], min(4, sum(avail.values())), forced, avail)])
         if ph == "draw":
             n = s.draws_left + 1
-            return Legal(_DRAWS[:n] if n <= len(_DRAWS) else [_action("draw", None, k) for k in range(n)])
+            return _listed(list(_DRAWS[:n]) if n <= len(_DRAWS) else [_action("draw", None, k) for k in range(n)])
         if ph == "shoot":
             out = [STOP_SHOOT]
-            for d in s.front[p]:
-                for n in range(1, min(SYMBOLS.get(d.face, 0), s.bangs_left) + 1):
-                    out.append(_action("shoot", None, (d.id, n)))
-            return Legal(out)
+            left = s.bangs_left
+            if left > 0:
+                for d in s.front[p]:
+                    m = SYMBOLS.get(d.face, 0)
+                    if m:
+                        shots = _SHOTS.get(d.id)
+                        if shots is None or m > len(shots):
+                            shots = _shots(d.id, m)
+                        out += shots[:min(m, left)]
+            return _listed(out)
         if ph == "give":
             out = [STOP_GIVE]
             if s.gives_left > 0:
-                out += [_action("give", None, d.id) for d in self._zombie_targets()]
-            return Legal(out)
+                for d in s.front[p]:                                        # _zombie_targets()
+                    if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2"):
+                        out.append(_action("give", None, d.id))
+            return _listed(out)
         if ph == "draw_barricades":
             top = s.gives_left if not s.front[p] else 0
             n = top + 1
-            return Legal(_BARRICADE_DRAWS[:n] if n <= len(_BARRICADE_DRAWS)
-                         else [_action("draw_barricades", None, k) for k in range(n)])
+            return _listed(list(_BARRICADE_DRAWS[:n]) if n <= len(_BARRICADE_DRAWS)
+                           else [_action("draw_barricades", None, k) for k in range(n)])
         if ph == "keep":
             return Legal([], [_Keeps(self.held_faces(p))])
         raise RulesError(f"unknown phase {ph!r}")
@@ -807,7 +902,7 @@ class Game:
     def _legal_uses(self, p: str, window: str) -> Legal:
         s = self.state
         if not s.held[p] and not (window == "after" and s.hero[p]):
-            return Legal((PASS,))                   # nothing to use: the window only passes
+            return _listed([PASS])                  # nothing to use: the window only passes
         out: list[Action] = [PASS]
         fams: list[_Family] = []
         holds = {h[0] for h in s.held[p]}
@@ -993,10 +1088,12 @@ class Game:
             if listed is action:                # which is legal and already canonical
                 break
         else:
-            code = self.refusal(action)
-            if code is not None:
-                raise Refused({s.active: code}, s.phase)
-            action = _canonical(action)
+            fams = legal.families
+            if not (fams and fams[0].lists(action)):
+                code = self.refusal(action)
+                if code is not None:
+                    raise Refused({s.active: code}, s.phase)
+                action = _canonical(action)
         events: list[Event] = []
         ph, p = s.phase, s.active
         self._legal = None
@@ -1131,7 +1228,7 @@ class Game:
         if q:
             return q.pop(0)
         faces = s.faces[t]
-        return faces[s.rng.randrange(len(faces))]
+        return faces[_below(s.rng, len(faces))]
 
     def _main_faces(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
         s = self.state
@@ -1147,12 +1244,12 @@ class Game:
             return out
         if any(s.queued.values()):
             return {t: [self._chance(t) for _ in range(counts.get(t, 0))] for t in TYPES}
-        randrange, faces = s.rng.randrange, s.faces      # chance alone: the same draws, in the same order
+        rng, faces = s.rng, s.faces                      # chance alone: the same draws, in the same order
         out = {}
         for t in TYPES:
             f = faces[t]
             k = len(f)
-            out[t] = [f[randrange(k)] for _ in range(counts.get(t, 0))]
+            out[t] = [f[_below(rng, k)] for _ in range(counts.get(t, 0))]
         return out
 
     def _set_face(self, d: Die, face: str) -> None:
@@ -1160,7 +1257,8 @@ class Game:
 
     def _take_and_roll(self, p: str, counts: tuple[int, int, int, int], events: list[Event]) -> None:
         s = self.state
-        forced = self.forced_count()
+        pool = s.pool
+        forced = min(s.level, MAX_FORCED, pool["zombie"])                  # forced_count()
         # The dice of each type taken from the pool: the forced zombie dice, the chosen ones,
         # then the radios' (L-6); a type's dice are numbered in that order (z1, z2...) and
         # rolled type by type in die order, so only the number of each type matters here.
@@ -1169,29 +1267,53 @@ class Game:
         for pair in s.radio:
             for t in pair:
                 number[t] += 1
-        pool = s.pool
         for t in TYPES:
             pool[t] -= number[t]
-        try:
-            faces = self._main_faces(number)
-        except ForcedRollError:
-            for t in TYPES:
-                pool[t] += number[t]
-            raise
+        rng = s.rng
+        faces: dict[str, list[str]] | None = None
+        if s.forced_roll is not None or type(rng) is not random.Random or (s.queued and any(s.queued.values())):
+            try:
+                faces = self._main_faces(number)
+            except ForcedRollError:
+                for t in TYPES:
+                    pool[t] += number[t]
+                raise
         events.append(_ev("dice_taken", ("player", "forced", "chosen", "radio"),
                           (p, forced, [[t, c] for t, c in zip(TYPES, counts)], [list(r) for r in s.radio])))
         blank_ambush = s.chainsaw_before                  # _set_face: an ambush is blank after a chainsaw
         tray: list[Die] = []
         rolled: list[str] = []
+        shown: list[list[str]] = []
+        getrandbits, all_faces = rng.getrandbits, s.faces
         for t in TYPES:
+            n = number[t]
+            if not n:
+                continue
             ids = _DIE_IDS[t]
-            for k, f in enumerate(faces[t], 1):
-                die_id = ids[k] if k < len(ids) else f"{PREFIX[t]}{k}"
-                tray.append(Die(t, "blank" if blank_ambush and f == "ambush" else f, die_id))
+            if faces is None:                           # chance alone: _main_faces's draws, inlined
+                f = all_faces[t]                        # (_below: getrandbits until below the count)
+                size = len(f)
+                bits = size.bit_length()
+                got = []
+                for _ in range(n):
+                    r = getrandbits(bits)
+                    while r >= size:
+                        r = getrandbits(bits)
+                    got.append(f[r])
+            else:
+                got = faces[t]
+            for k, face in enumerate(got, 1):
+                die_id = ids[k] if k < 32 else f"{PREFIX[t]}{k}"
+                if blank_ambush and face == "ambush":
+                    face = "blank"
+                d = _new_die(Die)
+                d.type, d.face, d.id = t, face, die_id
+                tray.append(d)
                 rolled.append(die_id)
+                shown.append([die_id, face])
         s.tray = tray
         s.rolled = rolled
-        events.append(_ev("rolled", ("player", "dice"), (p, [[d.id, d.face] for d in tray])))
+        events.append(_ev("rolled", ("player", "dice"), (p, shown)))
         s.phase = "after"
 
     def _reroll(self, p: str, d: Die, why: str, events: list[Event]) -> None:
