@@ -29,12 +29,15 @@ def play_game(game: Game, bots: Mapping[str, RandomBot], max_decisions: int = 10
     """Play to the end; return the number of decisions applied."""
     n = 0
     state = game.state
+    auto_answer, apply = game.auto_answer, game.apply
     while not state.finished:
-        pr = game.prompt()
-        assert pr is not None
-        action = pr.default if pr.auto else bots[pr.player].decide(game, pr)
-        assert action is not None                   # every prompt has a default or a bot's answer
-        events = game.apply(action)
+        action = auto_answer()                      # an auto prompt's default, made without the prompt
+        if action is None:
+            pr = game.prompt()
+            assert pr is not None
+            action = bots[pr.player].decide(game, pr)
+            assert action is not None               # every prompt has a default or a bot's answer
+        events = apply(action)
         if on_event is not None:
             for e in events:
                 on_event(e)

@@ -276,6 +276,7 @@ def _action(kind: str, token: str | None = None, arg: Any = None) -> Action:
     return a
 
 
+_ROLL = Action("roll")
 #: The answers to the setup prompt (L-5).
 _SIDES = (_action("side", None, "object"), _action("side", None, "barricade"))
 #: The shots at a die: ``(die, 1)``, ``(die, 2)``... made once per die id (see _shots).
@@ -585,6 +586,7 @@ class Game:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self._legal: Legal | None = None
+        self._auto: Action | None = None            # auto_answer's answer, until the next change
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -668,6 +670,7 @@ class Game:
         s = self.state
         i = s.players.index(first)
         self._legal = None
+        self._auto = None
         s.setup_queue = [s.players[(i + k) % len(s.players)] for k in range(len(s.players))]
         s.active = s.first = first
         s.phase = "setup"
@@ -803,6 +806,53 @@ class Game:
         default, auto, info = self._default(legal)
         return Prompt(s.active, "start" if ph == UNSTARTED else ph, legal, default, auto, info)
 
+    def auto_answer(self) -> Action | None:
+        """The answer to the current prompt when it is ``auto`` (nothing to decide): its
+        ``default``; None when there is a decision to make or the game is over. The same as
+        ``pr.default if pr.auto else None`` for ``pr = prompt()``, worked out without making
+        the prompt or, in the usual cases, the legal answers (about two thirds of a game's
+        prompts are auto: a loop that applies them as a table does asks this first). Applying
+        the answer it gives skips the legality check (it is a legal answer by construction)."""
+        s = self.state
+        if s.finished:
+            return None
+        ph = s.phase
+        p = s.active
+        if ph in WINDOWS:
+            if s.held[p] or (ph == "after" and s.hero[p]):             # else _legal_uses: pass alone
+                legal = self.legal()
+                if len(legal.actions) != 1 or legal.families:
+                    return None
+            a = PASS
+        elif ph == "draw":
+            if s.draws_left != 0 and s.bag:
+                return None
+            a = _DRAWS[0]
+        elif ph == "shoot":
+            if s.bangs_left > 0:                                            # a shot at a die in front
+                for d in s.front[p]:
+                    if SYMBOLS.get(d.face, 0):
+                        return None
+            a = STOP_SHOOT
+        elif ph == "give":
+            if s.gives_left > 0:                                            # a zombie die to give
+                for d in s.front[p]:
+                    if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2"):
+                        return None
+            a = STOP_GIVE
+        elif ph == "draw_barricades":
+            if s.bag and (s.gives_left if not s.front[p] else 0) != 0:
+                legal = self.legal()
+                if len(legal.actions) != 1:
+                    return None
+            a = _BARRICADE_DRAWS[0]
+        elif ph == "zombified":
+            a = _ROLL
+        else:                                                               # dice, setup, keep, start
+            return None
+        self._auto = a
+        return a
+
     def _default(self, legal: Legal) -> tuple[Action | None, bool, dict[str, Any]]:
         s = self.state
         ph = s.phase
@@ -817,7 +867,7 @@ class Game:
         if ph == "draw_barricades":
             return _BARRICADE_DRAWS[0], len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
         if ph == "zombified":
-            return _action("roll"), True, {}
+            return _ROLL, True, {}
         if ph == "setup":
             return _SIDES[0], False, {}
         if ph == UNSTARTED:
@@ -843,6 +893,7 @@ class Game:
     def changed(self) -> None:
         """Call after changing :attr:`state` by hand (tests, positions set up by hand)."""
         self._legal = None
+        self._auto = None
 
     def _make_legal(self) -> Legal:
         s = self.state
@@ -857,7 +908,7 @@ class Game:
         if ph == "setup":
             return _listed(list(_SIDES))
         if ph == "zombified":
-            return Legal([_action("roll")])
+            return _listed([_ROLL])
         if ph == "dice":
             avail = dict(s.pool)                                            # _available()
             forced = min(s.level, MAX_FORCED, avail["zombie"])              # forced_count()
@@ -1081,22 +1132,24 @@ class Game:
         s = self.state
         if s.finished:
             raise Refused({s.active: "game_over"}, s.phase)
-        legal = self._legal
-        if legal is None:
-            legal = self.legal()
-        for listed in legal.actions:            # the usual case: one of the listed answers itself,
-            if listed is action:                # which is legal and already canonical
-                break
-        else:
-            fams = legal.families
-            if not (fams and fams[0].lists(action)):
-                code = self.refusal(action)
-                if code is not None:
-                    raise Refused({s.active: code}, s.phase)
-                action = _canonical(action)
+        if action is None or action is not self._auto:    # else: the default auto_answer found
+            legal = self._legal
+            if legal is None:
+                legal = self.legal()
+            for listed in legal.actions:        # the usual case: one of the listed answers itself,
+                if listed is action:            # which is legal and already canonical
+                    break
+            else:
+                fams = legal.families
+                if not (fams and fams[0].lists(action)):
+                    code = self.refusal(action)
+                    if code is not None:
+                        raise Refused({s.active: code}, s.phase)
+                    action = _canonical(action)
         events: list[Event] = []
         ph, p = s.phase, s.active
         self._legal = None
+        self._auto = None
         if ph in WINDOWS:                       # a window's answers: pass, or a use
             if action.kind == "use":
                 self._use(p, action, events)
@@ -1168,6 +1221,7 @@ class Game:
     def _start_turn(self, p: str, events: list[Event]) -> None:
         s = self.state
         self._legal = None
+        self._auto = None
         s.active = p
         s.turn += 1
         s.tray, s.rolled, s.radio, s.radio_used = [], [], [], []
@@ -1633,6 +1687,7 @@ class Game:
     def _finish(self, events: list[Event], why: str) -> None:
         s = self.state
         self._legal = None
+        self._auto = None
         alive = self.in_game()
         in_setup = s.phase == "setup"                                      # L-25: ended in the setup draws
         s.finished = True
