@@ -37,9 +37,10 @@ def play_game(game: Game, bots: Mapping[str, RandomBot], max_decisions: int = 10
             assert pr is not None
             action = bots[pr.player].decide(game, pr)
             assert action is not None               # every prompt has a default or a bot's answer
-        events = apply(action)
-        if on_event is not None:
-            for e in events:
+        if on_event is None:
+            apply(action)
+        else:
+            for e in apply(action):
                 on_event(e)
         n += 1
         if n >= max_decisions:

@@ -568,6 +568,7 @@ def _ceil_half(n: int) -> int:
 
 _ORDER: dict[tuple[str, str | None], tuple[int, int]] = {}
 _DIE_IDS = {t: tuple(f"{PREFIX[t]}{k}" for k in range(32)) for t in TYPES}     # z1, z2... (index 0 unused)
+_FRONT_IDS = tuple(f"f{k}" for k in range(32))                                   # f1, f2... (index 0 unused)
 
 
 def _die_order(d: Die) -> tuple[int, int]:
@@ -903,12 +904,6 @@ class Game:
         p = s.active
         if ph in WINDOWS:
             return self._legal_uses(p, ph)
-        if ph == UNSTARTED:
-            return Legal([_action("start", None, q) for q in s.players])
-        if ph == "setup":
-            return _listed(list(_SIDES))
-        if ph == "zombified":
-            return _listed([_ROLL])
         if ph == "dice":
             avail = dict(s.pool)                                            # _available()
             forced = min(s.level, MAX_FORCED, avail["zombie"])              # forced_count()
@@ -946,6 +941,12 @@ class Game:
             n = top + 1
             return _listed(list(_BARRICADE_DRAWS[:n]) if n <= len(_BARRICADE_DRAWS)
                            else [_action("draw_barricades", None, k) for k in range(n)])
+        if ph == UNSTARTED:
+            return Legal([_action("start", None, q) for q in s.players])
+        if ph == "setup":
+            return _listed(list(_SIDES))
+        if ph == "zombified":
+            return _listed([_ROLL])
         if ph == "keep":
             return Legal([], [_Keeps(self.held_faces(p))])
         raise RulesError(f"unknown phase {ph!r}")
@@ -1227,14 +1228,17 @@ class Game:
         s.tray, s.rolled, s.radio, s.radio_used = [], [], [], []
         s.chainsaw_before, s.pistols, s.axes, s.hero_used = False, 0, 0, False
         s.draws_left = s.bangs_left = s.bangs_used = s.gives_left = 0
-        for q in s.players:
-            for d in s.front[q]:
+        for dice in s.front.values():
+            for d in dice:
                 d.id = None
         if p in s.eliminated:
             s.phase = "zombified"
             return
-        for i, d in enumerate(s.front[p], 1):
-            d.id = f"f{i}"
+        front = s.front[p]
+        if front:
+            ids = _FRONT_IDS if len(front) < len(_FRONT_IDS) else tuple(f"f{i}" for i in range(len(front) + 1))
+            for i, d in enumerate(front, 1):
+                d.id = ids[i]
         s.phase = "before"
         events.append(_ev("turn", ("player", "level"), (p, s.level)))
 
@@ -1343,25 +1347,26 @@ class Game:
             n = number[t]
             if not n:
                 continue
-            ids = _DIE_IDS[t]
-            if faces is None:                           # chance alone: _main_faces's draws, inlined
-                f = all_faces[t]                        # (_below: getrandbits until below the count)
-                size = len(f)
-                bits = size.bit_length()
-                got = []
-                for _ in range(n):
+            ids = _DIE_IDS[t] if n < 32 else tuple(f"{PREFIX[t]}{k}" for k in range(n + 1))
+            got = None if faces is None else faces[t]
+            f = all_faces[t]                            # chance alone: _main_faces's draws, inlined
+            size = len(f)                               # (_below: getrandbits until below the count)
+            bits = size.bit_length()
+            for k in range(1, n + 1):
+                if got is None:
                     r = getrandbits(bits)
                     while r >= size:
                         r = getrandbits(bits)
-                    got.append(f[r])
-            else:
-                got = faces[t]
-            for k, face in enumerate(got, 1):
-                die_id = ids[k] if k < 32 else f"{PREFIX[t]}{k}"
+                    face = f[r]
+                else:
+                    face = got[k - 1]
                 if blank_ambush and face == "ambush":
                     face = "blank"
+                die_id = ids[k]
                 d = _new_die(Die)
-                d.type, d.face, d.id = t, face, die_id
+                d.type = t
+                d.face = face
+                d.id = die_id
                 tray.append(d)
                 rolled.append(die_id)
                 shown.append([die_id, face])
@@ -1481,13 +1486,13 @@ class Game:
             s.phase = "dice"
         elif window == "after":
             self._assign(p, events)
-            s.draws_left = sum(1 for d in s.tray if d.face == "object")
+            s.draws_left = [d.face for d in s.tray].count("object")
             s.phase = "draw"
         elif window == "before_shoot":
             self._count_bangs(p, events)
             s.phase = "shoot"
         elif window == "before_barricades":
-            results = sum(1 for d in s.tray if d.face == "barricade") * (2 ** s.axes)
+            results = [d.face for d in s.tray].count("barricade") * (2 ** s.axes)
             s.gives_left = results
             if results:
                 events.append(_ev("barricades", ("player", "results"), (p, results)))
@@ -1499,7 +1504,8 @@ class Game:
         left = self.left_of(p)
         ambush, zombies = [], 0
         keep = []
-        for d in sorted(s.tray, key=_die_order):
+        tray = s.tray
+        for d in (sorted(tray, key=_die_order) if len(tray) > 1 else tray):
             if d.face == "ambush":
                 s.front[p].append(d)
                 ambush.append(d.id)
@@ -1532,10 +1538,17 @@ class Game:
         """L-11: bangs of the shoot dice in the tray, "+" re-rolled in rounds, doubled per
         pistol used before the roll."""
         s = self.state
-        shooters = [d for d in sorted(s.tray, key=_die_order) if d.type == "shoot"]
-        total = sum(BANGS.get(d.face, 0) for d in shooters)
+        shooters = [d for d in s.tray if d.type == "shoot"]
+        if len(shooters) > 1:
+            shooters.sort(key=_die_order)               # (stable: the tray's shoot dice in die order)
+        total = 0
+        rolling = []
+        for d in shooters:
+            f = d.face
+            total += BANGS.get(f, 0)
+            if f == PLUS:
+                rolling.append(d)
         chain = []
-        rolling = [d for d in shooters if d.face == PLUS]
         while rolling:
             nxt = []
             for d in rolling:
