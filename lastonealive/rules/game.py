@@ -118,6 +118,7 @@ def variant_problem(variants: Iterable[str], players: int) -> str | None:
     return None
 
 WINDOWS: tuple[str, ...] = ("before", "after", "before_shoot", "before_barricades")
+_FACES_CHECKED: set[tuple[str, ...]] = set()    # a die's faces found good (Game.blank_state)
 _FACE_SET = frozenset(FACES)
 # (token, mode) allowed per window (L-15): mode "before" is a use with no die, "die" one die,
 # "dice" a list of dice, "types" the radio's two dice types.
@@ -277,6 +278,8 @@ def _action(kind: str, token: str | None = None, arg: Any = None) -> Action:
 
 
 _ROLL = Action("roll")
+#: A radio's uses: two dice types, in die-type order (L-6).
+_RADIO_USES = [_action("use", "radio", (t1, t2)) for i, t1 in enumerate(TYPES) for t2 in TYPES[i:]]
 #: The answers to the setup prompt (L-5).
 _SIDES = (_action("side", None, "object"), _action("side", None, "barricade"))
 #: The shots at a die: ``(die, 1)``, ``(die, 2)``... made once per die id (see _shots).
@@ -473,6 +476,7 @@ class Legal:
 
 
 _new_legal = object.__new__
+_new_prompt = object.__new__
 
 
 def _listed(actions: list[Action]) -> Legal:
@@ -619,7 +623,10 @@ class Game:
             raise RulesError(f"first_zombie must be each or first, not {first_zombie!r}")
         s.first_zombie = first_zombie
         mix = dict(DEFAULT_MIX if mix is None else mix)
-        bag = [t for t in OBJECTS for _ in range(mix.get(t, 0))] + ["apocalypse"] * apocalypse
+        bag = []
+        for t in OBJECTS:
+            bag += [t] * mix.get(t, 0)
+        bag += ["apocalypse"] * apocalypse
         if "day_night" in s.variants:
             bag.append("night")
         _shuffle(s.rng, bag)
@@ -651,6 +658,11 @@ class Game:
         fs = {t: tuple((faces or {}).get(t, DEFAULT_FACES[t])) for t in TYPES}
         for t, f in fs.items():
             try:
+                if f in _FACES_CHECKED:             # checked in an earlier game
+                    continue
+            except TypeError:                       # an unhashable face: checked below
+                pass
+            try:
                 known = bool(f) and set(f) <= _FACE_SET
             except TypeError:                   # an unhashable face: not a face
                 known = False
@@ -658,6 +670,8 @@ class Game:
                 raise RulesError(f"die {t}: faces must be among {', '.join(FACES)}")
             if set(f) == {PLUS}:
                 raise RulesError(f"die {t}: every face is {PLUS}, so its re-rolls would never end")
+            if len(_FACES_CHECKED) < 256:
+                _FACES_CHECKED.add(f)
         cs = {t: int((counts or {}).get(t, DEFAULT_COUNTS[t])) for t in TYPES}
         return GameState(
             players=players, variants=tuple(v for v in VARIANTS if v in vs), faces=fs, counts=cs,
@@ -802,10 +816,18 @@ class Game:
         if legal is None:
             legal = self._legal = self._make_legal()
         ph = s.phase
+        pr = _new_prompt(Prompt)                # Prompt(player, kind, legal, default, auto, info)
+        pr.player = s.active
+        pr.legal = legal
         if ph in WINDOWS:                       # the most common prompt: pass, or a token's use
-            return Prompt(s.active, ph, legal, PASS, len(legal.actions) == 1 and not legal.families, {})
-        default, auto, info = self._default(legal)
-        return Prompt(s.active, "start" if ph == UNSTARTED else ph, legal, default, auto, info)
+            pr.kind = ph
+            pr.default = PASS
+            pr.auto = len(legal.actions) == 1 and not legal.families
+            pr.info = {}
+            return pr
+        pr.kind = "start" if ph == UNSTARTED else ph
+        pr.default, pr.auto, pr.info = self._default(legal)
+        return pr
 
     def auto_answer(self) -> Action | None:
         """The answer to the current prompt when it is ``auto`` (nothing to decide): its
@@ -859,6 +881,14 @@ class Game:
         ph = s.phase
         if ph in WINDOWS:
             return PASS, len(legal.actions) == 1 and not legal.families, {}
+        if ph == "dice":
+            fams = legal.families
+            if fams and type(fams[0]) is _DiceCounts and fams[0].available is not None:
+                f = fams[0]                                     # worked out with the legal answers
+                return None, False, {"forced": f.forced, "needed": f.need, "available": dict(f.available)}
+            avail = self._available()
+            return None, False, {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
+                                 "available": avail}
         if ph == "draw":
             return _DRAWS[0], s.draws_left == 0 or not s.bag, {"results": s.draws_left}
         if ph == "shoot":
@@ -873,14 +903,6 @@ class Game:
             return _SIDES[0], False, {}
         if ph == UNSTARTED:
             return Action("start", None, s.players[0]), False, {}
-        if ph == "dice":
-            fams = legal.families
-            if fams and type(fams[0]) is _DiceCounts and fams[0].available is not None:
-                f = fams[0]                                     # worked out with the legal answers
-                return None, False, {"forced": f.forced, "needed": f.need, "available": dict(f.available)}
-            avail = self._available()
-            return None, False, {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
-                                 "available": avail}
         return None, False, {}
 
     def legal(self) -> Legal:
@@ -958,30 +980,34 @@ class Game:
         out: list[Action] = [PASS]
         fams: list[_Family] = []
         holds = {h[0] for h in s.held[p]}
-        targets = [d.id for d in self._zombie_targets() if d.id is not None]    # all have one this turn
+        targets: list[str] | None = None                # the zombie dice in front, when asked
         if window == "before":
             for t in ("axe", "pistol", "chainsaw"):
                 if t in holds:
                     out.append(_action("use", t))
             if "radio" in holds:                                           # checked at the roll (LA-2)
-                for i, t1 in enumerate(TYPES):
-                    for t2 in TYPES[i:]:
-                        out.append(_action("use", "radio", (t1, t2)))
-            if "flare" in holds and targets:
-                fams.append(_DiceSets("flare", targets, _ceil_half(len(targets))))
+                out += _RADIO_USES
+            if "flare" in holds:
+                targets = [d.id for d in self._zombie_targets() if d.id is not None]   # all have one
+                if targets:
+                    fams.append(_DiceSets("flare", targets, _ceil_half(len(targets))))
         else:
-            tray_and_front = self._turn_dice()
             if window == "after" and s.hero[p]:
                 ids = self.hero_dice()
                 if ids:
                     fams.append(_DiceSets("hero", ids, None))
-            if "pistol" in holds and window in ("after", "before_shoot"):
-                out += [_action("use", "pistol", d.id) for d in tray_and_front if d.type == "shoot"]
-            if "axe" in holds:
-                out += [_action("use", "axe", d.id) for d in tray_and_front if d.type == "barricade"]
+            pistol = "pistol" in holds and window in ("after", "before_shoot")
+            if pistol or "axe" in holds:
+                tray_and_front = self._turn_dice()
+                if pistol:
+                    out += [_action("use", "pistol", d.id) for d in tray_and_front if d.type == "shoot"]
+                if "axe" in holds:
+                    out += [_action("use", "axe", d.id) for d in tray_and_front if d.type == "barricade"]
             if "chainsaw" in holds:
                 out += [_action("use", "chainsaw", d.id) for d in list(s.tray) + list(s.front[p]) if d.face == "ambush"]
         if "barricade" in holds:
+            if targets is None:
+                targets = [d.id for d in self._zombie_targets() if d.id is not None]
             out += [_action("use", "barricade", i) for i in targets]
         return Legal(out, fams)
 
