@@ -1173,24 +1173,11 @@ class Game:
                     if code is not None:
                         raise Refused({s.active: code}, s.phase)
                     action = _canonical(action)
+        self._legal = self._auto = None
         events: list[Event] = []
-        ph, p = s.phase, s.active
-        self._legal = None
-        self._auto = None
-        if ph in WINDOWS:                       # a window's answers: pass, or a use
-            if action.kind == "use":
-                self._use(p, action, events)
-            else:
-                self._close_window(ph, events)
-            return events
-        if ph == UNSTARTED:
-            return self.start_setup(action.arg, [])
-        if ph == "dice" and action.kind == "undo":
-            self._undo_radios(p, events)
-            return events
-        step = _STEPS.get(ph)                   # the other phases: one kind of answer each
-        if step is not None:
-            step(self, p, action.arg, events)
+        answer = _ANSWERS.get(s.phase)          # what each phase does with its answer
+        if answer is not None:
+            answer(self, s.active, action, events)
         return events
 
     # -- setup
@@ -1506,23 +1493,28 @@ class Game:
             s.front[p].append(die)
 
     def _close_window(self, window: str, events: list[Event]) -> None:
+        _CLOSE[window](self, self.state.active, events)
+
+    def _close_before(self, p: str, events: list[Event]) -> None:
+        self.state.phase = "dice"
+
+    def _close_after(self, p: str, events: list[Event]) -> None:
         s = self.state
-        p = s.active
-        if window == "before":
-            s.phase = "dice"
-        elif window == "after":
-            self._assign(p, events)
-            s.draws_left = [d.face for d in s.tray].count("object")
-            s.phase = "draw"
-        elif window == "before_shoot":
-            self._count_bangs(p, events)
-            s.phase = "shoot"
-        elif window == "before_barricades":
-            results = [d.face for d in s.tray].count("barricade") * (2 ** s.axes)
-            s.gives_left = results
-            if results:
-                events.append(_ev("barricades", ("player", "results"), (p, results)))
-            s.phase = "give"
+        self._assign(p, events)
+        s.draws_left = [d.face for d in s.tray].count("object")
+        s.phase = "draw"
+
+    def _close_before_shoot(self, p: str, events: list[Event]) -> None:
+        self._count_bangs(p, events)
+        self.state.phase = "shoot"
+
+    def _close_before_barricades(self, p: str, events: list[Event]) -> None:
+        s = self.state
+        results = [d.face for d in s.tray].count("barricade") * (2 ** s.axes)
+        s.gives_left = results
+        if results:
+            events.append(_ev("barricades", ("player", "results"), (p, results)))
+        s.phase = "give"
 
     def _assign(self, p: str, events: list[Event]) -> None:
         """L-7: ambushes in front of the roller, zombies in front of the left player."""
@@ -1865,4 +1857,44 @@ _STEPS: dict[str, Callable[[Game, str, Any, list[Event]], None]] = {
     "give": Game._give,
     "draw_barricades": Game._barricade_draws,
     "keep": Game._keep,
+}
+
+#: How each window closes on its pass.
+_CLOSE: dict[str, Callable[[Game, str, list[Event]], None]] = {
+    "before": Game._close_before, "after": Game._close_after, "before_shoot": Game._close_before_shoot,
+    "before_barricades": Game._close_before_barricades,
+}
+
+
+def _window_answer(close: Callable[[Game, str, list[Event]], None]) -> Callable[[Game, str, Action, list[Event]], None]:
+    def answer(game: Game, p: str, action: Action, events: list[Event]) -> None:
+        if action.kind == "use":                # a window's answers: pass, or a use
+            game._use(p, action, events)
+        else:
+            close(game, p, events)
+    return answer
+
+
+def _step_answer(step: Callable[[Game, str, Any, list[Event]], None]) -> Callable[[Game, str, Action, list[Event]], None]:
+    def answer(game: Game, p: str, action: Action, events: list[Event]) -> None:
+        step(game, p, action.arg, events)
+    return answer
+
+
+def _dice_answer(game: Game, p: str, action: Action, events: list[Event]) -> None:
+    if action.kind == "undo":
+        game._undo_radios(p, events)
+    else:
+        game._take_and_roll(p, action.arg, events)
+
+
+def _start_answer(game: Game, p: str, action: Action, events: list[Event]) -> None:
+    events += game.start_setup(action.arg, [])
+
+
+#: What :meth:`Game.apply` does with an answer (legal) in each phase.
+_ANSWERS: dict[str, Callable[[Game, str, Action, list[Event]], None]] = {
+    **{w: _window_answer(close) for w, close in _CLOSE.items()},
+    **{ph: _step_answer(step) for ph, step in _STEPS.items() if ph != "dice"},
+    "dice": _dice_answer, UNSTARTED: _start_answer,
 }
