@@ -469,7 +469,15 @@ class Legal:
     def sample(self, rng: random.Random) -> Action:
         """A random legal answer (each listed action and each family weighted alike)."""
         actions = self.actions
-        i = _below(rng, len(actions) + len(self.families))
+        n = len(actions) + len(self.families)
+        if type(rng) is random.Random and n > 0:       # _below(rng, n), inlined (a draw a decision)
+            getrandbits = rng.getrandbits
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:
+                i = getrandbits(k)
+        else:
+            i = rng.randrange(n)
         if i < len(actions):
             return actions[i]
         return self.families[i - len(actions)].sample(rng)
@@ -592,6 +600,7 @@ class Game:
         self.state = state
         self._legal: Legal | None = None
         self._auto: Action | None = None            # auto_answer's answer, until the next change
+        self._sorted_tray: list[Die] | None = None  # the tray, when the engine knows it is in die order
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -917,6 +926,7 @@ class Game:
         """Call after changing :attr:`state` by hand (tests, positions set up by hand)."""
         self._legal = None
         self._auto = None
+        self._sorted_tray = None
 
     def _make_legal(self) -> Legal:
         s = self.state
@@ -1175,9 +1185,23 @@ class Game:
                     action = _canonical(action)
         self._legal = self._auto = None
         events: list[Event] = []
-        answer = _ANSWERS.get(s.phase)          # what each phase does with its answer
-        if answer is not None:
-            answer(self, s.active, action, events)
+        ph, p = s.phase, s.active
+        if ph in WINDOWS:                       # a window's answers: pass, or a use
+            if action.kind == "use":
+                self._use(p, action, events)
+            elif ph == "before":
+                s.phase = "dice"
+            else:
+                _CLOSE[ph](self, p, events)
+            return events
+        step = _STEPS.get(ph)                   # the other phases: one kind of answer each
+        if step is not None:
+            if ph == "dice" and action.kind == "undo":
+                self._undo_radios(p, events)
+            else:
+                step(self, p, action.arg, events)
+        elif ph == UNSTARTED:
+            return self.start_setup(action.arg, [])
         return events
 
     # -- setup
@@ -1383,7 +1407,7 @@ class Game:
                 tray.append(d)
                 rolled.append(die_id)
                 shown.append([die_id, face])
-        s.tray = tray
+        s.tray = self._sorted_tray = tray                 # in die order, as rolled
         s.rolled = rolled
         events.append(_ev("rolled", ("player", "dice"), (p, shown)))
         s.phase = "after"
@@ -1522,8 +1546,8 @@ class Game:
         left = self.left_of(p)
         ambush, zombies = [], 0
         keep = []
-        tray = s.tray
-        for d in (sorted(tray, key=_die_order) if len(tray) > 1 else tray):
+        tray = s.tray                   # the engine's tray stays in die order (rolled, re-rolled, taken from)
+        for d in (tray if tray is self._sorted_tray or len(tray) < 2 else sorted(tray, key=_die_order)):
             if d.face == "ambush":
                 s.front[p].append(d)
                 ambush.append(d.id)
@@ -1532,7 +1556,7 @@ class Game:
                 zombies += SYMBOLS[d.face]
             else:
                 keep.append(d)
-        s.tray = keep
+        s.tray = self._sorted_tray = keep
         events.append(_ev("assigned", ("player", "left", "ambush", "zombies"), (p, left, ambush, zombies)))
 
     def _object_draws(self, p: str, n: int, events: list[Event]) -> None:
@@ -1557,7 +1581,7 @@ class Game:
         pistol used before the roll."""
         s = self.state
         shooters = [d for d in s.tray if d.type == "shoot"]
-        if len(shooters) > 1:
+        if len(shooters) > 1 and s.tray is not self._sorted_tray:
             shooters.sort(key=_die_order)               # (stable: the tray's shoot dice in die order)
         total = 0
         rolling = []
@@ -1760,7 +1784,8 @@ class Game:
             "active": s.active, "phase": s.phase, "turn": s.turn,
             "level": s.level, "night": s.night, "apocalypse_drawn": s.apocalypse_drawn,
             "bag_size": len(s.bag), "pool": dict(s.pool),
-            "tray": [[d.id, d.type, d.face] for d in sorted(s.tray, key=_die_order)],
+            "tray": [[d.id, d.type, d.face] for d in (s.tray if s.tray is self._sorted_tray
+                                                      else sorted(s.tray, key=_die_order))],
             "turn_state": {"radio": [list(r) for r in s.radio], "chainsaw_before": s.chainsaw_before,
                            "pistols": s.pistols, "axes": s.axes, "hero_used": s.hero_used,
                            "draws_left": s.draws_left, "bangs_left": s.bangs_left, "gives_left": s.gives_left},
@@ -1847,7 +1872,7 @@ class Game:
 
 
 #: What :meth:`Game.apply` does with the answer (its ``arg``) in each phase outside the
-#: windows and the dice's undo.
+#: windows, the dice's undo and the start.
 _STEPS: dict[str, Callable[[Game, str, Any, list[Event]], None]] = {
     "setup": Game._place_setup,
     "zombified": lambda game, p, arg, events: game._zombified_roll(p, events),
@@ -1859,42 +1884,9 @@ _STEPS: dict[str, Callable[[Game, str, Any, list[Event]], None]] = {
     "keep": Game._keep,
 }
 
-#: How each window closes on its pass.
+#: How each window closes on its pass (:meth:`Game.apply` closes the window before itself).
 _CLOSE: dict[str, Callable[[Game, str, list[Event]], None]] = {
     "before": Game._close_before, "after": Game._close_after, "before_shoot": Game._close_before_shoot,
     "before_barricades": Game._close_before_barricades,
 }
 
-
-def _window_answer(close: Callable[[Game, str, list[Event]], None]) -> Callable[[Game, str, Action, list[Event]], None]:
-    def answer(game: Game, p: str, action: Action, events: list[Event]) -> None:
-        if action.kind == "use":                # a window's answers: pass, or a use
-            game._use(p, action, events)
-        else:
-            close(game, p, events)
-    return answer
-
-
-def _step_answer(step: Callable[[Game, str, Any, list[Event]], None]) -> Callable[[Game, str, Action, list[Event]], None]:
-    def answer(game: Game, p: str, action: Action, events: list[Event]) -> None:
-        step(game, p, action.arg, events)
-    return answer
-
-
-def _dice_answer(game: Game, p: str, action: Action, events: list[Event]) -> None:
-    if action.kind == "undo":
-        game._undo_radios(p, events)
-    else:
-        game._take_and_roll(p, action.arg, events)
-
-
-def _start_answer(game: Game, p: str, action: Action, events: list[Event]) -> None:
-    events += game.start_setup(action.arg, [])
-
-
-#: What :meth:`Game.apply` does with an answer (legal) in each phase.
-_ANSWERS: dict[str, Callable[[Game, str, Action, list[Event]], None]] = {
-    **{w: _window_answer(close) for w, close in _CLOSE.items()},
-    **{ph: _step_answer(step) for ph, step in _STEPS.items() if ph != "dice"},
-    "dice": _dice_answer, UNSTARTED: _start_answer,
-}
