@@ -834,8 +834,43 @@ class Game:
             pr.auto = len(legal.actions) == 1 and not legal.families
             pr.info = {}
             return pr
-        pr.kind = "start" if ph == UNSTARTED else ph
-        pr.default, pr.auto, pr.info = self._default(legal)
+        pr.kind = ph                            # the default answer, auto, the prompt's figures:
+        pr.default = None
+        pr.auto = False
+        pr.info = {}
+        if ph == "dice":
+            fams = legal.families
+            if fams and type(fams[0]) is _DiceCounts and fams[0].available is not None:
+                f = fams[0]                     # worked out with the legal answers
+                pr.info = {"forced": f.forced, "needed": f.need, "available": dict(f.available)}
+            else:
+                avail = self._available()
+                pr.info = {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
+                           "available": avail}
+        elif ph == "setup":
+            pr.default = _SIDES[0]
+        elif ph == "shoot":
+            pr.default = STOP_SHOOT
+            pr.auto = len(legal.actions) == 1   # stop alone
+            pr.info = {"bangs": s.bangs_left}
+        elif ph == "draw":
+            pr.default = _DRAWS[0]
+            pr.auto = s.draws_left == 0 or not s.bag
+            pr.info = {"results": s.draws_left}
+        elif ph == "give":
+            pr.default = STOP_GIVE
+            pr.auto = len(legal.actions) == 1   # stop alone
+            pr.info = {"results": s.gives_left}
+        elif ph == "draw_barricades":
+            pr.default = _BARRICADE_DRAWS[0]
+            pr.auto = len(legal.actions) == 1 or not s.bag
+            pr.info = {"results": s.gives_left}
+        elif ph == "zombified":
+            pr.default = _ROLL
+            pr.auto = True
+        elif ph == UNSTARTED:
+            pr.kind = "start"
+            pr.default = Action("start", None, s.players[0])
         return pr
 
     def auto_answer(self) -> Action | None:
@@ -884,35 +919,6 @@ class Game:
             return None
         self._auto = a
         return a
-
-    def _default(self, legal: Legal) -> tuple[Action | None, bool, dict[str, Any]]:
-        s = self.state
-        ph = s.phase
-        if ph in WINDOWS:
-            return PASS, len(legal.actions) == 1 and not legal.families, {}
-        if ph == "dice":
-            fams = legal.families
-            if fams and type(fams[0]) is _DiceCounts and fams[0].available is not None:
-                f = fams[0]                                     # worked out with the legal answers
-                return None, False, {"forced": f.forced, "needed": f.need, "available": dict(f.available)}
-            avail = self._available()
-            return None, False, {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
-                                 "available": avail}
-        if ph == "draw":
-            return _DRAWS[0], s.draws_left == 0 or not s.bag, {"results": s.draws_left}
-        if ph == "shoot":
-            return STOP_SHOOT, len(legal.actions) == 1, {"bangs": s.bangs_left}       # stop alone
-        if ph == "give":
-            return STOP_GIVE, len(legal.actions) == 1, {"results": s.gives_left}
-        if ph == "draw_barricades":
-            return _BARRICADE_DRAWS[0], len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
-        if ph == "zombified":
-            return _ROLL, True, {}
-        if ph == "setup":
-            return _SIDES[0], False, {}
-        if ph == UNSTARTED:
-            return Action("start", None, s.players[0]), False, {}
-        return None, False, {}
 
     def legal(self) -> Legal:
         """Every legal answer to the current prompt (computed once per decision: the cache
