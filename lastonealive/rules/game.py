@@ -840,8 +840,8 @@ class Game:
         pr.info = {}
         if ph == "dice":
             fams = legal.families
-            if fams and type(fams[0]) is _DiceCounts and fams[0].available is not None:
-                f = fams[0]                     # worked out with the legal answers
+            f = fams[0] if fams else None
+            if type(f) is _DiceCounts and f.available is not None:      # worked out with the legal answers
                 pr.info = {"forced": f.forced, "needed": f.need, "available": dict(f.available)}
             else:
                 avail = self._available()
