@@ -510,7 +510,7 @@ class Prompt:
 
 # ---------------------------------------------------------------------------- state
 
-@dataclass
+@dataclass(slots=True)
 class GameState:
     """Everything about a game. Hidden parts: the bag's order, the object side of face-down
     tokens, ``rng``, ``seed`` and the forced rolls; see :meth:`Game.public_view`."""
@@ -595,6 +595,8 @@ def _die_order(d: Die) -> tuple[int, int]:
 
 class Game:
     """A game of Last One Alive. :meth:`apply` mutates :attr:`state` and returns events."""
+
+    __slots__ = ("state", "_legal", "_auto", "_sorted_tray")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
