@@ -282,6 +282,17 @@ _ROLL = Action("roll")
 _RADIO_USES = [_action("use", "radio", (t1, t2)) for i, t1 in enumerate(TYPES) for t2 in TYPES[i:]]
 #: The answers to the setup prompt (L-5).
 _SIDES = (_action("side", None, "object"), _action("side", None, "barricade"))
+#: A zombie die given by a barricade result, per die id (see _give_action).
+_GIVES: dict[Any, Action] = {}
+
+
+def _give_action(die_id: Any) -> Action:
+    a = _action("give", None, die_id)
+    if len(_GIVES) < 4096:
+        _GIVES[die_id] = a
+    return a
+
+
 #: The shots at a die: ``(die, 1)``, ``(die, 2)``... made once per die id (see _shots).
 _SHOTS: dict[Any, tuple[Action, ...]] = {}
 
@@ -381,7 +392,7 @@ class _DiceCounts(_Family):
 
     def __init__(self, avail: Sequence[int], need: int, forced: int = 0,
                  available: Mapping[str, int] | None = None) -> None:
-        self.avail = tuple([max(0, n) for n in avail])
+        self.avail = tuple([max(0, n) for n in avail]) if min(avail) < 0 else tuple(avail)
         self.need = need
         self.forced = forced
         self.available = available
@@ -953,7 +964,10 @@ class Game:
                     avail[t] -= 1
             if min(avail.values()) < 0:                                     # the radios are short
                 return Legal([UNDO])                                        # LA-2
-            return Legal([], [_DiceCounts([avail[t] for t in TYPES], min(4, sum(avail.values())), forced, avail)])
+            legal = _listed([])
+            legal.families = [_DiceCounts((avail["zombie"], avail["shoot"], avail["object"], avail["barricade"]),
+                                          min(4, sum(avail.values())), forced, avail)]
+            return legal
         if ph == "draw":
             n = s.draws_left + 1
             return _listed(list(_DRAWS[:n]) if n <= len(_DRAWS) else [_action("draw", None, k) for k in range(n)])
@@ -974,7 +988,8 @@ class Game:
             if s.gives_left > 0:
                 for d in s.front[p]:                                        # _zombie_targets()
                     if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2"):
-                        out.append(_action("give", None, d.id))
+                        a = _GIVES.get(d.id)
+                        out.append(a if a is not None else _give_action(d.id))
             return _listed(out)
         if ph == "draw_barricades":
             top = s.gives_left if not s.front[p] else 0
@@ -1027,7 +1042,9 @@ class Game:
             if targets is None:
                 targets = [d.id for d in self._zombie_targets() if d.id is not None]
             out += [_action("use", "barricade", i) for i in targets]
-        return Legal(out, fams)
+        legal = _listed(out)
+        legal.families = fams
+        return legal
 
     # ------------------------------------------------------------------ refusals
     def refusal(self, action: Action) -> str | None:
@@ -1628,7 +1645,11 @@ class Game:
             s.phase = "before_barricades"
             return
         die_id, n = arg
-        d = self._die(self._front_die(die_id), die_id)
+        for d in s.front[p]:                                                # _front_die, checked legal
+            if d.id == die_id:
+                break
+        else:
+            raise RulesError(f"no die {die_id!r} to act on")
         s.bangs_left -= n
         s.bangs_used += n
         left = SYMBOLS[d.face] - n
@@ -1644,7 +1665,11 @@ class Game:
         if die_id is None:
             self._end_of_turn_a(p, events)
             return
-        d = self._die(self._front_die(die_id), die_id)
+        for d in s.front[p]:                                                # _front_die, checked legal
+            if d.id == die_id:
+                break
+        else:
+            raise RulesError(f"no die {die_id!r} to act on")
         to = self.left_of(p)
         s.front[p].remove(d)
         s.front[to].append(d)                                               # L-8, L-13
