@@ -1,7 +1,7 @@
 """Last One Alive engine benchmark: five-player random games per second on one core, next to
 the same figure for Outspeed measured in the same run.
 
-    python -m bitbox_tools.bench.lastonealive [--seconds S]
+    python -m bitbox_tools.bench.lastonealive [--seconds S] [--instructions [REV]] [--games N]
 
 Figure: complete games of Last One Alive (setup with its draws and sides, every prompt of
 every turn to the last one alive) played by :func:`lastonealive.bots.play_game` with five
@@ -14,6 +14,11 @@ Baseline, measured in the same run: five-player Outspeed games with its random b
 machine, at the same moment. The ratio is Last One Alive ÷ Outspeed; the suite's target is
 at least 1 (``bitbox_tools.bench.suite.LOA_ENGINE_TARGET``). The figure also tells how many
 simulated games a study can afford (a table needs one game per hour).
+
+With ``--instructions [REV]``: instructions executed per game (valgrind's callgrind, the
+same games, seeds 0 to N-1, ``PYTHONHASHSEED=0``; see :mod:`bitbox_tools.bench.engine`) for
+Last One Alive and for Outspeed's five-player games, a ratio the load of the machine does
+not move; with REV, Last One Alive's count for that revision's source too.
 """
 from __future__ import annotations
 
@@ -27,6 +32,21 @@ from lastonealive.content import load_content
 from lastonealive.rules import Game
 
 NAMES = ("red", "blue", "green", "yellow", "purple")
+
+# The games run() plays, as a script that also runs on older sources (the engine, the
+# content and the bots only), for the instruction counts: argv = games, then one word a player.
+_PLAY_SCRIPT = """
+import sys
+from lastonealive.bots import RandomBot, play_game
+from lastonealive.content import load_content
+from lastonealive.rules import Game
+n, players = int(sys.argv[1]), len(sys.argv) - 2
+names = ("red", "blue", "green", "yellow", "purple")[:players]
+options = load_content().game_options()
+for seed in [10**6] + list(range(n)):   # a first game, counted in both runs: any import it does
+    game = Game.new(names, seed=seed, first=names[seed % players], **options)
+    play_game(game, {p: RandomBot(seed * 10 + i) for i, p in enumerate(names)})
+"""
 
 
 def _best_rate(play: Callable[[int], Any], seconds: float) -> tuple[float, int]:
@@ -76,11 +96,41 @@ def run(seconds: float = 3.0, players: int = 5) -> dict[str, Any]:
             "players": players}
 
 
+def instructions(rev: str = "", games: int = 100, players: int = 5) -> dict[str, float | None]:
+    """Instructions a game (callgrind): Last One Alive's (and ``rev``'s, if given) and
+    Outspeed's, the same number of players."""
+    from . import engine
+    if rev:
+        now, before = engine.instructions_against(rev, games, players, _PLAY_SCRIPT)
+    else:
+        now, before = engine.instructions_per_game(games, players, script=_PLAY_SCRIPT), None
+    outspeed = engine.instructions_per_game(games, players)
+    return {"lastonealive": now, "before": before, "outspeed": outspeed}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bitbox_tools.bench.lastonealive", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0, help="time for each of the two figures")
+    parser.add_argument("--instructions", nargs="?", const="", metavar="REV",
+                        help="also count instructions per game with valgrind (slow: about 30 s a "
+                             "source), and Last One Alive's for the git revision REV if given")
+    parser.add_argument("--games", type=int, default=100, help="games counted by --instructions")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.instructions is not None:
+        try:
+            c = instructions(args.instructions, args.games)
+        except RuntimeError as exc:
+            print(f"lastonealive: instructions not counted: {exc}", file=sys.stderr)
+            return 2
+        now, before, outspeed = c["lastonealive"], c["before"], c["outspeed"]
+        assert now is not None and outspeed is not None
+        print(f"Last One Alive: {now:,.0f} instructions a game ({args.games} games, seeds 0-{args.games - 1}, 5 players)"
+              + (f"; {args.instructions}: {before:,.0f} (ratio {now / before:.3f})" if before else ""))
+        print(f"Outspeed, same games' seeds: {outspeed:,.0f} instructions a game; "
+              f"ratio in speed (Outspeed ÷ Last One Alive): {outspeed / now:.3f}")
     r = run(args.seconds)
     print(f"Last One Alive: {r['games_per_s']:,.0f} games/s ({r['ms_per_game']:.2f} ms a game, {r['players']} players, "
           f"random bots, {r['games']} games, {r['turns_per_game']:.1f} turns and "
