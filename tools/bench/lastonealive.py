@@ -11,9 +11,9 @@ is built. ``auto`` prompts (nothing to decide) are applied as a table applies th
 
 Baseline, measured in the same run: five-player Outspeed games with its random bots
 (:mod:`bitbox_tools.bench.engine`'s game), the project's other rules engine on the same
-machine, at the same moment. The ratio is Last One Alive ÷ Outspeed; the suite's target is
-at least 1 (``bitbox_tools.bench.suite.LOA_ENGINE_TARGET``). The figure also tells how many
-simulated games a study can afford (a table needs one game per hour).
+machine, at the same moment (the two games' rounds taken in turn). The ratio is Last One
+Alive ÷ Outspeed; the suite's target is at least 1 (``bitbox_tools.bench.suite.LOA_ENGINE_TARGET``).
+The figure also tells how many simulated games a study can afford (a table needs one game per hour).
 
 With ``--instructions [REV]``: instructions executed per game (valgrind's callgrind, the
 same games, seeds 0 to N-1, ``PYTHONHASHSEED=0``; see :mod:`bitbox_tools.bench.engine`) for
@@ -49,21 +49,24 @@ for seed in [10**6] + list(range(n)):   # a first game, counted in both runs: an
 """
 
 
-def _best_rate(play: Callable[[int], Any], seconds: float) -> tuple[float, int]:
-    """Games per second, best of three rounds of about ``seconds``/3 each; games played."""
-    best, total, seed = 0.0, 0, 0
+def _best_rates(plays: Sequence[Callable[[int], Any]], seconds: float) -> list[tuple[float, int]]:
+    """For each of ``plays``: games per second, best of three rounds of about ``seconds``/3
+    each, and games played. The rounds are taken in turn (a round of each, three times), so a
+    change in the machine's load falls on every figure alike rather than on one of them."""
+    best, total, seeds = [0.0] * len(plays), [0] * len(plays), [0] * len(plays)
     for _ in range(3):
-        n, t0 = 0, time.perf_counter()
-        while True:
-            play(seed)
-            seed += 1
-            n += 1
-            elapsed = time.perf_counter() - t0
-            if elapsed >= seconds / 3:
-                break
-        best = max(best, n / elapsed)
-        total += n
-    return best, total
+        for k, play in enumerate(plays):
+            n, t0 = 0, time.perf_counter()
+            while True:
+                play(seeds[k])
+                seeds[k] += 1
+                n += 1
+                elapsed = time.perf_counter() - t0
+                if elapsed >= seconds / 3:
+                    break
+            best[k] = max(best[k], n / elapsed)
+            total[k] += n
+    return list(zip(best, total))
 
 
 def run(seconds: float = 3.0, players: int = 5) -> dict[str, Any]:
@@ -88,8 +91,7 @@ def run(seconds: float = 3.0, players: int = 5) -> dict[str, Any]:
     loa(0)
     outspeed(0)                                               # warm up
     stats.update(decisions=0, turns=0, games=0)
-    rate, games = _best_rate(loa, seconds)
-    base, base_games = _best_rate(outspeed, seconds)
+    (rate, games), (base, base_games) = _best_rates((loa, outspeed), seconds)
     return {"games_per_s": rate, "games": games, "ms_per_game": 1000 / rate,
             "baseline_games_per_s": base, "baseline_games": base_games, "ratio": rate / base,
             "decisions_per_game": stats["decisions"] / stats["games"], "turns_per_game": stats["turns"] / stats["games"],
