@@ -5,9 +5,11 @@ the same figure for Outspeed measured in the same run.
 
 Figure: complete games of Last One Alive (setup with its draws and sides, every prompt of
 every turn to the last one alive) played by :func:`lastonealive.bots.play_game` with five
-:class:`~lastonealive.bots.RandomBot` players, in this process, one thread; every decision
-goes through the engine's legality check (membership in the legal answers) and every event
-is built. ``auto`` prompts (nothing to decide) are applied as a table applies them.
+:class:`~lastonealive.bots.RandomBot` players, in this process, one thread; every bot's
+decision goes through the engine's legality check (membership in the legal answers) and every
+event is made (its data dict only when read: nobody reads it here, as in Outspeed's figure).
+``auto`` prompts (nothing to decide) are applied as a table applies them, their default found
+by ``Game.auto_answer`` without making the prompt.
 
 Baseline, measured in the same run: five-player Outspeed games with its random bots
 (:mod:`bitbox_tools.bench.engine`'s game), the project's other rules engine on the same
