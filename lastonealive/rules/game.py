@@ -210,6 +210,21 @@ def _shuffle(rng: random.Random, x: list[Any]) -> None:
 _new_die = object.__new__
 
 
+def _empty_lists(players: Sequence[str]) -> dict[str, list[Any]]:
+    """``{p: [] for p in players}``, a list of its own each."""
+    out: dict[str, list[Any]] = {}
+    for p in players:
+        out[p] = []
+    return out
+
+
+def _holds_medkit(held: list[list[Any]]) -> bool:
+    for h in held:
+        if h[0] == "medkit":
+            return True
+    return False
+
+
 class Die:
     """A die out of the pool: its type, the face it shows and, during the active player's
     turn, its id (``f1``… in front at the turn's start, ``z1``/``s1``/``o1``/``b1``… rolled)."""
@@ -669,7 +684,7 @@ class Game:
         players = tuple(players)
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise RulesError(f"Last One Alive is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
-        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        if len(set(players)) != len(players) or not all([isinstance(p, str) and p for p in players]):
             raise RulesError(f"players must be distinct names: {players}")
         vs = list(dict.fromkeys(variants))
         for v in vs:
@@ -677,7 +692,9 @@ class Game:
                 raise RulesError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})")
         if "zombified_rolls" in vs and "zombies_everywhere" not in vs:
             vs.append("zombies_everywhere")                                  # LA-4
-        fs = {t: tuple((faces or {}).get(t, DEFAULT_FACES[t])) for t in TYPES}
+        fs = {}
+        for t in TYPES:
+            fs[t] = tuple((faces or {}).get(t, DEFAULT_FACES[t]))
         for t, f in fs.items():
             try:
                 if f in _FACES_CHECKED:             # checked in an earlier game
@@ -694,12 +711,14 @@ class Game:
                 raise RulesError(f"die {t}: every face is {PLUS}, so its re-rolls would never end")
             if len(_FACES_CHECKED) < 256:
                 _FACES_CHECKED.add(f)
-        cs = {t: int((counts or {}).get(t, DEFAULT_COUNTS[t])) for t in TYPES}
+        cs = {}
+        for t in TYPES:
+            cs[t] = int((counts or {}).get(t, DEFAULT_COUNTS[t]))
         return GameState(
-            players=players, variants=tuple(v for v in VARIANTS if v in vs), faces=fs, counts=cs,
+            players=players, variants=tuple([v for v in VARIANTS if v in vs]) if vs else (), faces=fs, counts=cs,
             rng=random.Random(seed), seed=seed, active=players[0],
-            held={p: [] for p in players}, hero=dict.fromkeys(players, False),
-            front={p: [] for p in players}, pool=dict(cs),
+            held=_empty_lists(players), hero=dict.fromkeys(players, False),
+            front=_empty_lists(players), pool=dict(cs),
             lives=dict.fromkeys(players, LIVES) if "survivors" in vs else {})
 
     def start_setup(self, first: str, sides: list[str]) -> list[Event]:
@@ -708,7 +727,7 @@ class Game:
         i = s.players.index(first)
         self._legal = None
         self._auto = None
-        s.setup_queue = [s.players[(i + k) % len(s.players)] for k in range(len(s.players))]
+        s.setup_queue = list(s.players[i:] + s.players[:i])                 # seat order from first
         s.active = s.first = first
         s.phase = "setup"
         events: list[Event] = []
@@ -745,6 +764,8 @@ class Game:
 
     def in_game(self) -> list[str]:
         s = self.state
+        if not s.eliminated:
+            return list(s.players)
         return [p for p in s.players if p not in s.eliminated]
 
     def left_of(self, player: str) -> str:
@@ -801,7 +822,19 @@ class Game:
 
     def _zombie_targets(self) -> list[Die]:
         """Zombie dice in front of the active player showing zombies (barricade, flare)."""
-        return [d for d in self.state.front[self.state.active] if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2")]
+        out = []
+        for d in self.state.front[self.state.active]:
+            if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2"):
+                out.append(d)
+        return out
+
+    def _target_ids(self) -> list[str]:
+        """The ids of the zombie dice in front showing zombies (all have one during a turn)."""
+        out = []
+        for d in self.state.front[self.state.active]:
+            if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2") and d.id is not None:
+                out.append(d.id)
+        return out
 
     def forced_count(self) -> int:
         s = self.state
@@ -1012,7 +1045,9 @@ class Game:
             return _listed([PASS])                  # nothing to use: the window only passes
         out: list[Action] = [PASS]
         fams: list[_Family] = []
-        holds = {h[0] for h in s.held[p]}
+        holds = set()
+        for h in s.held[p]:
+            holds.add(h[0])
         targets: list[str] | None = None                # the zombie dice in front, when asked
         if window == "before":
             for t in ("axe", "pistol", "chainsaw"):
@@ -1021,7 +1056,7 @@ class Game:
             if "radio" in holds:                                           # checked at the roll (LA-2)
                 out += _RADIO_USES
             if "flare" in holds:
-                targets = [d.id for d in self._zombie_targets() if d.id is not None]   # all have one
+                targets = self._target_ids()
                 if targets:
                     fams.append(_DiceSets("flare", targets, _ceil_half(len(targets))))
         else:
@@ -1040,8 +1075,9 @@ class Game:
                 out += [_action("use", "chainsaw", d.id) for d in list(s.tray) + list(s.front[p]) if d.face == "ambush"]
         if "barricade" in holds:
             if targets is None:
-                targets = [d.id for d in self._zombie_targets() if d.id is not None]
-            out += [_action("use", "barricade", i) for i in targets]
+                targets = self._target_ids()
+            for i in targets:
+                out.append(_action("use", "barricade", i))
         legal = _listed(out)
         legal.families = fams
         return legal
@@ -1399,7 +1435,8 @@ class Game:
                     pool[t] += number[t]
                 raise
         events.append(_ev("dice_taken", ("player", "forced", "chosen", "radio"),
-                          (p, forced, [[t, c] for t, c in zip(TYPES, counts)], [list(r) for r in s.radio])))
+                          (p, forced, [["zombie", counts[0]], ["shoot", counts[1]], ["object", counts[2]],
+                               ["barricade", counts[3]]], [list(r) for r in s.radio] if s.radio else [])))
         blank_ambush = s.chainsaw_before                  # _set_face: an ambush is blank after a chainsaw
         tray: list[Die] = []
         rolled: list[str] = []
@@ -1550,7 +1587,11 @@ class Game:
     def _close_after(self, p: str, events: list[Event]) -> None:
         s = self.state
         self._assign(p, events)
-        s.draws_left = [d.face for d in s.tray].count("object")
+        n = 0
+        for d in s.tray:
+            if d.face == "object":
+                n += 1
+        s.draws_left = n
         s.phase = "draw"
 
     def _close_before_shoot(self, p: str, events: list[Event]) -> None:
@@ -1559,7 +1600,11 @@ class Game:
 
     def _close_before_barricades(self, p: str, events: list[Event]) -> None:
         s = self.state
-        results = [d.face for d in s.tray].count("barricade") * (2 ** s.axes)
+        results = 0
+        for d in s.tray:
+            if d.face == "barricade":
+                results += 1
+        results *= 2 ** s.axes
         s.gives_left = results
         if results:
             events.append(_ev("barricades", ("player", "results"), (p, results)))
@@ -1605,7 +1650,10 @@ class Game:
         """L-11: bangs of the shoot dice in the tray, "+" re-rolled in rounds, doubled per
         pistol used before the roll."""
         s = self.state
-        shooters = [d for d in s.tray if d.type == "shoot"]
+        shooters = []
+        for d in s.tray:
+            if d.type == "shoot":
+                shooters.append(d)
         if len(shooters) > 1 and s.tray is not self._sorted_tray:
             shooters.sort(key=_die_order)               # (stable: the tray's shoot dice in die order)
         total = 0
@@ -1679,7 +1727,7 @@ class Game:
     def _end_of_turn_a(self, p: str, events: list[Event]) -> None:
         """L-14 (a) the medkit (L-19), then the prompt for (b)."""
         s = self.state
-        while s.front[p] and any(h[0] == "medkit" for h in s.held[p]):
+        while s.front[p] and _holds_medkit(s.held[p]):
             self._take_token(p, "medkit")
             face = self._face("shoot")                                      # LA-9
             saved = BANGS.get(face, 0) > 0
@@ -1746,7 +1794,9 @@ class Game:
         for d in s.front[p]:
             s.pool[d.type] += 1
         s.front[p] = []
-        s.removed.extend(h[1] or h[0] for h in s.held[p])
+        removed = s.removed
+        for h in s.held[p]:
+            removed.append(h[1] or h[0])
         s.held[p] = []
         if "survivors" in s.variants and s.lives[p] > 1:
             s.lives[p] -= 1
