@@ -6,9 +6,13 @@ table does), any other a bot's pick among the legal answers.
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import Callable, Mapping
 
 from .rules import Action, Event, Game, Prompt
+
+
+_ARG = attrgetter("arg")
 
 
 class RandomBot:
@@ -20,7 +24,7 @@ class RandomBot:
 
     def decide(self, game: Game, prompt: Prompt) -> Action:
         if prompt.kind in ("draw", "draw_barricades") and self.rng.random() < 0.5:
-            return max(prompt.legal.actions, key=lambda a: a.arg)
+            return max(prompt.legal.actions, key=_ARG)
         return prompt.legal.sample(self.rng)
 
 

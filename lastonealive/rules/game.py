@@ -1068,11 +1068,17 @@ class Game:
             if pistol or "axe" in holds:
                 tray_and_front = self._turn_dice()
                 if pistol:
-                    out += [_action("use", "pistol", d.id) for d in tray_and_front if d.type == "shoot"]
+                    for d in tray_and_front:
+                        if d.type == "shoot":
+                            out.append(_action("use", "pistol", d.id))
                 if "axe" in holds:
-                    out += [_action("use", "axe", d.id) for d in tray_and_front if d.type == "barricade"]
+                    for d in tray_and_front:
+                        if d.type == "barricade":
+                            out.append(_action("use", "axe", d.id))
             if "chainsaw" in holds:
-                out += [_action("use", "chainsaw", d.id) for d in list(s.tray) + list(s.front[p]) if d.face == "ambush"]
+                for d in list(s.tray) + list(s.front[p]):
+                    if d.face == "ambush":
+                        out.append(_action("use", "chainsaw", d.id))
         if "barricade" in holds:
             if targets is None:
                 targets = self._target_ids()
