@@ -210,6 +210,10 @@ def _shuffle(rng: random.Random, x: list[Any]) -> None:
 _new_die = object.__new__
 
 
+def _is_name(p: object) -> bool:
+    return isinstance(p, str) and bool(p)
+
+
 def _empty_lists(players: Sequence[str]) -> dict[str, list[Any]]:
     """``{p: [] for p in players}``, a list of its own each."""
     out: dict[str, list[Any]] = {}
@@ -684,7 +688,7 @@ class Game:
         players = tuple(players)
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise RulesError(f"Last One Alive is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
-        if len(set(players)) != len(players) or not all([isinstance(p, str) and p for p in players]):
+        if len(set(players)) != len(players) or not all(map(_is_name, players)):
             raise RulesError(f"players must be distinct names: {players}")
         vs = list(dict.fromkeys(variants))
         for v in vs:
@@ -764,9 +768,11 @@ class Game:
 
     def in_game(self) -> list[str]:
         s = self.state
-        if not s.eliminated:
-            return list(s.players)
-        return [p for p in s.players if p not in s.eliminated]
+        out = []
+        for p in s.players:
+            if p not in s.eliminated:
+                out.append(p)
+        return out
 
     def left_of(self, player: str) -> str:
         """The next player still in the game clockwise (L-1)."""
@@ -813,7 +819,11 @@ class Game:
     def _turn_dice(self) -> list[Die]:
         """This turn's rolled dice still in the tray or in front of the active player, in die order."""
         s = self.state
-        return sorted(list(s.tray) + [d for d in s.front[s.active] if d.id and d.id[0] != "f"], key=_die_order)
+        dice = list(s.tray)
+        for d in s.front[s.active]:
+            if d.id and d.id[0] != "f":
+                dice.append(d)
+        return sorted(dice, key=_die_order)
 
     def hero_dice(self) -> list[str]:
         """The ids a hero token may re-roll now: this turn's roll, in die order (L-20, LA-7)."""
