@@ -1,7 +1,8 @@
 """A random player for Last One Alive: simulations, property tests and the benchmark.
 
 :func:`play_game` drives a game prompt by prompt: an ``auto`` prompt gets its default (as a
-table does), any other a bot's pick among the legal answers.
+table does; :meth:`~lastonealive.rules.Game.auto_answer` finds it without making the prompt),
+any other a bot's pick among the legal answers.
 """
 from __future__ import annotations
 

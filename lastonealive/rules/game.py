@@ -13,6 +13,8 @@ answers; only when membership fails is the refusal code computed (:meth:`Game.re
 and :meth:`Game.apply` raises :class:`Refused` with it, changing nothing. A prompt whose
 only sensible answer is known (nothing to decide: no token fits the window, no object
 result...) is flagged ``auto`` with its ``default``; a table applies it without asking.
+:meth:`Game.auto_answer` gives that default without making the prompt (a loop that applies
+the ``auto`` prompts asks it first: about two thirds of a game's prompts are ``auto``).
 
 Prompts, in the order of a turn (L-14 for the end):
 
