@@ -1596,9 +1596,6 @@ class Game:
             s.tray.remove(die)
             s.front[p].append(die)
 
-    def _close_window(self, window: str, events: list[Event]) -> None:
-        _CLOSE[window](self, self.state.active, events)
-
     def _close_before(self, p: str, events: list[Event]) -> None:
         self.state.phase = "dice"
 
