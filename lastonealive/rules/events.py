@@ -98,13 +98,35 @@ _TEMPLATES: dict[str, Callable[[dict[str, Any]], str]] = {
 
 
 class Event:
-    """What happened: a ``kind`` and its ``data``."""
+    """What happened: a ``kind`` and its ``data``.
 
-    __slots__ = ("kind", "data")
+    ``Event(kind, data)`` is the public way to make one. The engine makes about sixty a game
+    and most are never read (simulations), so it makes them with :func:`_event` from the
+    data's keys (a constant tuple written where the event is emitted) and its values: the
+    data dict is zipped from them when first read. Both kinds compare, print and serialise
+    the same."""
+
+    __slots__ = ("kind", "_keys", "_values", "_data")
+    kind: str
+    _keys: tuple[str, ...]
+    _values: tuple[Any, ...]
+    _data: dict[str, Any]
 
     def __init__(self, kind: str, data: dict[str, Any] | None = None) -> None:
         self.kind = kind
-        self.data = data or {}
+        self._data = data or {}
+
+    @property
+    def data(self) -> dict[str, Any]:
+        try:
+            return self._data
+        except AttributeError:
+            d = self._data = dict(zip(self._keys, self._values))
+            return d
+
+    @data.setter
+    def data(self, value: dict[str, Any]) -> None:
+        self._data = value
 
     @property
     def player(self) -> str | None:
@@ -126,5 +148,25 @@ class Event:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __getstate__(self) -> tuple[str, dict[str, Any]]:
+        return self.kind, self.data
+
+    def __setstate__(self, state: tuple[str, dict[str, Any]]) -> None:
+        self.kind, self._data = state
+
     def to_data(self) -> dict[str, Any]:
         return {"kind": self.kind, **self.data}
+
+
+_new_event = object.__new__
+
+
+def _event(kind: str, keys: tuple[str, ...], values: tuple[Any, ...]) -> Event:
+    """The event ``kind`` with data ``dict(zip(keys, values))``, zipped when first read: the
+    engine's way to make its events (``values`` made when the event happens, so they are
+    what was true then)."""
+    e = _new_event(Event)
+    e.kind = kind
+    e._keys = keys
+    e._values = values
+    return e

@@ -13,6 +13,8 @@ answers; only when membership fails is the refusal code computed (:meth:`Game.re
 and :meth:`Game.apply` raises :class:`Refused` with it, changing nothing. A prompt whose
 only sensible answer is known (nothing to decide: no token fits the window, no object
 result...) is flagged ``auto`` with its ``default``; a table applies it without asking.
+:meth:`Game.auto_answer` gives that default without making the prompt (a loop that applies
+the ``auto`` prompts asks it first: about two thirds of a game's prompts are ``auto``).
 
 Prompts, in the order of a turn (L-14 for the end):
 
@@ -76,6 +78,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .events import Event
+from .events import _event as _ev
 
 TYPES: tuple[str, ...] = ("zombie", "shoot", "object", "barricade")
 PREFIX = {"zombie": "z", "shoot": "s", "object": "o", "barricade": "b"}
@@ -117,6 +120,7 @@ def variant_problem(variants: Iterable[str], players: int) -> str | None:
     return None
 
 WINDOWS: tuple[str, ...] = ("before", "after", "before_shoot", "before_barricades")
+_FACES_CHECKED: set[tuple[str, ...]] = set()    # a die's faces found good (Game.blank_state)
 _FACE_SET = frozenset(FACES)
 # (token, mode) allowed per window (L-15): mode "before" is a use with no die, "die" one die,
 # "dice" a list of dice, "types" the radio's two dice types.
@@ -174,6 +178,58 @@ class ForcedRollError(RulesError):
 
 
 # ---------------------------------------------------------------------------- pieces
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` > 0: the same draws from the generator (what
+    :class:`random.Random` does: ``getrandbits`` of ``n``'s bit length until below ``n``),
+    without the two calls and the checks of the library's general function. Another kind
+    of generator is asked its own ``randrange``."""
+    if type(rng) is not random.Random or n <= 0:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``: the same swaps from the same draws (see :func:`_below`)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+_new_die = object.__new__
+
+
+def _is_name(p: object) -> bool:
+    return isinstance(p, str) and bool(p)
+
+
+def _empty_lists(players: Sequence[str]) -> dict[str, list[Any]]:
+    """``{p: [] for p in players}``, a list of its own each."""
+    out: dict[str, list[Any]] = {}
+    for p in players:
+        out[p] = []
+    return out
+
+
+def _holds_medkit(held: list[list[Any]]) -> bool:
+    for h in held:
+        if h[0] == "medkit":
+            return True
+    return False
+
 
 class Die:
     """A die out of the pool: its type, the face it shows and, during the active player's
@@ -242,6 +298,34 @@ def _action(kind: str, token: str | None = None, arg: Any = None) -> Action:
     return a
 
 
+_ROLL = Action("roll")
+#: A radio's uses: two dice types, in die-type order (L-6).
+_RADIO_USES = [_action("use", "radio", (t1, t2)) for i, t1 in enumerate(TYPES) for t2 in TYPES[i:]]
+#: The answers to the setup prompt (L-5).
+_SIDES = (_action("side", None, "object"), _action("side", None, "barricade"))
+#: A zombie die given by a barricade result, per die id (see _give_action).
+_GIVES: dict[Any, Action] = {}
+
+
+def _give_action(die_id: Any) -> Action:
+    a = _action("give", None, die_id)
+    if len(_GIVES) < 4096:
+        _GIVES[die_id] = a
+    return a
+
+
+#: The shots at a die: ``(die, 1)``, ``(die, 2)``... made once per die id (see _shots).
+_SHOTS: dict[Any, tuple[Action, ...]] = {}
+
+
+def _shots(die_id: Any, most: int) -> tuple[Action, ...]:
+    """The shots of 1 to ``most`` bangs at ``die_id`` (kept for the next prompts)."""
+    got = tuple(_action("shoot", None, (die_id, n)) for n in range(1, max(most, 2) + 1))
+    if len(_SHOTS) < 4096:
+        _SHOTS[die_id] = got
+    return got
+
+
 class _Family:
     """A set of legal answers described by a rule rather than listed (hero subsets, flare
     combinations, kept tokens): ``in`` checks membership, iteration lists them."""
@@ -257,6 +341,11 @@ class _Family:
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+    def lists(self, a: object) -> bool:
+        """``a`` is one of the answers this family lists itself (legal and canonical as it
+        is): the quick check before the general one."""
+        return False
 
 
 class _DiceSets(_Family):
@@ -316,16 +405,26 @@ class _Keeps(_Family):
 
 
 class _DiceCounts(_Family):
-    """``dice`` with ``need`` chosen dice in all, none of a type beyond what is available."""
+    """``dice`` with ``need`` chosen dice in all, none of a type beyond what is available
+    (``avail``: the dice each type may still give, per type in TYPES order; ``forced``: the
+    forced zombie dice, for the prompt)."""
 
-    def __init__(self, avail: Mapping[str, int], need: int) -> None:
-        self.avail = tuple([max(0, avail[t]) for t in TYPES])
+    __slots__ = ("avail", "need", "forced", "available", "choices", "ids")
+
+    def __init__(self, avail: Sequence[int], need: int, forced: int = 0,
+                 available: Mapping[str, int] | None = None) -> None:
+        self.avail = tuple([max(0, n) for n in avail]) if min(avail) < 0 else tuple(avail)
         self.need = need
+        self.forced = forced
+        self.available = available
+        self.choices, self.ids = _dice_choices(self.avail, need)
+
+    def lists(self, a: object) -> bool:
+        return id(a) in self.ids
 
     def __contains__(self, a: object) -> bool:
-        for x in _dice_choices(self.avail, self.need):      # the usual case: a listed answer itself
-            if x is a:
-                return True
+        if id(a) in self.ids:                               # the usual case: a listed answer itself
+            return True
         if not isinstance(a, Action) or a.kind != "dice" or not isinstance(a.arg, tuple) or len(a.arg) != 4:
             return False
         if not all(type(c) is int and c >= 0 for c in a.arg):
@@ -333,21 +432,25 @@ class _DiceCounts(_Family):
         return sum(a.arg) == self.need and all(c <= m for c, m in zip(a.arg, self.avail))
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(_dice_choices(self.avail, self.need))
+        return iter(self.choices)
 
     def __len__(self) -> int:
-        return len(_dice_choices(self.avail, self.need))
+        return len(self.choices)
 
     def sample(self, rng: random.Random) -> Action:
-        return rng.choice(_dice_choices(self.avail, self.need))
+        choices = self.choices                              # rng.choice(choices), the same draw
+        if not choices:
+            raise IndexError("Cannot choose from an empty sequence")
+        return choices[_below(rng, len(choices))]
 
 
-_DICE_CHOICES: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
+_DICE_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[Action, ...], frozenset[int]]] = {}
 
 
-def _dice_choices(avail: tuple[int, ...], need: int) -> tuple[Action, ...]:
+def _dice_choices(avail: tuple[int, ...], need: int) -> tuple[tuple[Action, ...], frozenset[int]]:
     """Every ``dice`` answer for ``need`` chosen dice among ``avail`` (per type, TYPES order),
-    zombie dice first then shoot, object, barricade, each from 0 up; listed once per case."""
+    zombie dice first then shoot, object, barricade, each from 0 up; listed once per case,
+    with the set of their ids (the answers are kept alive with it, so the ids stay theirs)."""
     key = (avail, need)
     got = _DICE_CHOICES.get(key)
     if got is None:
@@ -361,7 +464,8 @@ def _dice_choices(avail: tuple[int, ...], need: int) -> tuple[Action, ...]:
                         out.append(_action("dice", None, (z, sh, o, b)))
         if len(_DICE_CHOICES) > 4096:
             _DICE_CHOICES.clear()
-        got = _DICE_CHOICES[key] = tuple(out)
+        choices = tuple(out)
+        got = _DICE_CHOICES[key] = (choices, frozenset(map(id, choices)))
     return got
 
 
@@ -396,11 +500,31 @@ class Legal:
 
     def sample(self, rng: random.Random) -> Action:
         """A random legal answer (each listed action and each family weighted alike)."""
-        n = len(self.actions) + len(self.families)
-        i = rng.randrange(n)
-        if i < len(self.actions):
-            return self.actions[i]
-        return self.families[i - len(self.actions)].sample(rng)
+        actions = self.actions
+        n = len(actions) + len(self.families)
+        if type(rng) is random.Random and n > 0:       # _below(rng, n), inlined (a draw a decision)
+            getrandbits = rng.getrandbits
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:
+                i = getrandbits(k)
+        else:
+            i = rng.randrange(n)
+        if i < len(actions):
+            return actions[i]
+        return self.families[i - len(actions)].sample(rng)
+
+
+_new_legal = object.__new__
+_new_prompt = object.__new__
+
+
+def _listed(actions: list[Action]) -> Legal:
+    """``Legal(actions)`` for a list made for it (kept, not copied) and no family."""
+    legal = _new_legal(Legal)
+    legal.actions = actions
+    legal.families = []
+    return legal
 
 
 @dataclass(slots=True)
@@ -418,7 +542,7 @@ class Prompt:
 
 # ---------------------------------------------------------------------------- state
 
-@dataclass
+@dataclass(slots=True)
 class GameState:
     """Everything about a game. Hidden parts: the bag's order, the object side of face-down
     tokens, ``rng``, ``seed`` and the forced rolls; see :meth:`Game.public_view`."""
@@ -488,6 +612,7 @@ def _ceil_half(n: int) -> int:
 
 _ORDER: dict[tuple[str, str | None], tuple[int, int]] = {}
 _DIE_IDS = {t: tuple(f"{PREFIX[t]}{k}" for k in range(32)) for t in TYPES}     # z1, z2... (index 0 unused)
+_FRONT_IDS = tuple(f"f{k}" for k in range(32))                                   # f1, f2... (index 0 unused)
 
 
 def _die_order(d: Die) -> tuple[int, int]:
@@ -503,9 +628,13 @@ def _die_order(d: Die) -> tuple[int, int]:
 class Game:
     """A game of Last One Alive. :meth:`apply` mutates :attr:`state` and returns events."""
 
+    __slots__ = ("state", "_legal", "_auto", "_sorted_tray")
+
     def __init__(self, state: GameState) -> None:
         self.state = state
         self._legal: Legal | None = None
+        self._auto: Action | None = None            # auto_answer's answer, until the next change
+        self._sorted_tray: list[Die] | None = None  # the tray, when the engine knows it is in die order
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -537,10 +666,13 @@ class Game:
             raise RulesError(f"first_zombie must be each or first, not {first_zombie!r}")
         s.first_zombie = first_zombie
         mix = dict(DEFAULT_MIX if mix is None else mix)
-        bag = [t for t in OBJECTS for _ in range(mix.get(t, 0))] + ["apocalypse"] * apocalypse
+        bag = []
+        for t in OBJECTS:
+            bag += [t] * mix.get(t, 0)
+        bag += ["apocalypse"] * apocalypse
         if "day_night" in s.variants:
             bag.append("night")
-        s.rng.shuffle(bag)
+        _shuffle(s.rng, bag)
         s.bag = bag
         game = cls(state)
         if start:
@@ -558,7 +690,7 @@ class Game:
         players = tuple(players)
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise RulesError(f"Last One Alive is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
-        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        if len(set(players)) != len(players) or not all(map(_is_name, players)):
             raise RulesError(f"players must be distinct names: {players}")
         vs = list(dict.fromkeys(variants))
         for v in vs:
@@ -566,8 +698,15 @@ class Game:
                 raise RulesError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})")
         if "zombified_rolls" in vs and "zombies_everywhere" not in vs:
             vs.append("zombies_everywhere")                                  # LA-4
-        fs = {t: tuple((faces or {}).get(t, DEFAULT_FACES[t])) for t in TYPES}
+        fs = {}
+        for t in TYPES:
+            fs[t] = tuple((faces or {}).get(t, DEFAULT_FACES[t]))
         for t, f in fs.items():
+            try:
+                if f in _FACES_CHECKED:             # checked in an earlier game
+                    continue
+            except TypeError:                       # an unhashable face: checked below
+                pass
             try:
                 known = bool(f) and set(f) <= _FACE_SET
             except TypeError:                   # an unhashable face: not a face
@@ -576,12 +715,16 @@ class Game:
                 raise RulesError(f"die {t}: faces must be among {', '.join(FACES)}")
             if set(f) == {PLUS}:
                 raise RulesError(f"die {t}: every face is {PLUS}, so its re-rolls would never end")
-        cs = {t: int((counts or {}).get(t, DEFAULT_COUNTS[t])) for t in TYPES}
+            if len(_FACES_CHECKED) < 256:
+                _FACES_CHECKED.add(f)
+        cs = {}
+        for t in TYPES:
+            cs[t] = int((counts or {}).get(t, DEFAULT_COUNTS[t]))
         return GameState(
-            players=players, variants=tuple(v for v in VARIANTS if v in vs), faces=fs, counts=cs,
+            players=players, variants=tuple([v for v in VARIANTS if v in vs]) if vs else (), faces=fs, counts=cs,
             rng=random.Random(seed), seed=seed, active=players[0],
-            held={p: [] for p in players}, hero=dict.fromkeys(players, False),
-            front={p: [] for p in players}, pool=dict(cs),
+            held=_empty_lists(players), hero=dict.fromkeys(players, False),
+            front=_empty_lists(players), pool=dict(cs),
             lives=dict.fromkeys(players, LIVES) if "survivors" in vs else {})
 
     def start_setup(self, first: str, sides: list[str]) -> list[Event]:
@@ -589,7 +732,8 @@ class Game:
         s = self.state
         i = s.players.index(first)
         self._legal = None
-        s.setup_queue = [s.players[(i + k) % len(s.players)] for k in range(len(s.players))]
+        self._auto = None
+        s.setup_queue = list(s.players[i:] + s.players[:i])                 # seat order from first
         s.active = s.first = first
         s.phase = "setup"
         events: list[Event] = []
@@ -612,7 +756,7 @@ class Game:
             if s.pool["zombie"] > 0:
                 s.pool["zombie"] -= 1
                 s.front[p].append(Die("zombie", "zombie1"))
-                events.append(Event("starting_zombie", {"player": p}))
+                events.append(_ev("starting_zombie", ("player",), (p,)))
         self._start_turn(s.first, events)
 
     # ------------------------------------------------------------------ queries
@@ -626,7 +770,11 @@ class Game:
 
     def in_game(self) -> list[str]:
         s = self.state
-        return [p for p in s.players if p not in s.eliminated]
+        out = []
+        for p in s.players:
+            if p not in s.eliminated:
+                out.append(p)
+        return out
 
     def left_of(self, player: str) -> str:
         """The next player still in the game clockwise (L-1)."""
@@ -673,7 +821,11 @@ class Game:
     def _turn_dice(self) -> list[Die]:
         """This turn's rolled dice still in the tray or in front of the active player, in die order."""
         s = self.state
-        return sorted(list(s.tray) + [d for d in s.front[s.active] if d.id and d.id[0] != "f"], key=_die_order)
+        dice = list(s.tray)
+        for d in s.front[s.active]:
+            if d.id and d.id[0] != "f":
+                dice.append(d)
+        return sorted(dice, key=_die_order)
 
     def hero_dice(self) -> list[str]:
         """The ids a hero token may re-roll now: this turn's roll, in die order (L-20, LA-7)."""
@@ -682,7 +834,19 @@ class Game:
 
     def _zombie_targets(self) -> list[Die]:
         """Zombie dice in front of the active player showing zombies (barricade, flare)."""
-        return [d for d in self.state.front[self.state.active] if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2")]
+        out = []
+        for d in self.state.front[self.state.active]:
+            if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2"):
+                out.append(d)
+        return out
+
+    def _target_ids(self) -> list[str]:
+        """The ids of the zombie dice in front showing zombies (all have one during a turn)."""
+        out = []
+        for d in self.state.front[self.state.active]:
+            if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2") and d.id is not None:
+                out.append(d.id)
+        return out
 
     def forced_count(self) -> int:
         s = self.state
@@ -719,35 +883,100 @@ class Game:
         if legal is None:
             legal = self._legal = self._make_legal()
         ph = s.phase
+        pr = _new_prompt(Prompt)                # Prompt(player, kind, legal, default, auto, info)
+        pr.player = s.active
+        pr.legal = legal
         if ph in WINDOWS:                       # the most common prompt: pass, or a token's use
-            return Prompt(s.active, ph, legal, PASS, len(legal.actions) == 1 and not legal.families, {})
-        default, auto, info = self._default(legal)
-        return Prompt(s.active, "start" if ph == UNSTARTED else ph, legal, default, auto, info)
-
-    def _default(self, legal: Legal) -> tuple[Action | None, bool, dict[str, Any]]:
-        s = self.state
-        ph = s.phase
-        if ph in WINDOWS:
-            return PASS, len(legal.actions) == 1 and not legal.families, {}
-        if ph == "draw":
-            return _DRAWS[0], s.draws_left == 0 or not s.bag, {"results": s.draws_left}
-        if ph == "shoot":
-            return STOP_SHOOT, legal.actions == [STOP_SHOOT], {"bangs": s.bangs_left}
-        if ph == "give":
-            return STOP_GIVE, legal.actions == [STOP_GIVE], {"results": s.gives_left}
-        if ph == "draw_barricades":
-            return _BARRICADE_DRAWS[0], len(legal.actions) == 1 or not s.bag, {"results": s.gives_left}
-        if ph == "zombified":
-            return _action("roll"), True, {}
-        if ph == "setup":
-            return _action("side", None, "object"), False, {}
-        if ph == UNSTARTED:
-            return Action("start", None, s.players[0]), False, {}
+            pr.kind = ph
+            pr.default = PASS
+            pr.auto = len(legal.actions) == 1 and not legal.families
+            pr.info = {}
+            return pr
+        pr.kind = ph                            # the default answer, auto, the prompt's figures:
+        pr.default = None
+        pr.auto = False
+        pr.info = {}
         if ph == "dice":
-            avail = self._available()
-            return None, False, {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
-                                 "available": avail}
-        return None, False, {}
+            fams = legal.families
+            f = fams[0] if fams else None
+            if type(f) is _DiceCounts and f.available is not None:      # worked out with the legal answers
+                pr.info = {"forced": f.forced, "needed": f.need, "available": dict(f.available)}
+            else:
+                avail = self._available()
+                pr.info = {"forced": self.forced_count(), "needed": min(4, sum([max(0, n) for n in avail.values()])),
+                           "available": avail}
+        elif ph == "setup":
+            pr.default = _SIDES[0]
+        elif ph == "shoot":
+            pr.default = STOP_SHOOT
+            pr.auto = len(legal.actions) == 1   # stop alone
+            pr.info = {"bangs": s.bangs_left}
+        elif ph == "draw":
+            pr.default = _DRAWS[0]
+            pr.auto = s.draws_left == 0 or not s.bag
+            pr.info = {"results": s.draws_left}
+        elif ph == "give":
+            pr.default = STOP_GIVE
+            pr.auto = len(legal.actions) == 1   # stop alone
+            pr.info = {"results": s.gives_left}
+        elif ph == "draw_barricades":
+            pr.default = _BARRICADE_DRAWS[0]
+            pr.auto = len(legal.actions) == 1 or not s.bag
+            pr.info = {"results": s.gives_left}
+        elif ph == "zombified":
+            pr.default = _ROLL
+            pr.auto = True
+        elif ph == UNSTARTED:
+            pr.kind = "start"
+            pr.default = Action("start", None, s.players[0])
+        return pr
+
+    def auto_answer(self) -> Action | None:
+        """The answer to the current prompt when it is ``auto`` (nothing to decide): its
+        ``default``; None when there is a decision to make or the game is over. The same as
+        ``pr.default if pr.auto else None`` for ``pr = prompt()``, worked out without making
+        the prompt or, in the usual cases, the legal answers (about two thirds of a game's
+        prompts are auto: a loop that applies them as a table does asks this first). Applying
+        the answer it gives skips the legality check (it is a legal answer by construction)."""
+        s = self.state
+        if s.finished:
+            return None
+        ph = s.phase
+        p = s.active
+        if ph in WINDOWS:
+            if s.held[p] or (ph == "after" and s.hero[p]):             # else _legal_uses: pass alone
+                legal = self.legal()
+                if len(legal.actions) != 1 or legal.families:
+                    return None
+            a = PASS
+        elif ph == "draw":
+            if s.draws_left != 0 and s.bag:
+                return None
+            a = _DRAWS[0]
+        elif ph == "shoot":
+            if s.bangs_left > 0:                                            # a shot at a die in front
+                for d in s.front[p]:
+                    if SYMBOLS.get(d.face, 0):
+                        return None
+            a = STOP_SHOOT
+        elif ph == "give":
+            if s.gives_left > 0:                                            # a zombie die to give
+                for d in s.front[p]:
+                    if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2"):
+                        return None
+            a = STOP_GIVE
+        elif ph == "draw_barricades":
+            if s.bag and (s.gives_left if not s.front[p] else 0) != 0:
+                legal = self.legal()
+                if len(legal.actions) != 1:
+                    return None
+            a = _BARRICADE_DRAWS[0]
+        elif ph == "zombified":
+            a = _ROLL
+        else:                                                               # dice, setup, keep, start
+            return None
+        self._auto = a
+        return a
 
     def legal(self) -> Legal:
         """Every legal answer to the current prompt (computed once per decision: the cache
@@ -760,6 +989,8 @@ class Game:
     def changed(self) -> None:
         """Call after changing :attr:`state` by hand (tests, positions set up by hand)."""
         self._legal = None
+        self._auto = None
+        self._sorted_tray = None
 
     def _make_legal(self) -> Legal:
         s = self.state
@@ -769,36 +1000,53 @@ class Game:
         p = s.active
         if ph in WINDOWS:
             return self._legal_uses(p, ph)
-        if ph == UNSTARTED:
-            return Legal([_action("start", None, q) for q in s.players])
-        if ph == "setup":
-            return Legal([_action("side", None, "object"), _action("side", None, "barricade")])
-        if ph == "zombified":
-            return Legal([_action("roll")])
         if ph == "dice":
-            avail = self._available()
-            if any(n < 0 for n in avail.values()):                         # the radios are short
+            avail = dict(s.pool)                                            # _available()
+            forced = min(s.level, MAX_FORCED, avail["zombie"])              # forced_count()
+            avail["zombie"] -= forced
+            for pair in s.radio:
+                for t in pair:
+                    avail[t] -= 1
+            if min(avail.values()) < 0:                                     # the radios are short
                 return Legal([UNDO])                                        # LA-2
-            return Legal([], [_DiceCounts(avail, min(4, sum(avail.values())))])     # chosen_needed()
+            legal = _listed([])
+            legal.families = [_DiceCounts((avail["zombie"], avail["shoot"], avail["object"], avail["barricade"]),
+                                          min(4, sum(avail.values())), forced, avail)]
+            return legal
         if ph == "draw":
             n = s.draws_left + 1
-            return Legal(_DRAWS[:n] if n <= len(_DRAWS) else [_action("draw", None, k) for k in range(n)])
+            return _listed(list(_DRAWS[:n]) if n <= len(_DRAWS) else [_action("draw", None, k) for k in range(n)])
         if ph == "shoot":
             out = [STOP_SHOOT]
-            for d in s.front[p]:
-                for n in range(1, min(SYMBOLS.get(d.face, 0), s.bangs_left) + 1):
-                    out.append(_action("shoot", None, (d.id, n)))
-            return Legal(out)
+            left = s.bangs_left
+            if left > 0:
+                for d in s.front[p]:
+                    m = SYMBOLS.get(d.face, 0)
+                    if m:
+                        shots = _SHOTS.get(d.id)
+                        if shots is None or m > len(shots):
+                            shots = _shots(d.id, m)
+                        out += shots[:min(m, left)]
+            return _listed(out)
         if ph == "give":
             out = [STOP_GIVE]
             if s.gives_left > 0:
-                out += [_action("give", None, d.id) for d in self._zombie_targets()]
-            return Legal(out)
+                for d in s.front[p]:                                        # _zombie_targets()
+                    if d.type == "zombie" and (d.face == "zombie1" or d.face == "zombie2"):
+                        a = _GIVES.get(d.id)
+                        out.append(a if a is not None else _give_action(d.id))
+            return _listed(out)
         if ph == "draw_barricades":
             top = s.gives_left if not s.front[p] else 0
             n = top + 1
-            return Legal(_BARRICADE_DRAWS[:n] if n <= len(_BARRICADE_DRAWS)
-                         else [_action("draw_barricades", None, k) for k in range(n)])
+            return _listed(list(_BARRICADE_DRAWS[:n]) if n <= len(_BARRICADE_DRAWS)
+                           else [_action("draw_barricades", None, k) for k in range(n)])
+        if ph == UNSTARTED:
+            return Legal([_action("start", None, q) for q in s.players])
+        if ph == "setup":
+            return _listed(list(_SIDES))
+        if ph == "zombified":
+            return _listed([_ROLL])
         if ph == "keep":
             return Legal([], [_Keeps(self.held_faces(p))])
         raise RulesError(f"unknown phase {ph!r}")
@@ -806,36 +1054,51 @@ class Game:
     def _legal_uses(self, p: str, window: str) -> Legal:
         s = self.state
         if not s.held[p] and not (window == "after" and s.hero[p]):
-            return Legal((PASS,))                   # nothing to use: the window only passes
+            return _listed([PASS])                  # nothing to use: the window only passes
         out: list[Action] = [PASS]
         fams: list[_Family] = []
-        holds = {h[0] for h in s.held[p]}
-        targets = [d.id for d in self._zombie_targets() if d.id is not None]    # all have one this turn
+        holds = set()
+        for h in s.held[p]:
+            holds.add(h[0])
+        targets: list[str] | None = None                # the zombie dice in front, when asked
         if window == "before":
             for t in ("axe", "pistol", "chainsaw"):
                 if t in holds:
                     out.append(_action("use", t))
             if "radio" in holds:                                           # checked at the roll (LA-2)
-                for i, t1 in enumerate(TYPES):
-                    for t2 in TYPES[i:]:
-                        out.append(_action("use", "radio", (t1, t2)))
-            if "flare" in holds and targets:
-                fams.append(_DiceSets("flare", targets, _ceil_half(len(targets))))
+                out += _RADIO_USES
+            if "flare" in holds:
+                targets = self._target_ids()
+                if targets:
+                    fams.append(_DiceSets("flare", targets, _ceil_half(len(targets))))
         else:
-            tray_and_front = self._turn_dice()
             if window == "after" and s.hero[p]:
                 ids = self.hero_dice()
                 if ids:
                     fams.append(_DiceSets("hero", ids, None))
-            if "pistol" in holds and window in ("after", "before_shoot"):
-                out += [_action("use", "pistol", d.id) for d in tray_and_front if d.type == "shoot"]
-            if "axe" in holds:
-                out += [_action("use", "axe", d.id) for d in tray_and_front if d.type == "barricade"]
+            pistol = "pistol" in holds and window in ("after", "before_shoot")
+            if pistol or "axe" in holds:
+                tray_and_front = self._turn_dice()
+                if pistol:
+                    for d in tray_and_front:
+                        if d.type == "shoot":
+                            out.append(_action("use", "pistol", d.id))
+                if "axe" in holds:
+                    for d in tray_and_front:
+                        if d.type == "barricade":
+                            out.append(_action("use", "axe", d.id))
             if "chainsaw" in holds:
-                out += [_action("use", "chainsaw", d.id) for d in list(s.tray) + list(s.front[p]) if d.face == "ambush"]
+                for d in list(s.tray) + list(s.front[p]):
+                    if d.face == "ambush":
+                        out.append(_action("use", "chainsaw", d.id))
         if "barricade" in holds:
-            out += [_action("use", "barricade", i) for i in targets]
-        return Legal(out, fams)
+            if targets is None:
+                targets = self._target_ids()
+            for i in targets:
+                out.append(_action("use", "barricade", i))
+        legal = _listed(out)
+        legal.families = fams
+        return legal
 
     # ------------------------------------------------------------------ refusals
     def refusal(self, action: Action) -> str | None:
@@ -985,34 +1248,39 @@ class Game:
         s = self.state
         if s.finished:
             raise Refused({s.active: "game_over"}, s.phase)
-        legal = self._legal
-        if legal is None:
-            legal = self.legal()
-        for listed in legal.actions:            # the usual case: one of the listed answers itself,
-            if listed is action:                # which is legal and already canonical
-                break
-        else:
-            code = self.refusal(action)
-            if code is not None:
-                raise Refused({s.active: code}, s.phase)
-            action = _canonical(action)
+        if action is None or action is not self._auto:    # else: the default auto_answer found
+            legal = self._legal
+            if legal is None:
+                legal = self.legal()
+            for listed in legal.actions:        # the usual case: one of the listed answers itself,
+                if listed is action:            # which is legal and already canonical
+                    break
+            else:
+                fams = legal.families
+                if not (fams and fams[0].lists(action)):
+                    code = self.refusal(action)
+                    if code is not None:
+                        raise Refused({s.active: code}, s.phase)
+                    action = _canonical(action)
+        self._legal = self._auto = None
         events: list[Event] = []
         ph, p = s.phase, s.active
-        self._legal = None
         if ph in WINDOWS:                       # a window's answers: pass, or a use
             if action.kind == "use":
                 self._use(p, action, events)
+            elif ph == "before":
+                s.phase = "dice"
             else:
-                self._close_window(ph, events)
-            return events
-        if ph == UNSTARTED:
-            return self.start_setup(action.arg, [])
-        if ph == "dice" and action.kind == "undo":
-            self._undo_radios(p, events)
+                _CLOSE[ph](self, p, events)
             return events
         step = _STEPS.get(ph)                   # the other phases: one kind of answer each
         if step is not None:
-            step(self, p, action.arg, events)
+            if ph == "dice" and action.kind == "undo":
+                self._undo_radios(p, events)
+            else:
+                step(self, p, action.arg, events)
+        elif ph == UNSTARTED:
+            return self.start_setup(action.arg, [])
         return events
 
     # -- setup
@@ -1021,7 +1289,7 @@ class Game:
         token = s.setup_token
         assert token is not None
         s.held[p].append([token if side == "object" else "barricade", token])
-        events.append(Event("setup_draw", {"player": p, "side": side, "token": token if side == "object" else "barricade"}))
+        events.append(_ev("setup_draw", ("player", "side", "token"), (p, side, token if side == "object" else "barricade")))
         s.setup_token = None
         self._setup_next(events)
 
@@ -1031,14 +1299,14 @@ class Game:
         an apocalypse/night/day token or the bag is empty."""
         s = self.state
         if not s.bag:
-            events.append(Event("bag_empty", {"player": p}))
+            events.append(_ev("bag_empty", ("player",), (p,)))
             return None
         t = s.bag.pop(0)
         if t == "apocalypse":
             s.level += 1
             s.apocalypse_drawn += 1
             s.aside.append(t)
-            events.append(Event("apocalypse", {"player": p, "level": s.level}))
+            events.append(_ev("apocalypse", ("player", "level"), (p, s.level)))
             if "survivors" in s.variants and s.apocalypse_drawn >= APOCALYPSE_TOKENS:
                 self._finish(events, "the third apocalypse token")        # L-25
             return None
@@ -1052,7 +1320,7 @@ class Game:
             elif pos < 0 or pos > len(s.bag):
                 pos = len(s.bag)
             s.bag.insert(pos, "day")
-            events.append(Event("night", {"player": p, "level": s.level}))
+            events.append(_ev("night", ("player", "level"), (p, s.level)))
             return None
         if t == "day":
             s.removed.append("day")
@@ -1062,7 +1330,7 @@ class Game:
                 if "night" in s.aside:
                     s.aside.remove("night")
                 s.removed.append("night")
-            events.append(Event("day", {"player": p, "level": s.level}))
+            events.append(_ev("day", ("player", "level"), (p, s.level)))
             return None
         return t
 
@@ -1070,21 +1338,25 @@ class Game:
     def _start_turn(self, p: str, events: list[Event]) -> None:
         s = self.state
         self._legal = None
+        self._auto = None
         s.active = p
         s.turn += 1
         s.tray, s.rolled, s.radio, s.radio_used = [], [], [], []
         s.chainsaw_before, s.pistols, s.axes, s.hero_used = False, 0, 0, False
         s.draws_left = s.bangs_left = s.bangs_used = s.gives_left = 0
-        for q in s.players:
-            for d in s.front[q]:
+        for dice in s.front.values():
+            for d in dice:
                 d.id = None
         if p in s.eliminated:
             s.phase = "zombified"
             return
-        for i, d in enumerate(s.front[p], 1):
-            d.id = f"f{i}"
+        front = s.front[p]
+        if front:
+            ids = _FRONT_IDS if len(front) < len(_FRONT_IDS) else tuple(f"f{i}" for i in range(len(front) + 1))
+            for i, d in enumerate(front, 1):
+                d.id = ids[i]
         s.phase = "before"
-        events.append(Event("turn", {"player": p, "level": s.level}))
+        events.append(_ev("turn", ("player", "level"), (p, s.level)))
 
     def _next_turn(self, events: list[Event]) -> None:
         s = self.state
@@ -1105,12 +1377,12 @@ class Game:
             if face in ("zombie1", "zombie2"):
                 s.pool["zombie"] -= 1
                 s.front[to].append(Die("zombie", face))
-                events.append(Event("zombified_roll", {"player": p, "face": face, "to": to}))
+                events.append(_ev("zombified_roll", ("player", "face", "to"), (p, face, to)))
             else:
-                events.append(Event("zombified_roll", {"player": p, "face": face}))
+                events.append(_ev("zombified_roll", ("player", "face"), (p, face)))
         else:
             self._main_faces({"zombie": 0})
-            events.append(Event("zombified_roll", {"player": p, "face": None}))
+            events.append(_ev("zombified_roll", ("player", "face"), (p, None)))
         self._next_turn(events)
 
     # -- rolls
@@ -1130,7 +1402,7 @@ class Game:
         if q:
             return q.pop(0)
         faces = s.faces[t]
-        return faces[s.rng.randrange(len(faces))]
+        return faces[_below(s.rng, len(faces))]
 
     def _main_faces(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
         s = self.state
@@ -1146,12 +1418,12 @@ class Game:
             return out
         if any(s.queued.values()):
             return {t: [self._chance(t) for _ in range(counts.get(t, 0))] for t in TYPES}
-        randrange, faces = s.rng.randrange, s.faces      # chance alone: the same draws, in the same order
+        rng, faces = s.rng, s.faces                      # chance alone: the same draws, in the same order
         out = {}
         for t in TYPES:
             f = faces[t]
             k = len(f)
-            out[t] = [f[randrange(k)] for _ in range(counts.get(t, 0))]
+            out[t] = [f[_below(rng, k)] for _ in range(counts.get(t, 0))]
         return out
 
     def _set_face(self, d: Die, face: str) -> None:
@@ -1159,7 +1431,8 @@ class Game:
 
     def _take_and_roll(self, p: str, counts: tuple[int, int, int, int], events: list[Event]) -> None:
         s = self.state
-        forced = self.forced_count()
+        pool = s.pool
+        forced = min(s.level, MAX_FORCED, pool["zombie"])                  # forced_count()
         # The dice of each type taken from the pool: the forced zombie dice, the chosen ones,
         # then the radios' (L-6); a type's dice are numbered in that order (z1, z2...) and
         # rolled type by type in die order, so only the number of each type matters here.
@@ -1168,29 +1441,55 @@ class Game:
         for pair in s.radio:
             for t in pair:
                 number[t] += 1
-        pool = s.pool
         for t in TYPES:
             pool[t] -= number[t]
-        try:
-            faces = self._main_faces(number)
-        except ForcedRollError:
-            for t in TYPES:
-                pool[t] += number[t]
-            raise
-        events.append(Event("dice_taken", {"player": p, "forced": forced, "chosen": [[t, c] for t, c in zip(TYPES, counts)],
-                                           "radio": [list(r) for r in s.radio]}))
+        rng = s.rng
+        faces: dict[str, list[str]] | None = None
+        if s.forced_roll is not None or type(rng) is not random.Random or (s.queued and any(s.queued.values())):
+            try:
+                faces = self._main_faces(number)
+            except ForcedRollError:
+                for t in TYPES:
+                    pool[t] += number[t]
+                raise
+        events.append(_ev("dice_taken", ("player", "forced", "chosen", "radio"),
+                          (p, forced, [["zombie", counts[0]], ["shoot", counts[1]], ["object", counts[2]],
+                               ["barricade", counts[3]]], [list(r) for r in s.radio] if s.radio else [])))
         blank_ambush = s.chainsaw_before                  # _set_face: an ambush is blank after a chainsaw
         tray: list[Die] = []
         rolled: list[str] = []
+        shown: list[list[str]] = []
+        getrandbits, all_faces = rng.getrandbits, s.faces
         for t in TYPES:
-            ids = _DIE_IDS[t]
-            for k, f in enumerate(faces[t], 1):
-                die_id = ids[k] if k < len(ids) else f"{PREFIX[t]}{k}"
-                tray.append(Die(t, "blank" if blank_ambush and f == "ambush" else f, die_id))
+            n = number[t]
+            if not n:
+                continue
+            ids = _DIE_IDS[t] if n < 32 else tuple(f"{PREFIX[t]}{k}" for k in range(n + 1))
+            got = None if faces is None else faces[t]
+            f = all_faces[t]                            # chance alone: _main_faces's draws, inlined
+            size = len(f)                               # (_below: getrandbits until below the count)
+            bits = size.bit_length()
+            for k in range(1, n + 1):
+                if got is None:
+                    r = getrandbits(bits)
+                    while r >= size:
+                        r = getrandbits(bits)
+                    face = f[r]
+                else:
+                    face = got[k - 1]
+                if blank_ambush and face == "ambush":
+                    face = "blank"
+                die_id = ids[k]
+                d = _new_die(Die)
+                d.type = t
+                d.face = face
+                d.id = die_id
+                tray.append(d)
                 rolled.append(die_id)
-        s.tray = tray
+                shown.append([die_id, face])
+        s.tray = self._sorted_tray = tray                 # in die order, as rolled
         s.rolled = rolled
-        events.append(Event("rolled", {"player": p, "dice": [[d.id, d.face] for d in tray]}))
+        events.append(_ev("rolled", ("player", "dice"), (p, shown)))
         s.phase = "after"
 
     def _reroll(self, p: str, d: Die, why: str, events: list[Event]) -> None:
@@ -1230,7 +1529,7 @@ class Game:
                     break
         s.radio, s.radio_used = [], []
         s.phase = "before"
-        events.append(Event("radios_back", {"player": p}))
+        events.append(_ev("radios_back", ("player",), (p,)))
 
     def _use(self, p: str, a: Action, events: list[Event]) -> None:
         s = self.state
@@ -1240,19 +1539,19 @@ class Game:
         taken = self._take_token(p, token)
         if token == "axe" and arg is None:
             s.axes += 1
-            events.append(Event("token_used", {"player": p, "token": token, "what": "barricade results count double"}))
+            events.append(_ev("token_used", ("player", "token", "what"), (p, token, "barricade results count double")))
         elif token == "pistol" and arg is None:
             s.pistols += 1
-            events.append(Event("token_used", {"player": p, "token": token, "what": "bangs count double"}))
+            events.append(_ev("token_used", ("player", "token", "what"), (p, token, "bangs count double")))
         elif token == "chainsaw" and arg is None:
             s.chainsaw_before = True
-            events.append(Event("token_used", {"player": p, "token": token, "what": "ambushes are ignored this turn"}))
+            events.append(_ev("token_used", ("player", "token", "what"), (p, token, "ambushes are ignored this turn")))
         elif token == "radio":
             s.radio.append(tuple(arg))
             if taken is not None:                                       # (None only for the hero)
                 s.radio_used.append(taken)
-            events.append(Event("token_used", {"player": p, "token": token, "what": f"two more dice ({arg[0]}, {arg[1]})",
-                                               "types": [arg[0], arg[1]]}))
+            events.append(_ev("token_used", ("player", "token", "what", "types"),
+                              (p, token, f"two more dice ({arg[0]}, {arg[1]})", [arg[0], arg[1]])))
         elif token in ("flare", "barricade"):
             ids = arg if token == "flare" else (arg,)
             to = self.left_of(p)
@@ -1262,20 +1561,20 @@ class Game:
                 s.front[p].remove(d)
                 s.front[to].append(d)                                       # L-8
                 moved.append([d.id, d.face])
-            events.append(Event("token_used", {"player": p, "token": token}))
-            events.append(Event("given", {"player": p, "to": to, "dice": moved}))
+            events.append(_ev("token_used", ("player", "token"), (p, token)))
+            events.append(_ev("given", ("player", "to", "dice"), (p, to, moved)))
         elif token == "hero":
-            events.append(Event("token_used", {"player": p, "token": token}))
+            events.append(_ev("token_used", ("player", "token"), (p, token)))
             dice = [self._die(self._turn_die(i), i) for i in arg]
             for d in dice:
                 self._reroll(p, d, "hero", events)                          # L-20
-            events.append(Event("rerolled", {"player": p, "dice": [[d.id, d.face] for d in dice], "why": "hero"}))
+            events.append(_ev("rerolled", ("player", "dice", "why"), (p, [[d.id, d.face] for d in dice], "hero")))
             self._ambush_now(p)
         elif token in ("pistol", "axe"):
             d = self._die(self._turn_die(arg), arg)
-            events.append(Event("token_used", {"player": p, "token": token}))
+            events.append(_ev("token_used", ("player", "token"), (p, token)))
             self._reroll(p, d, token, events)                               # L-17
-            events.append(Event("rerolled", {"player": p, "dice": [[d.id, d.face]], "why": token}))
+            events.append(_ev("rerolled", ("player", "dice", "why"), (p, [[d.id, d.face]], token)))
             self._ambush_now(p, d)
         elif token == "chainsaw":
             d = self._die(self._front_die(arg) if arg.startswith("f") else self._turn_die(arg), arg)
@@ -1284,8 +1583,8 @@ class Game:
             else:
                 s.front[p].remove(d)
             s.pool[d.type] += 1                                             # L-18
-            events.append(Event("token_used", {"player": p, "token": token, "what": f"the ambush on {arg} is discarded",
-                                               "die": arg}))
+            events.append(_ev("token_used", ("player", "token", "what", "die"),
+                              (p, token, f"the ambush on {arg} is discarded", arg)))
 
     def _ambush_now(self, p: str, die: Die | None = None) -> None:
         """After the window **after**, a re-rolled ambush is applied at once (L-17); during
@@ -1297,24 +1596,34 @@ class Game:
             s.tray.remove(die)
             s.front[p].append(die)
 
-    def _close_window(self, window: str, events: list[Event]) -> None:
+    def _close_before(self, p: str, events: list[Event]) -> None:
+        self.state.phase = "dice"
+
+    def _close_after(self, p: str, events: list[Event]) -> None:
         s = self.state
-        p = s.active
-        if window == "before":
-            s.phase = "dice"
-        elif window == "after":
-            self._assign(p, events)
-            s.draws_left = sum(1 for d in s.tray if d.face == "object")
-            s.phase = "draw"
-        elif window == "before_shoot":
-            self._count_bangs(p, events)
-            s.phase = "shoot"
-        elif window == "before_barricades":
-            results = sum(1 for d in s.tray if d.face == "barricade") * (2 ** s.axes)
-            s.gives_left = results
-            if results:
-                events.append(Event("barricades", {"player": p, "results": results}))
-            s.phase = "give"
+        self._assign(p, events)
+        n = 0
+        for d in s.tray:
+            if d.face == "object":
+                n += 1
+        s.draws_left = n
+        s.phase = "draw"
+
+    def _close_before_shoot(self, p: str, events: list[Event]) -> None:
+        self._count_bangs(p, events)
+        self.state.phase = "shoot"
+
+    def _close_before_barricades(self, p: str, events: list[Event]) -> None:
+        s = self.state
+        results = 0
+        for d in s.tray:
+            if d.face == "barricade":
+                results += 1
+        results *= 2 ** s.axes
+        s.gives_left = results
+        if results:
+            events.append(_ev("barricades", ("player", "results"), (p, results)))
+        s.phase = "give"
 
     def _assign(self, p: str, events: list[Event]) -> None:
         """L-7: ambushes in front of the roller, zombies in front of the left player."""
@@ -1322,7 +1631,8 @@ class Game:
         left = self.left_of(p)
         ambush, zombies = [], 0
         keep = []
-        for d in sorted(s.tray, key=_die_order):
+        tray = s.tray                   # the engine's tray stays in die order (rolled, re-rolled, taken from)
+        for d in (tray if tray is self._sorted_tray or len(tray) < 2 else sorted(tray, key=_die_order)):
             if d.face == "ambush":
                 s.front[p].append(d)
                 ambush.append(d.id)
@@ -1331,8 +1641,8 @@ class Game:
                 zombies += SYMBOLS[d.face]
             else:
                 keep.append(d)
-        s.tray = keep
-        events.append(Event("assigned", {"player": p, "left": left, "ambush": ambush, "zombies": zombies}))
+        s.tray = self._sorted_tray = keep
+        events.append(_ev("assigned", ("player", "left", "ambush", "zombies"), (p, left, ambush, zombies)))
 
     def _object_draws(self, p: str, n: int, events: list[Event]) -> None:
         s = self.state
@@ -1347,7 +1657,7 @@ class Game:
                 return
             if t is not None:
                 s.held[p].append([t, t])
-                events.append(Event("drew", {"player": p, "token": t}))
+                events.append(_ev("drew", ("player", "token"), (p, t)))
         if s.draws_left == 0:
             s.phase = "before_shoot"
 
@@ -1355,10 +1665,20 @@ class Game:
         """L-11: bangs of the shoot dice in the tray, "+" re-rolled in rounds, doubled per
         pistol used before the roll."""
         s = self.state
-        shooters = [d for d in sorted(s.tray, key=_die_order) if d.type == "shoot"]
-        total = sum(BANGS.get(d.face, 0) for d in shooters)
+        shooters = []
+        for d in s.tray:
+            if d.type == "shoot":
+                shooters.append(d)
+        if len(shooters) > 1 and s.tray is not self._sorted_tray:
+            shooters.sort(key=_die_order)               # (stable: the tray's shoot dice in die order)
+        total = 0
+        rolling = []
+        for d in shooters:
+            f = d.face
+            total += BANGS.get(f, 0)
+            if f == PLUS:
+                rolling.append(d)
         chain = []
-        rolling = [d for d in shooters if d.face == PLUS]
         while rolling:
             nxt = []
             for d in rolling:
@@ -1375,7 +1695,7 @@ class Game:
         s.bangs_left = total
         s.bangs_used = 0
         if total or chain:
-            events.append(Event("bangs", {"player": p, "bangs": total, "chain": chain, "doublings": s.pistols}))
+            events.append(_ev("bangs", ("player", "bangs", "chain", "doublings"), (p, total, chain, s.pistols)))
 
     def _shoot(self, p: str, arg: tuple[str, int] | None, events: list[Event]) -> None:
         s = self.state
@@ -1383,12 +1703,16 @@ class Game:
             # L-12: the hero token, for 3 bangs used
             if s.bangs_used >= 3 and not s.hero[p] and not s.hero_used:
                 s.hero[p] = True
-                events.append(Event("hero_gained", {"player": p, "why": f"{s.bangs_used} bangs"}))
+                events.append(_ev("hero_gained", ("player", "why"), (p, f"{s.bangs_used} bangs")))
             s.bangs_left = 0
             s.phase = "before_barricades"
             return
         die_id, n = arg
-        d = self._die(self._front_die(die_id), die_id)
+        for d in s.front[p]:                                                # _front_die, checked legal
+            if d.id == die_id:
+                break
+        else:
+            raise RulesError(f"no die {die_id!r} to act on")
         s.bangs_left -= n
         s.bangs_used += n
         left = SYMBOLS[d.face] - n
@@ -1397,28 +1721,32 @@ class Game:
             s.pool[d.type] += 1
         else:
             d.face = "zombie1"                                              # L-10
-        events.append(Event("shot", {"player": p, "die": die_id, "bangs": n, "cleared": left == 0, "face": d.face}))
+        events.append(_ev("shot", ("player", "die", "bangs", "cleared", "face"), (p, die_id, n, left == 0, d.face)))
 
     def _give(self, p: str, die_id: str | None, events: list[Event]) -> None:
         s = self.state
         if die_id is None:
             self._end_of_turn_a(p, events)
             return
-        d = self._die(self._front_die(die_id), die_id)
+        for d in s.front[p]:                                                # _front_die, checked legal
+            if d.id == die_id:
+                break
+        else:
+            raise RulesError(f"no die {die_id!r} to act on")
         to = self.left_of(p)
         s.front[p].remove(d)
         s.front[to].append(d)                                               # L-8, L-13
         s.gives_left -= 1
-        events.append(Event("given", {"player": p, "to": to, "dice": [[d.id, d.face]], "why": "barricade"}))
+        events.append(_ev("given", ("player", "to", "dice", "why"), (p, to, [[d.id, d.face]], "barricade")))
 
     def _end_of_turn_a(self, p: str, events: list[Event]) -> None:
         """L-14 (a) the medkit (L-19), then the prompt for (b)."""
         s = self.state
-        while s.front[p] and any(h[0] == "medkit" for h in s.held[p]):
+        while s.front[p] and _holds_medkit(s.held[p]):
             self._take_token(p, "medkit")
             face = self._face("shoot")                                      # LA-9
             saved = BANGS.get(face, 0) > 0
-            events.append(Event("medkit", {"player": p, "face": face, "saved": saved}))
+            events.append(_ev("medkit", ("player", "face", "saved"), (p, face, saved)))
             if saved:
                 for d in s.front[p]:
                     s.pool[d.type] += 1
@@ -1434,7 +1762,7 @@ class Game:
                 return
             if t is not None:
                 s.held[p].append(["barricade", t])
-                events.append(Event("drew_face_down", {"player": p}))
+                events.append(_ev("drew_face_down", ("player",), (p,)))
         s.gives_left = 0
         if len(s.held[p]) > TOKEN_LIMIT:                                    # L-14 (c) before (e), LA-5
             s.phase = "keep"
@@ -1458,7 +1786,7 @@ class Game:
     def _discard(self, p: str, gone: list[list[Any]], events: list[Event]) -> None:
         if gone:
             self.state.removed.extend(h[1] or h[0] for h in gone)
-            events.append(Event("discarded", {"player": p, "tokens": [h[0] for h in gone]}))
+            events.append(_ev("discarded", ("player", "tokens"), (p, [h[0] for h in gone])))
 
     def _end_of_turn_d(self, p: str, events: list[Event]) -> None:
         """L-14 (c) the limit (the 3 held longest when not asked), (d) dice back, (e) overrun."""
@@ -1481,24 +1809,26 @@ class Game:
         for d in s.front[p]:
             s.pool[d.type] += 1
         s.front[p] = []
-        s.removed.extend(h[1] or h[0] for h in s.held[p])
+        removed = s.removed
+        for h in s.held[p]:
+            removed.append(h[1] or h[0])
         s.held[p] = []
         if "survivors" in s.variants and s.lives[p] > 1:
             s.lives[p] -= 1
-            events.append(Event("overrun", {"player": p, "lives": s.lives[p]}))
+            events.append(_ev("overrun", ("player", "lives"), (p, s.lives[p])))
             if not s.hero[p] and not s.hero_used:
                 s.hero[p] = True
-                events.append(Event("hero_gained", {"player": p, "why": "a life lost"}))
+                events.append(_ev("hero_gained", ("player", "why"), (p, "a life lost")))
             return
-        events.append(Event("overrun", {"player": p}))
+        events.append(_ev("overrun", ("player",), (p,)))
         if "survivors" in s.variants:
             s.lives[p] = 0
         s.hero[p] = False                                                   # back to the supply
         s.eliminated.append(p)
-        events.append(Event("eliminated", {"player": p}))
+        events.append(_ev("eliminated", ("player",), (p,)))
         if "zombies_everywhere" in s.variants and s.level < MAX_FORCED:     # L-27
             s.level += 1
-            events.append(Event("level", {"level": s.level, "why": "a player is zombified"}))
+            events.append(_ev("level", ("level", "why"), (s.level, "a player is zombified")))
         if len(self.in_game()) <= 1:
             self._finish(events, "the last one alive")
 
@@ -1510,6 +1840,7 @@ class Game:
     def _finish(self, events: list[Event], why: str) -> None:
         s = self.state
         self._legal = None
+        self._auto = None
         alive = self.in_game()
         in_setup = s.phase == "setup"                                      # L-25: ended in the setup draws
         s.finished = True
@@ -1525,8 +1856,11 @@ class Game:
             s.winners = heroes or tied                                      # L-25
         else:
             s.winners = alive
-        events.append(Event("game_over", {"winners": list(s.winners), "why": why, "scores": dict(s.scores),
-                                          **({"setup": True} if in_setup else {})}))
+        if in_setup:
+            events.append(_ev("game_over", ("winners", "why", "scores", "setup"),
+                              (list(s.winners), why, dict(s.scores), True)))
+        else:
+            events.append(_ev("game_over", ("winners", "why", "scores"), (list(s.winners), why, dict(s.scores))))
 
     # ------------------------------------------------------------------ views
     def _held_public(self, p: str) -> list[str]:
@@ -1548,7 +1882,8 @@ class Game:
             "active": s.active, "phase": s.phase, "turn": s.turn,
             "level": s.level, "night": s.night, "apocalypse_drawn": s.apocalypse_drawn,
             "bag_size": len(s.bag), "pool": dict(s.pool),
-            "tray": [[d.id, d.type, d.face] for d in sorted(s.tray, key=_die_order)],
+            "tray": [[d.id, d.type, d.face] for d in (s.tray if s.tray is self._sorted_tray
+                                                      else sorted(s.tray, key=_die_order))],
             "turn_state": {"radio": [list(r) for r in s.radio], "chainsaw_before": s.chainsaw_before,
                            "pistols": s.pistols, "axes": s.axes, "hero_used": s.hero_used,
                            "draws_left": s.draws_left, "bangs_left": s.bangs_left, "gives_left": s.gives_left},
@@ -1635,7 +1970,7 @@ class Game:
 
 
 #: What :meth:`Game.apply` does with the answer (its ``arg``) in each phase outside the
-#: windows and the dice's undo.
+#: windows, the dice's undo and the start.
 _STEPS: dict[str, Callable[[Game, str, Any, list[Event]], None]] = {
     "setup": Game._place_setup,
     "zombified": lambda game, p, arg, events: game._zombified_roll(p, events),
@@ -1646,3 +1981,10 @@ _STEPS: dict[str, Callable[[Game, str, Any, list[Event]], None]] = {
     "draw_barricades": Game._barricade_draws,
     "keep": Game._keep,
 }
+
+#: How each window closes on its pass (:meth:`Game.apply` closes the window before itself).
+_CLOSE: dict[str, Callable[[Game, str, list[Event]], None]] = {
+    "before": Game._close_before, "after": Game._close_after, "before_shoot": Game._close_before_shoot,
+    "before_barricades": Game._close_before_barricades,
+}
+

@@ -110,15 +110,16 @@ for seed in [10**6] + list(range(n)):   # a first game, counted in both runs: an
 """
 
 
-def _instructions(games: int, players: int, source: str | None) -> int:
-    """Instructions executed by a fresh interpreter playing ``games`` games (callgrind)."""
+def _instructions(games: int, players: int, source: str | None, script: str = _PLAY_SCRIPT) -> int:
+    """Instructions executed by a fresh interpreter playing ``games`` games (callgrind):
+    ``script`` run with the number of games and the players' names as arguments."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise RuntimeError("valgrind is not installed")
     env = dict(os.environ, PYTHONHASHSEED="0")
     if source is not None:                          # that source first, before the installed one
         env["PYTHONPATH"] = source + os.pathsep + env.get("PYTHONPATH", "")
-    command = [sys.executable, "-c", _PLAY_SCRIPT, str(games), *COLOURS[:players]]
+    command = [sys.executable, "-c", script, str(games), *COLOURS[:players]]
     subprocess.run(command, cwd=source, env=env, capture_output=True)    # compiled once, as both runs find it
     done = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
                           cwd=source, env=env, capture_output=True, text=True)
@@ -128,15 +129,18 @@ def _instructions(games: int, players: int, source: str | None) -> int:
     return int(found.group(1))
 
 
-def instructions_per_game(games: int = 100, players: int = 6, source: str | None = None) -> float:
+def instructions_per_game(games: int = 100, players: int = 6, source: str | None = None,
+                          script: str = _PLAY_SCRIPT) -> float:
     """Instructions per game: callgrind's count for ``games`` games minus its count for none
     (start-up, imports, content, and one first game that does any late import), divided
     by ``games``. The sources are compiled (``__pycache__``) before either count. ``source``: a source tree to run
-    instead of the installed project. Deterministic to a few hundredths of a percent."""
-    return (_instructions(games, players, source) - _instructions(0, players, source)) / games
+    instead of the installed project; ``script``: another game's games (see ``bench.lastonealive``).
+    Deterministic to a few hundredths of a percent."""
+    return (_instructions(games, players, source, script) - _instructions(0, players, source, script)) / games
 
 
-def instructions_against(rev: str, games: int = 100, players: int = 6) -> tuple[float, float]:
+def instructions_against(rev: str, games: int = 100, players: int = 6,
+                         script: str = _PLAY_SCRIPT) -> tuple[float, float]:
     """(this source's, ``rev``'s) instructions per game, measured one after the other."""
     top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True)
     if top.returncode != 0:
@@ -145,11 +149,11 @@ def instructions_against(rev: str, games: int = 100, players: int = 6) -> tuple[
                              capture_output=True)
     if archive.returncode != 0:
         raise RuntimeError(f"git archive {rev}: {archive.stderr.decode(errors='replace').strip()}")
-    now = instructions_per_game(games, players)
+    now = instructions_per_game(games, players, script=script)
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(tmp, filter="data")
-        before = instructions_per_game(games, players, tmp)
+        before = instructions_per_game(games, players, tmp, script)
     return now, before
 
 
