@@ -118,3 +118,79 @@ class Controls:
             if 0 <= position < 16 and accepted(meaning):
                 mask |= 1 << position
         return (mask, 0, 0)
+
+
+class PromptControls:
+    """Outspeed's controls for the console's session (:mod:`bitbox.table.controls`): the
+    protocol's prompts (``bonus``, ``program``, ``keep``: :mod:`outspeed.cartridge`) read from
+    and set on the wheels as the table above says, with the optional members the session asks
+    of a game: the bonus phase asked zone by zone from the front (``order``; a player holding
+    no token is not asked), that a player plays a token or none said once locked in
+    (``declared``), the path lights, the wheels a refusal points at and the keyboard's pad."""
+
+    def __init__(self, wheel_map: WheelMap) -> None:
+        self.wheels = Controls(wheel_map)
+        self.map = wheel_map
+
+    def read(self, prompt: Any, wheels: tuple[int, int, int]) -> Any:
+        """The answer the wheels name; ValueError when they name none (None is "no token")."""
+        if prompt.kind == "program":
+            path = self.map.meaning("right", wheels[2])
+            if path not in PATHS:
+                raise ValueError(f"no path at stop {wheels[2]}")
+            number = None
+            if any(getattr(o, "path", None) == path and o.number is not None for o in prompt.options):
+                n = self.map.meaning("centre", wheels[1])
+                number = n if isinstance(n, int) and not isinstance(n, bool) else -1
+            return Choice(path, number)
+        token = self.wheels.token(wheels) if prompt.kind == "bonus" else self.wheels.kept(wheels)
+        if token is UNREADABLE or (prompt.kind != "bonus" and token not in TOKENS):
+            raise ValueError(f"no token at stop {wheels[0]}")
+        return token
+
+    def wheels_for(self, prompt: Any, action: Any) -> tuple[int, int, int]:
+        set_ = self.wheels.wheels_for(prompt.kind, action)
+        return (set_.get("left", 0), set_.get("centre", 0), set_.get("right", 0))
+
+    def hint(self, prompt: Any) -> tuple[int, int, int]:
+        return self.wheels.hint(prompt.kind, prompt.options)
+
+    def lights(self, game: Any, prompt: Any) -> tuple[bool, bool, bool]:
+        engine = getattr(game, "engine", game)
+        return self.wheels.lights(prompt.kind, tuple(engine.current_paths) if prompt.kind == "program" else ())
+
+    @staticmethod
+    def refused_wheels(kind: str) -> int:
+        return Controls.refused_wheels("must_reprogram" if kind == "program" else "must_redeclare")
+
+    @staticmethod
+    def order(game: Any, prompts: Any) -> list[list[str]]:
+        """The bonus phase zone by zone, from the front: the players holding a token (the others
+        play none, which is public); any other phase at once."""
+        if not prompts or prompts[0].kind != "bonus":
+            return [[p.player for p in prompts]]
+        s = getattr(game, "engine", game).state
+        holders = [p.player for p in prompts if s.held[p.player]]
+        return [[p for p in holders if s.zone[p] == z] for z in sorted({s.zone[p] for p in holders}, reverse=True)]
+
+    @staticmethod
+    def declared(prompt: Any, action: Any) -> str | None:
+        """That a player plays a token (not which) is public once they lock it."""
+        if prompt.kind != "bonus":
+            return None
+        return "declared_token" if action is not None else "declared_none"
+
+    def pad_lines(self, words: Any, view: Mapping[str, Any], prompt: Any, action: Any) -> list[str]:
+        """The keyboard pad: the choice, the tokens held; the two drawn when keeping one."""
+        if prompt.kind == "program":
+            lines = [f"▶ {words.path(action.path)}"]
+            if action.number is not None:
+                lines.append(f"X = {action.number}")
+        else:
+            lines = [f"▶ {words.token(action)}"]
+        held = view.get("held", [])
+        if held:
+            lines.append(", ".join(words.token(t) for t in held))
+        if prompt.kind == "keep":
+            lines.append(" / ".join(words.token(t) for t in prompt.options))
+        return lines

@@ -138,6 +138,11 @@ def bot_kinds(bot: str) -> tuple[str, ...]:
 
 
 
+def engine_of(game: Any) -> Game:
+    """The rules engine's game of a cartridge's game (or the engine's game itself)."""
+    return getattr(game, "engine", game)
+
+
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
     from bitbox.table.play import play as console_play
@@ -159,6 +164,8 @@ class OutspeedTable(EngineTable):
         self.cfg = TableConfig()                    # read by defaults(), inside play (a bad file: one line)
         self.content: Any = None
         self.wheel_map: Any = None
+        self.controls: Any = None
+        self.budget: Any = None                     # the search bot's (--think, --rollouts)
 
     def defaults(self) -> Any:
         self.cfg = load_table_config(self.table_config)     # read here, inside play: a bad file is one line
@@ -171,11 +178,16 @@ class OutspeedTable(EngineTable):
         from .bots import BOTS
         from .content import load_content
         from .wheelmap import load_outspeed_wheel_map
+        from bitbox.bots.search import SEARCH, Budget
+
+        from .controls import PromptControls
         bot_name = req.bot or self.cfg.bot
-        if not all(b in BOTS for b in bot_kinds(bot_name)):
-            raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
+        if not all(b in BOTS or b == SEARCH for b in bot_kinds(bot_name)):
+            raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)}, {SEARCH})")
+        self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
         self.content = load_content()
         self.wheel_map = load_outspeed_wheel_map(tiles=self.content.tiles)   # checked: a mistake is one line, exit 2
+        self.controls = PromptControls(self.wheel_map)
         return str(bot_name)
 
     def deal(self, seats: list[dict], seed: int, req: Any, words: Lang) -> Any:
@@ -192,22 +204,37 @@ class OutspeedTable(EngineTable):
         return NewGame(game, {"first_game": first_game, "tokens": mode}, after=[words.t(f"status.tokens.{mode}")])
 
     def session(self, game: Any, plans: list[Any], record: Any, pace: Any, inputs: int, printer: Any) -> Any:
-        from .session import Session
-        return Session(game, plans, wheel_map=self.wheel_map, journal=record, pace=pace, inputs_applied=inputs,
-                       on_event=printer)
+        """The console's session (:mod:`bitbox.table.session`) with Outspeed's controls and
+        presentation; its game is the cartridge's (``game``: the engine's, dealt or rebuilt)."""
+        from bitbox.table.session import Session
+
+        from .cartridge import CARTRIDGE, OutspeedGame
+        return Session(CARTRIDGE, OutspeedGame(engine_of(game)), plans, controls=self.controls, journal=record,
+                       pace=pace, inputs_applied=inputs, on_event=printer)
 
     def bot_driver(self, player: str, sim: Any, bot: str, game: Any, pace: Any) -> Any:
-        from .bots import make_bot
-        from .session import BotDriver
-        return BotDriver(player, sim, make_bot(bot, 0, dice=self.content.dice), self.wheel_map, seed=game.state.seed,
-                         think=pace.think)
+        from bitbox.bots import make_bot
+        from bitbox.table.session import BotDriver
+
+        from .cartridge import CARTRIDGE
+        return BotDriver(player, sim, make_bot(CARTRIDGE, bot, 0, self.budget), self.controls,
+                         seed=engine_of(game).state.seed, think=pace.think)
 
     def bot_cycle(self, bot: str) -> tuple[str, ...]:
         return bot_kinds(bot)
 
     def keyboard(self, sims: Mapping[str, Any], words: Any) -> Any:
-        from .session import KeyboardDriver
-        return KeyboardDriver(sims, self.wheel_map)
+        from bitbox.table.session import KeyboardDriver
+        return KeyboardDriver(sims, self.controls, words)
+
+    def turn(self, game: Any) -> int:
+        return int(engine_of(game).state.turn)
+
+    def seed(self, game: Any) -> int:
+        return int(engine_of(game).state.seed)
+
+    def winners(self, game: Any) -> list[str]:
+        return list(engine_of(game).state.winners)
 
     def loop(self) -> type:
         return TableLoop

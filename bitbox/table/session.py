@@ -19,6 +19,15 @@ besides its cartridge (and, optionally, its controls and words).
 
 Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
 :class:`KeyboardDriver`), exactly as a person does with a real one.
+
+What a game may add, all optional (docs/games.md "At the table"): on its **controls**,
+``order`` (the players of a simultaneous phase asked in turn, group by group; a player in no
+group is answered by the table with the prompt's only option), ``declared`` (the public word
+of an answer once it is locked in: logged and shown, and the answer stands), ``lights`` and
+``refused_wheels`` (the controller's lights; the wheels a refusal points at), ``pad_lines``
+(the keyboard pad); on its cartridge, a **presentation** (:class:`Presentation`): a public line
+when prompts open, the events of an answer shown in :class:`Step` s (a die that tumbles, a
+frame drawn after each step) and the game's own table view.
 """
 from __future__ import annotations
 
@@ -27,7 +36,7 @@ import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.colours import SCREEN_RGB
@@ -38,6 +47,52 @@ from .controls import Controls, controls_of
 from .protocol_rules import INPUT_KIND, ProtocolJournalRules, session_rules_of
 from .referee import Journaling, Pace, Referee, decision_seed
 from .seating import SeatPlan
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of showing an answer's events: the lines logged as it begins (``told``) and as
+    it ends (``told_after``: a die's value once it has landed), the public view drawn during
+    it, how long it is held, and public facts the game's table view draws with it (``facts``:
+    e.g. the dice on the table, the ships that moved)."""
+
+    told: Sequence[LogEntry]
+    seconds: float
+    view: Mapping[str, Any]
+    told_after: Sequence[LogEntry] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Presentation:
+    """How the table shows a game: the console's own, and the base of a game's (a cartridge's
+    optional ``presentation``: a callable giving one such object a session, which may keep
+    what it shows from one answer to the next). It sees public things only: views, events,
+    the table's public statuses."""
+
+    def opening(self, game: Game, prompts: Sequence[Prompt]) -> Sequence[LogEntry]:
+        """Public lines logged when a phase's prompts open (e.g. a new turn's announcement)."""
+        return ()
+
+    def steps(self, before: Mapping[str, Any], events: Sequence[Any], after: Mapping[str, Any], game: Game,
+              pace: Pace, hold: float) -> Sequence[Step]:
+        """The events of one submitted answer as steps (``before``/``after``: the public views
+        around it; ``hold``: the console's time for them). The console's: one step, every event
+        logged at once, the view after them, held ``hold`` seconds. The table shows the engine's
+        view after the last step whatever it was."""
+        return (Step(tuple(LogEntry(str(e.kind), dict(e.data)) for e in events), hold, after),)
+
+    def table_view(self, base: ShellView, facts: Mapping[str, Any], kinds: Sequence[str],
+                   elapsed: float | None) -> ShellView:
+        """What the screen draws: the console's ``base`` (its ``view["game"]`` is the public
+        view shown), with the current step's ``facts``, the kinds of the open prompts and the
+        seconds since the step began (None: it is over)."""
+        return base
+
+
+def presentation_of(cartridge: Any) -> Presentation:
+    """A new presentation for a session of ``cartridge``'s game (its own, or the console's)."""
+    make = getattr(cartridge, "presentation", None)
+    return make() if callable(make) else Presentation()
 
 
 def turn_of(game: Any) -> int | None:
@@ -68,10 +123,18 @@ class Session(Referee):
         self.answers: dict[str, Action] = {}
         self.shown_view: Mapping[str, Any] = game.public_view()
         self._hold_until = 0.0
-        self._steps: deque[LogEntry] = deque()
+        self._steps: deque[Step] = deque()
+        self._step: Step | None = None
+        self._step_started = 0.0
+        self._said_over = False
         self._turn = turn_of(game)
         self.moves = inputs_applied
         self.thinking: set[str] = set()          # players whose bot is searching (shown on screen)
+        self.presentation = presentation_of(cartridge)
+        self.facts: Mapping[str, Any] = {}       # the current step's public facts (the presentation's)
+        self.groups: list[list[str]] = []        # the players asked in turn (controls.order): first, now
+        self.auto: set[str] = set()              # players the table answered (their only option)
+        self.declared: dict[str, str] = {}       # answers told publicly (controls.declared): they stand
 
     # ------------------------------------------------------------------ the console's hooks
     def colour_of(self, player: str) -> tuple[int, int, int]:
@@ -94,6 +157,10 @@ class Session(Referee):
         return self.rules.state_hash(game)
 
     def _position(self) -> tuple[int, str]:
+        own = getattr(self.rules, "position", None)           # the game's own journal says (turn, phase)
+        if callable(own):
+            turn, phase = own(self.game)
+            return int(turn), str(phase)
         return (self._turn if self._turn is not None else self.moves + 1,
                 "+".join(sorted({p.kind for p in self.open.values()})))
 
@@ -102,7 +169,15 @@ class Session(Referee):
         return f"turn {self._position()[0]}, {self.stage} {kinds}".strip()
 
     def _lights_for(self, player: str) -> tuple[bool, bool, bool]:
-        return (True, True, True) if self.awaiting(player) is not None else (False, False, False)
+        prompt = self.awaiting(player)
+        if prompt is None:
+            return (False, False, False)
+        lights = getattr(self.controls, "lights", None)
+        return tuple(bool(x) for x in lights(self.game, prompt)) if callable(lights) else (True, True, True)  # type: ignore[return-value]
+
+    def _refused_wheels(self, kind: str) -> int:
+        wheels = getattr(self.controls, "refused_wheels", None)
+        return int(wheels(kind)) if callable(wheels) else 0b001
 
     def _hint(self, player: str) -> tuple[int, int, int]:
         prompt = self.awaiting(player)
@@ -111,7 +186,7 @@ class Session(Referee):
     # ------------------------------------------------------------------ what drivers ask
     def awaiting(self, player: str) -> Prompt | None:
         """The prompt ``player`` must still answer now (None: nothing to do)."""
-        if self.stage != "prompt" or player in self.answers:
+        if self.stage != "prompt" or player in self.answers or (self.groups and player not in self.groups[0]):
             return None
         return self.open.get(player)
 
@@ -123,46 +198,89 @@ class Session(Referee):
         if self.game.finished:
             self._finish()
             return
-        self.open = {p.player: p for p in self.game.prompts()}
-        self.answers = {}
+        prompts = list(self.game.prompts())
+        self.open = {p.player: p for p in prompts}
+        self.answers, self.auto, self.declared = {}, set(), {}
+        order = getattr(self.controls, "order", None)
+        groups = [list(g) for g in order(self.game, prompts)] if callable(order) else [list(self.open)]
+        self.groups = [g for g in ([p for p in g if p in self.open] for g in groups) if g]
+        asked = {p for g in self.groups for p in g}
+        for p, prompt in self.open.items():
+            if p not in asked:                      # nobody is asked: the table gives the only option
+                if len(prompt.options) != 1:
+                    raise ValueError(f"the controls ask nobody for {p}'s {prompt.kind}, which has "
+                                     f"{len(prompt.options)} options")
+                self.answers[p] = prompt.options[0]
+                self.auto.add(p)
         self.stage = "prompt"
+        for entry in self.presentation.opening(self.game, prompts):
+            self._log(entry.kind, dict(entry.data))
         self._new_prompt()
-        for player in self.open:
+        for player in (self.groups[0] if self.groups else ()):
             self._evaluate(player)
 
     def _evaluate(self, player: str) -> None:
-        if self.stage != "prompt" or player not in self.open:
+        if self.stage != "prompt" or player not in self.open or player in self.auto or \
+                (self.groups and player not in self.groups[0]):
             return
         c = self.ctl[player]
         if not c.locked:
-            self.answers.pop(player, None)          # the lock opened: the answer is taken back
+            if player not in self.declared:
+                self.answers.pop(player, None)      # the lock opened: the answer is taken back
             return
         if c.stale or player in self.refused or player in self.answers:
             return
         prompt = self.open[player]
+        unreadable = False
         try:
             action = self.controls.read(prompt, c.wheels)
         except (LookupError, TypeError, ValueError):      # a game's controls must not stop the table
-            action = None
+            action, unreadable = None, True
+        # None is an answer only where the prompt offers it (e.g. "play no token")
+        unreadable = unreadable or (action is None and None not in prompt.options)
         try:
-            code = "unreadable" if action is None else self.game.refusal(player, action)
+            code = "unreadable" if unreadable else self.game.refusal(player, action)
         except TypeError:                                 # e.g. an unhashable answer
             code = "unreadable"
         if code is not None:
-            self._refuse(player, code)
+            self._refuse(player, prompt.kind)       # private: only the refused wheels are told
             return
         self.answers[player] = action
+        declared = getattr(self.controls, "declared", None)
+        word = declared(prompt, action) if callable(declared) else None
+        if word:                                    # told publicly: the answer stands
+            self.declared[player] = str(word)
+            self._log(str(word), {"player": player})
 
     def _progress(self, now: float | None = None) -> None:
         now = self.clock() if now is None else now
-        if self.stage == "prompt":
-            if self.open and len(self.answers) == len(self.open) and not self.paused:
+        if self.stage == "prompt" and not self.paused:
+            while self.groups and all(p in self.answers for p in self.groups[0]):
+                self.groups.pop(0)                  # the next group is asked
+                for p in (self.groups[0] if self.groups else ()):
+                    self._evaluate(p)
+            if self.open and len(self.answers) == len(self.open):
                 answers = {p: self.answers[p] for p in self.open}
                 self._submit(*self._input(answers))
                 if self.stage == "showing":
-                    self._hold_until = now + self._hold()
-        if self.stage == "showing" and now >= self._hold_until:
-            self._end_showing()
+                    self._hold_until = now          # its first step begins now
+        while self.stage == "showing" and now >= self._hold_until:
+            if self._step is not None:              # the step ends
+                for entry in self._step.told_after:
+                    self._tell(entry)
+                self._step = None
+            if not self._steps:
+                self._end_showing()
+                break
+            step = self._step = self._steps.popleft()
+            self._step_started, self._hold_until = now, now + step.seconds
+            self.shown_view, self.facts = step.view, step.facts
+            for entry in step.told:
+                self._tell(entry)
+
+    def _tell(self, entry: LogEntry) -> None:
+        self._said_over = self._said_over or entry.kind == "game_over"
+        self._log(entry.kind, dict(entry.data))
 
     def _input(self, answers: Mapping[str, Action]) -> tuple[str, dict[str, Any]]:
         """The journal's input for ``answers`` (one per open prompt): the game's own journal
@@ -174,39 +292,38 @@ class Session(Referee):
             return str(kind), dict(data)
         return INPUT_KIND, ProtocolJournalRules.input_data(self.cartridge, answers)
 
-    def _hold(self) -> float:
-        """How long the table shows one answer's events: a step each, a reveal for a
+    def _hold(self, n: int = 1) -> float:
+        """How long the table shows one answer's ``n`` events: a step each, a reveal for a
         simultaneous phase, at most a few seconds."""
-        n = len(self._steps)
         base = self.pace.reveal if len(self.open) > 1 else self.pace.step
         return min(base + self.pace.step * max(0, n - 1), 3 * self.pace.reveal)
 
     def _show(self, before: Any, events: list[Any]) -> None:
         self.moves += 1
         self.stage = "showing"
-        self._steps = deque(LogEntry(str(e.kind), dict(e.data)) for e in events)
-        for entry in self._steps:
-            self._log(entry.kind, dict(entry.data))
-        self.shown_view = self.game.public_view()       # the table after the events it shows
+        self.groups = []
+        self._said_over, self._step = False, None
+        self._steps = deque(self.presentation.steps(before, events, self.game.public_view(), self.game, self.pace,
+                                                    self._hold(len(events))))
 
     def _end_showing(self) -> None:
         turn = turn_of(self.game)
         done = self._turn if self._turn is not None else self.moves
+        self.shown_view = self.game.public_view()       # the table after the events it showed
         if self.game.finished:
             self._finish()                  # the last turn's frame names the winners
             return
-        self._steps.clear()
         if turn is None or turn != self._turn:
             self.milestones.append(("turn_end", done, self.table()))
         self._turn = turn
         self._begin_phase()
 
     def _finish(self) -> None:
-        self.open, self.answers = {}, {}
+        self.open, self.answers, self.groups = {}, {}, []
         self.stage = "finished"
         self.shown_view = self.game.public_view()
         winners = list(self.game.winners)
-        if not any(e.kind == "game_over" for e in self._steps):      # unless the game said it
+        if not self._said_over:             # unless the game said it
             self._log("game_over", {"winners": winners})
         self._steps.clear()
         if self.journal is not None:
@@ -225,11 +342,12 @@ class Session(Referee):
             status = ""
             if p in winners:
                 status = "winner"
-            elif self.stage == "prompt" and p in self.open:
+            elif self.stage == "prompt" and p in self.open and p not in self.auto and \
+                    (p in self.answers or not self.groups or p in self.groups[0]):
                 if p in self.thinking:
                     status = "thinking"
                 elif p in self.answers:
-                    status = "ready"
+                    status = self.declared.get(p, "ready")
                 elif p in self.refused:
                     status = "refused"
                 elif c.locked and c.stale:
@@ -244,13 +362,16 @@ class Session(Referee):
         view = {"players": [{"player": p, "active": True} for p in self.game.players],
                 "winners": list(self.game.winners) if self.stage == "finished" else [],
                 "game": self.shown_view, "turn": self._turn}
-        asking = [p for p in self.open if p not in self.answers] if self.stage == "prompt" else []
+        asking = [p for p in self.open if self.awaiting(p) is not None]
         kinds = sorted({self.open[p].kind for p in asking})
         prompt = ("ui.asking", {"players": asking, "kind": kinds[0]}) if asking else None
         lost = [s.player for s in self.seats if self.ctl[s.player].lost and self._is_active(s.player)]
         banner = ("banner.paused", {"players": lost}) if lost and self.stage != "finished" else None
-        return ShellView(view=view, players=self.statuses(), stage=self.stage, prompt=prompt, banner=banner,
+        base = ShellView(view=view, players=self.statuses(), stage=self.stage, prompt=prompt, banner=banner,
                          log=tuple(self.log[-40:]))
+        now = self.clock() if now is None else now
+        elapsed = now - self._step_started if self.stage == "showing" and now < self._hold_until else None
+        return self.presentation.table_view(base, self.facts, sorted({p.kind for p in self.open.values()}), elapsed)
 
 
 @dataclass
@@ -422,9 +543,14 @@ class KeyboardDriver:
         assert prompt is not None
         i = self._sel.get(p, 0)
         words = self.words
-        shown = str(session.cartridge.action_to_data(prompt.options[i]))
-        lines = [words.prompt(prompt.kind, prompt.context), f"◀ {words.option(prompt.kind, shown)} ▶"]
+        own = getattr(self.controls, "pad_lines", None)      # the game's own pad (its controls')
+        if callable(own):
+            lines = list(own(words, session.private_view(p), prompt, prompt.options[i % len(prompt.options)]))
+        else:
+            shown = str(session.cartridge.action_to_data(prompt.options[i]))
+            lines = [words.prompt(prompt.kind, prompt.context), f"◀ {words.option(prompt.kind, shown)} ▶"]
         return {"player": p, "shown": self.shown, "lines": lines}
 
 
-__all__ = ["BotDriver", "KeyboardDriver", "Session", "at_the_keyboard", "decision_seed", "turn_of"]
+__all__ = ["BotDriver", "KeyboardDriver", "Presentation", "Session", "Step", "at_the_keyboard", "decision_seed",
+           "presentation_of", "turn_of"]
