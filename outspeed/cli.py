@@ -63,7 +63,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from .table import PlayOptions, play
     size = args.size                    # checked by size_arg
     try:
-        spec = command_bots(args.bots, args.bot, (*BOTS, SEARCH), MIXED, most=MAX_PLAYERS)
+        spec = command_bots(args.bots, args.bot, tuple(BOTS), MIXED, most=MAX_PLAYERS, extra=(SEARCH,))
     except BotsError as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
         return 2

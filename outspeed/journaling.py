@@ -11,7 +11,7 @@ from bitbox.table.journal import StateJournalRules, check_choices
 
 from .rules import Event, EventKind, Game, Refused, RulesError
 from .session.log import log_data
-from .session.referee import apply_input, state_hash
+from .session import apply_input, state_hash
 
 
 class OutspeedJournalRules(StateJournalRules):

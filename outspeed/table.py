@@ -138,6 +138,30 @@ def bot_kinds(bot: str) -> tuple[str, ...]:
 
 
 
+def session_of(game: Any, plans: Any, wheel_map: Any, **kwargs: Any) -> Any:
+    """Outspeed at the console's session (:class:`bitbox.table.session.Session`): the
+    cartridge's game around ``game`` (the engine's), Outspeed's controls on ``wheel_map``;
+    ``kwargs``: the session's (journal, pace, clock, inputs_applied, on_event)."""
+    from bitbox.table.session import Session
+
+    from .cartridge import CARTRIDGE, OutspeedGame
+    from .controls import Controls
+    return Session(CARTRIDGE, OutspeedGame(engine_of(game)), plans, controls=Controls(wheel_map), **kwargs)
+
+
+def bot_of(player: str, sim: Any, bot: str, wheel_map: Any, *, seed: int, think: float = 0.0,
+           budget: Any = None) -> Any:
+    """One of Outspeed's bots (or the console's search bot, with ``budget``) playing ``player``
+    on the simulated controller ``sim`` (:class:`bitbox.table.session.BotDriver`)."""
+    from bitbox.bots import make_bot
+    from bitbox.table.session import BotDriver
+
+    from .cartridge import CARTRIDGE
+    from .controls import Controls
+    return BotDriver(player, sim, make_bot(CARTRIDGE, bot, 0, budget), Controls(wheel_map), seed=seed,
+                     think=think)
+
+
 def engine_of(game: Any) -> Game:
     """The rules engine's game of a cartridge's game (or the engine's game itself)."""
     return getattr(game, "engine", game)
@@ -180,14 +204,14 @@ class OutspeedTable(EngineTable):
         from .wheelmap import load_outspeed_wheel_map
         from bitbox.bots.search import SEARCH, Budget
 
-        from .controls import PromptControls
+        from .controls import Controls
         bot_name = req.bot or self.cfg.bot
         if not all(b in BOTS or b == SEARCH for b in bot_kinds(bot_name)):
             raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)}, {SEARCH})")
         self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
         self.content = load_content()
         self.wheel_map = load_outspeed_wheel_map(tiles=self.content.tiles)   # checked: a mistake is one line, exit 2
-        self.controls = PromptControls(self.wheel_map)
+        self.controls = Controls(self.wheel_map)
         return str(bot_name)
 
     def deal(self, seats: list[dict], seed: int, req: Any, words: Lang) -> Any:
@@ -206,19 +230,12 @@ class OutspeedTable(EngineTable):
     def session(self, game: Any, plans: list[Any], record: Any, pace: Any, inputs: int, printer: Any) -> Any:
         """The console's session (:mod:`bitbox.table.session`) with Outspeed's controls and
         presentation; its game is the cartridge's (``game``: the engine's, dealt or rebuilt)."""
-        from bitbox.table.session import Session
-
-        from .cartridge import CARTRIDGE, OutspeedGame
-        return Session(CARTRIDGE, OutspeedGame(engine_of(game)), plans, controls=self.controls, journal=record,
-                       pace=pace, inputs_applied=inputs, on_event=printer)
+        return session_of(game, plans, self.wheel_map, journal=record, pace=pace, inputs_applied=inputs,
+                          on_event=printer)
 
     def bot_driver(self, player: str, sim: Any, bot: str, game: Any, pace: Any) -> Any:
-        from bitbox.bots import make_bot
-        from bitbox.table.session import BotDriver
-
-        from .cartridge import CARTRIDGE
-        return BotDriver(player, sim, make_bot(CARTRIDGE, bot, 0, self.budget), self.controls,
-                         seed=engine_of(game).state.seed, think=pace.think)
+        return bot_of(player, sim, bot, self.wheel_map, seed=engine_of(game).state.seed, think=pace.think,
+                      budget=self.budget)
 
     def bot_cycle(self, bot: str) -> tuple[str, ...]:
         return bot_kinds(bot)

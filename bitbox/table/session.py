@@ -31,6 +31,7 @@ frame drawn after each step) and the game's own table view.
 """
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 from concurrent.futures import Future
@@ -264,19 +265,27 @@ class Session(Referee):
                 self._submit(*self._input(answers))
                 if self.stage == "showing":
                     self._hold_until = now          # its first step begins now
-        while self.stage == "showing" and now >= self._hold_until:
-            if self._step is not None:              # the step ends
-                for entry in self._step.told_after:
-                    self._tell(entry)
-                self._step = None
-            if not self._steps:
-                self._end_showing()
-                break
-            step = self._step = self._steps.popleft()
-            self._step_started, self._hold_until = now, now + step.seconds
-            self.shown_view, self.facts = step.view, step.facts
-            for entry in step.told:
+        while self.stage == "showing" and self._advance_step(now):
+            pass
+
+    def _advance_step(self, now: float) -> bool:
+        """The next step of the answer shown, once the current one's time is over (after the
+        last, the next prompts). True if the table moved on."""
+        if now < self._hold_until:
+            return False
+        if self._step is not None:                  # the step ends
+            for entry in self._step.told_after:
                 self._tell(entry)
+            self._step = None
+        if not self._steps:
+            self._end_showing()
+            return True
+        step = self._step = self._steps.popleft()
+        self._step_started, self._hold_until = now, now + step.seconds
+        self.shown_view, self.facts = step.view, step.facts
+        for entry in step.told:
+            self._tell(entry)
+        return True
 
     def _tell(self, entry: LogEntry) -> None:
         self._said_over = self._said_over or entry.kind == "game_over"
@@ -327,7 +336,7 @@ class Session(Referee):
             self._log("game_over", {"winners": winners})
         self._steps.clear()
         if self.journal is not None:
-            self.journal.finish(winners, self._state_hash(self.game))
+            self.journal.finish(winners, state=self._state_hash(self.game))
         done = self._turn if self._turn is not None else self.moves
         table = self.table()
         self.milestones.append(("turn_end", done, table))
@@ -402,6 +411,8 @@ class BotDriver:
         # at --speed 0 the simulated controller reports a change at once (its firmware's
         # debounce passes in virtual time) instead of 50 ms later: the table waits for nothing
         self.instant = think <= 0
+        # (a hand on another controller, e.g. an emulator's, has no debounce to pass)
+        self._settle = {"settle": self.instant} if "settle" in inspect.signature(sim.set).parameters else {}
         self._plan: _Plan | None = None
         self.searches = callable(getattr(bot, "decide", None))
         self._worker: tuple[tuple[Any, ...], Future[tuple[int, int, int]]] | None = None
@@ -480,10 +491,10 @@ class BotDriver:
             if (c.stale or self.player in session.refused or c.wheels != plan.wheels) and \
                     (plan.unlocked_at < 0 or now - plan.unlocked_at > self.RETRY):
                 plan.unlocked_at = now
-                self.sim.set(locked=False, settle=self.instant)
+                self.sim.set(locked=False, **self._settle)
             return
         left, centre, right = plan.wheels
-        self.sim.set(left=left, centre=centre, right=right, locked=True, settle=self.instant)
+        self.sim.set(left=left, centre=centre, right=right, locked=True, **self._settle)
 
 
 def at_the_keyboard(players: Iterable[str], session: Any) -> str | None:
@@ -494,7 +505,8 @@ def at_the_keyboard(players: Iterable[str], session: Any) -> str | None:
 
 class KeyboardDriver:
     """Hot-seat: the people share one keyboard. The player the table waits for (in seat order)
-    is at it: ←/→ choose among their prompt's options, Enter locks, Backspace opens the lock,
+    is at it: ←/→ choose among their prompt's options, Enter locks (opening the lock first when
+    it is still closed from before), Backspace opens the lock,
     Tab shows or hides their choice on the screen (the others look away). The choice reaches
     the session through their simulated controller."""
 
@@ -530,6 +542,8 @@ class KeyboardDriver:
             self.shown = not self.shown
         elif name == "enter":
             left, centre, right = self.controls.wheels_for(prompt, prompt.options[i])
+            if session.controller(p).locked:        # still closed from before (or refused): open it first
+                self.sims[p].set(locked=False)
             self.sims[p].set(left=left, centre=centre, right=right, locked=True)
             self.shown = False
         elif name == "backspace":

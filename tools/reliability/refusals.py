@@ -26,7 +26,7 @@ REFUSAL_WAIT = 30.0
 #: How long a bot that means to lock a wrong stop waits for its controller's Hint (wall time).
 HINT_WAIT = 0.3
 
-_DRIVERS = {"outspeed": ("outspeed.session.drivers", "BotDriver"), "lastonealive": ("lastonealive.session", "BotDriver")}
+_DRIVERS = {"outspeed": ("bitbox.table.session", "BotDriver"), "lastonealive": ("lastonealive.session", "BotDriver")}
 
 
 def _wrong_stop(hint: Sequence[int], rng: random.Random) -> tuple[int, int] | None:
@@ -125,6 +125,7 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
                 self.sim.set(locked=False)
             return
         kind = session.awaiting(self.player)
+        kind = getattr(kind, "kind", kind)         # the console's session asks a Prompt
         if kind is not None and kind not in ("first", "bag"):
             key = (session.inputs_applied, session.prompt_id, kind, len(getattr(session, "marks", ())))
             plan = getattr(self, "_refusal_plan", None)
