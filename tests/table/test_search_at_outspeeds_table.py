@@ -66,3 +66,50 @@ def test_a_bad_search_option_is_one_line(tmp_path, capsys, bad, says):
         code = exc.code
     err = capsys.readouterr().err
     assert code == 2 and says in err and "Traceback" not in err
+
+
+def test_outspeeds_table_shows_a_searching_bot_as_thinking_in_its_words():
+    """The search bot thinks on a worker thread while the table goes on; Outspeed's screen
+    shows that player as thinking, in each of its languages."""
+    import threading
+    import time
+
+    from bitbox.bots.search import Budget, SearchBot
+    from bitbox.table.session import BotDriver
+    from outspeed.cartridge import CARTRIDGE
+    from outspeed.controls import Controls
+    from outspeed.display import TableDisplay
+    from outspeed.words import LANGUAGES, Lang
+
+    from .helpers import WM, Table
+
+    class Gated(SearchBot):
+        def __init__(self, *args: object) -> None:
+            super().__init__(*args)                       # type: ignore[arg-type]
+            self.gate, self.started = threading.Event(), threading.Event()
+
+        def decide(self, game, prompt):                   # type: ignore[no-untyped-def]
+            self.started.set()
+            assert self.gate.wait(30)
+            return super().decide(game, prompt)
+
+    t = Table(seed=3)
+    t.pump()
+    assert t.stage == "programming"
+    bot = Gated(CARTRIDGE, 0, Budget(2, None))
+    driver = BotDriver("red", t.sims["red"], bot, Controls(WM), seed=3)
+    driver.update(t.s, 0.0)
+    assert bot.started.wait(10)
+    table = t.s.table()
+    assert table.status_of("red").status == "thinking" and table.status_of("blue").status == "to_act"
+    for code in LANGUAGES:
+        said = Lang(code).t("status.thinking")
+        assert said and said != "status.thinking"
+    TableDisplay(size=(480, 270), lang="de").render_full(table)
+    bot.gate.set()
+    deadline = time.monotonic() + 20
+    while t.s.awaiting("red") is not None and time.monotonic() < deadline:
+        driver.update(t.s, 0.0)
+        t.pump()
+    assert t.s.awaiting("red") is None and "red" in t.ready()       # its answer is locked in
+    assert t.s.table().status_of("red").status == "ready"
