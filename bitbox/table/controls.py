@@ -4,8 +4,9 @@ The console's referee reads a player's wheels only through a :class:`Controls` o
 cartridge's ``controls`` attribute when it has one, else :class:`IndexControls`:
 
 * ``read(prompt, wheels)``: the answer the wheel positions ``(left, centre, right)`` name,
-  or None when they name none (the referee then refuses the lock, privately). The answer
-  need not be legal: the referee asks the game (``Game.refusal``).
+  or None when they name none (the referee then refuses the lock, privately); for a prompt
+  that offers None as an answer (e.g. "play nothing"), it raises ValueError or LookupError
+  instead. The answer need not be legal: the referee asks the game (``Game.refusal``).
 * ``wheels_for(prompt, action)``: positions that :meth:`read` reads as ``action`` (bots and
   the keyboard turn a simulated controller to them).
 * ``hint(prompt)``: for each wheel, the bit mask of the stops that are valid now (bit ``p``:
@@ -37,7 +38,11 @@ class IndexControls:
     def read(self, prompt: Prompt, wheels: Wheels) -> Action | None:
         left, centre, right = wheels
         i = left + STOPS * centre + STOPS * STOPS * right
-        return prompt.options[i] if 0 <= i < len(prompt.options) else None
+        if 0 <= i < len(prompt.options):
+            return prompt.options[i]
+        if None in prompt.options:               # None would read as that answer
+            raise LookupError(f"no option at {wheels}")
+        return None
 
     def wheels_for(self, prompt: Prompt, action: Action) -> Wheels:
         i = prompt.options.index(action)
@@ -50,8 +55,9 @@ class IndexControls:
         return (0, 0, 0)                         # more than one wheel's worth: no hint
 
     def index(self, prompt: Prompt, wheels: Wheels) -> int | None:
-        action = self.read(prompt, wheels)
-        return None if action is None else prompt.options.index(action)
+        left, centre, right = wheels
+        i = left + STOPS * centre + STOPS * STOPS * right
+        return i if 0 <= i < len(prompt.options) else None
 
 
 def controls_of(cartridge: Any) -> Controls:
