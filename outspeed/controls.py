@@ -120,6 +120,22 @@ class Controls:
         return "declared_token" if action is not None else "declared_none"
 
     @staticmethod
+    def key_move(prompt: Prompt, action: Any, key: str) -> Any:
+        """The keyboard's arrows: ←/→ the next path (keeping X where it can) or token, ↑/↓ X."""
+        options = list(prompt.options)
+        if prompt.kind != "program":
+            step = {"left": -1, "right": 1}.get(key, 0)
+            return options[(options.index(action) + step) % len(options)]
+        paths = list(dict.fromkeys(o.path for o in options))
+        if key in ("left", "right"):
+            path = paths[(paths.index(action.path) + (1 if key == "right" else -1)) % len(paths)]
+            same = [o for o in options if o.path == path]
+            return min(same, key=lambda o: abs((o.number or 0) - (action.number or 0)))
+        numbers = [o for o in options if o.path == action.path]
+        k = numbers.index(action) + (1 if key == "up" else -1)
+        return numbers[max(0, min(len(numbers) - 1, k))]
+
+    @staticmethod
     def pad_lines(words: Any, view: Mapping[str, Any], prompt: Prompt, action: Any) -> list[str]:
         """The keyboard pad: the choice, the tokens held; the two drawn when keeping one."""
         if prompt.kind == "program":

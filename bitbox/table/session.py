@@ -25,7 +25,7 @@ What a game may add, all optional (docs/games.md "At the table"): on its **contr
 group is answered by the table with the prompt's only option), ``declared`` (the public word
 of an answer once it is locked in: logged and shown, and the answer stands), ``lights`` and
 ``refused_wheels`` (the controller's lights; the wheels a refusal points at), ``pad_lines``
-(the keyboard pad); on its cartridge, a **presentation** (:class:`Presentation`): a public line
+and ``key_move`` (the keyboard pad and its arrows); on its cartridge, a **presentation** (:class:`Presentation`): a public line
 when prompts open, the events of an answer shown in :class:`Step` s (a die that tumbles, a
 frame drawn after each step) and the game's own table view.
 """
@@ -505,7 +505,8 @@ def at_the_keyboard(players: Iterable[str], session: Any) -> str | None:
 
 class KeyboardDriver:
     """Hot-seat: the people share one keyboard. The player the table waits for (in seat order)
-    is at it: ←/→ choose among their prompt's options, Enter locks (opening the lock first when
+    is at it: ←/→ choose among their prompt's options (the arrows as the controls'
+    ``key_move(prompt, option, key)`` says, when they have it), Enter locks (opening the lock first when
     it is still closed from before), Backspace opens the lock,
     Tab shows or hides their choice on the screen (the others look away). The choice reaches
     the session through their simulated controller."""
@@ -534,7 +535,11 @@ class KeyboardDriver:
         assert prompt is not None
         i = self._sel.get(p, 0)
         n = len(prompt.options)
-        if name in ("left", "up"):
+        move = getattr(self.controls, "key_move", None)     # the game's own arrows (its controls')
+        if name in ("left", "right", "up", "down") and callable(move):
+            to = move(prompt, prompt.options[i % n], name)
+            self._sel[p] = prompt.options.index(to) if to in prompt.options else i
+        elif name in ("left", "up"):
             self._sel[p] = (i - 1) % n
         elif name in ("right", "down"):
             self._sel[p] = (i + 1) % n
