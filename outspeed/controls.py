@@ -126,12 +126,13 @@ class Controls:
         if prompt.kind != "program":
             step = {"left": -1, "right": 1}.get(key, 0)
             return options[(options.index(action) + step) % len(options)]
-        paths = list(dict.fromkeys(o.path for o in options))
+        choices = [o for o in options if isinstance(o, Choice)]
+        paths = list(dict.fromkeys(o.path for o in choices))
         if key in ("left", "right"):
             path = paths[(paths.index(action.path) + (1 if key == "right" else -1)) % len(paths)]
-            same = [o for o in options if o.path == path]
+            same = [o for o in choices if o.path == path]
             return min(same, key=lambda o: abs((o.number or 0) - (action.number or 0)))
-        numbers = [o for o in options if o.path == action.path]
+        numbers = [o for o in choices if o.path == action.path]
         k = numbers.index(action) + (1 if key == "up" else -1)
         return numbers[max(0, min(len(numbers) - 1, k))]
 
