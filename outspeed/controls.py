@@ -98,9 +98,9 @@ class Controls:
         return (True, False, False)
 
     @staticmethod
-    def refused_wheels(kind: str) -> int:
+    def refused_wheels(prompt: Prompt) -> int:
         """The path and X wheels for a choice that must be reprogrammed, else the left wheel."""
-        return 0b110 if kind == "program" else 0b001
+        return 0b110 if prompt.kind == "program" else 0b001
 
     @staticmethod
     def order(game: Any, prompts: Sequence[Prompt]) -> list[list[str]]:

@@ -136,6 +136,7 @@ class Session(Referee):
         self.groups: list[list[str]] = []        # the players asked in turn (controls.order): first, now
         self.auto: set[str] = set()              # players the table answered (their only option)
         self.declared: dict[str, str] = {}       # answers told publicly (controls.declared): they stand
+        self._refusing: str | None = None        # the player whose lock is being refused
 
     # ------------------------------------------------------------------ the console's hooks
     def colour_of(self, player: str) -> tuple[int, int, int]:
@@ -178,7 +179,8 @@ class Session(Referee):
 
     def _refused_wheels(self, kind: str) -> int:
         wheels = getattr(self.controls, "refused_wheels", None)
-        return int(wheels(kind)) if callable(wheels) else 0b001
+        prompt = self.open.get(self._refusing) if self._refusing is not None else None
+        return int(wheels(prompt)) if callable(wheels) and prompt is not None else 0b001
 
     def _hint(self, player: str) -> tuple[int, int, int]:
         prompt = self.awaiting(player)
@@ -244,7 +246,9 @@ class Session(Referee):
         except TypeError:                                 # e.g. an unhashable answer
             code = "unreadable"
         if code is not None:
-            self._refuse(player, prompt.kind)       # private: only the refused wheels are told
+            self._refusing = player
+            self._refuse(player, code)              # private: only the refused wheels are told
+            self._refusing = None
             return
         self.answers[player] = action
         declared = getattr(self.controls, "declared", None)
