@@ -174,16 +174,16 @@ _warned: set[str] = set()
 
 
 def command_bots(bots: str | None, bot: str | None, known: Sequence[str], mixed: Sequence[str] | None = None,
-                 most: int | None = None) -> BotSpec | None:
-    """A command's ``--bots`` (:func:`parse_bots`; None when not given), with the old ``--bot
-    NAME`` folded in (``--bots N --bot NAME`` is ``--bots N:NAME``) and one warning saying it
-    is deprecated; both naming bots, or a bad value, is a :class:`BotsError` (one line)."""
-    spec = None if bots is None else parse_bots(bots, known, mixed, most)
+                 most: int | None = None, extra: Sequence[str] = ()) -> BotSpec | None:
+    """A command's ``--bots`` (:func:`parse_bots`, ``extra`` included; None when not given), with
+    the old ``--bot NAME`` folded in (``--bots N --bot NAME`` is ``--bots N:NAME``) and one warning
+    saying it is deprecated; both naming bots, or a bad value, is a :class:`BotsError` (one line)."""
+    spec = None if bots is None else parse_bots(bots, known, mixed, most, extra)
     if bot is None:
         return spec
     if spec is not None and spec.names:
         raise BotsError(f"--bot {bot} and --bots {bots} both name the bots: give only --bots")
-    named = parse_bots(bot, known, mixed)
+    named = parse_bots(bot, known, mixed, extra=extra)
     if "--bot" not in _warned:
         _warned.add("--bot")
         log.warning("note: --bot is deprecated: use --bots %s (the same for every command)", bot)

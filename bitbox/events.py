@@ -1,7 +1,7 @@
 """The hub's events: what any game on the console hears from the controllers.
 
 This is the interface between the device layer (``bitbox.hub``) and a game's referee
-session (e.g. ``outspeed.session``). Events are small frozen values; the hub hands them out
+session (e.g. ``bitbox.table.session``). Events are small frozen values; the hub hands them out
 in one ordered stream (``Hub.poll``). Seats are numbered from 0 and bound to a controller id
 (``controller_id``, the 64-bit id of the protocol handshake), so a controller that comes back
 on another port keeps its seat.

@@ -136,6 +136,11 @@ class LastOneAliveCartridge(EngineCartridge):
     # The bots of this game (bitbox.bots.BotShelf): lastonealive/strategy.py.
     bots: Mapping[str, BotFactory] = {name: partial(_bot, name) for name in ("random", "careful")}
 
+    def presentation(self) -> Any:
+        """How the table shows a game of Last One Alive (:mod:`lastonealive.presentation`)."""
+        from .presentation import LastOneAlivePresentation
+        return LastOneAlivePresentation()
+
     def play_flags(self, options: Mapping[str, JSON]) -> list[str]:
         """``lastonealive play``'s flags for these options (the home screen's choices,
         bitbox.table.home): its command takes the variants as ``--variant NAME``; an option it

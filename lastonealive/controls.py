@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence
 
 from bitbox.games.protocol import Prompt
-from bitbox.table.controls import Marked, Step, Unreadable
+from bitbox.table.controls import Marked, Unreadable
 
 from .rules import TYPES, Action, RulesError
 
@@ -342,8 +342,8 @@ class TableControls:
     """Last One Alive's controls for the console's session (:mod:`bitbox.table.controls`,
     with its optional members): the wheels read as :class:`Controls` says, answers of several
     locks (a flare's dice, a hero's dice, the tokens discarded over the limit), who goes first
-    chosen at the table, the real bag, lights, the setup token shown privately, the events
-    step by step and the game's own view (:class:`lastonealive.session.TableView`).
+    chosen at the table, the real bag, lights and the setup token shown privately (the events
+    step by step and the game's own view are its presentation: :mod:`lastonealive.presentation`).
     ``marks``, kept by the session: ``(what, values)`` with ``what`` flare, hero or discard."""
 
     keyboard = "wheels"                         # every decision is made in the open, lock by lock
@@ -443,7 +443,7 @@ class TableControls:
         from .rules import UNSTARTED
         return ("start", {"first": player}) if _engine(game).state.phase == UNSTARTED else None
 
-    def lights(self, prompt: Prompt) -> tuple[bool, bool, bool]:
+    def lights(self, game: Any, prompt: Prompt) -> tuple[bool, bool, bool]:
         return self.wheels.lights(prompt.kind)
 
     def show(self, prompt: Prompt) -> tuple[int, int, int]:
@@ -457,28 +457,6 @@ class TableControls:
         """The token drawn at setup: its owner's, shown on the keyboard's pad only on Tab."""
         token = prompt.context.get("token") if prompt.kind == "setup" else None
         return str(words.token(token)) if isinstance(token, str) else None
-
-    def steps(self, events: Sequence[Any], pace: Any) -> list[Step]:
-        """Dice tumbling, "+" re-rolls one after another, a new turn held a little longer."""
-        out: list[Step] = []
-        for e in events:
-            if e.kind in ("rolled", "rerolled"):
-                out.append(Step((e,), pace.roll, {"rolling": tuple(i for i, _ in e.data.get("dice", []))}))
-            elif e.kind == "bangs" and e.data.get("chain"):
-                chain = list(e.data["chain"])
-                for i, f in enumerate(chain):
-                    out.append(Step((e,) if i == len(chain) - 1 else (), pace.roll, {"chain_face": f}))
-            elif e.kind == "medkit":
-                out.append(Step((e,), pace.roll))
-            elif e.kind in ("turn", "game_over"):
-                out.append(Step((e,), pace.turn))
-            else:
-                out.append(Step((e,), pace.step))
-        return out
-
-    def view(self, session: Any, table: Any, now: float) -> Any:
-        from .session import table_view
-        return table_view(session, now)
 
 
 __all__ = ["ALL_DICE", "Controls", "RealBag", "TableControls", "GROUPS", "Mark", "TYPE_CODES", "TYPES", "Unreadable", "WHEELS", "WINDOWS",

@@ -161,14 +161,14 @@ def table_view(session: Any, now: float) -> TableView:
                                                 if session.ctl[s.player].lost and session._is_active(s.player)]})
     marks: tuple[str, ...] = tuple(session.marks[1]) if session.marks and stage != "bag" else ()
     step = session.step
-    rolling = tuple(step.show.get("rolling", ())) if step is not None and now < session.step_until else ()
+    rolling = tuple(step.facts.get("rolling", ())) if step is not None and now < session.step_until else ()
     tick = int((now - session.step_started) * 12) if rolling else 0
     chain: list[str] = []
     medkit: str | None = None
     for st in session.steps_shown:             # this turn's "+" re-rolls and medkit roll, as shown so far
-        if "chain_face" in st.show:
-            chain.append(st.show["chain_face"])
-        for e in st.events:
+        if "chain_face" in st.facts:
+            chain.append(st.facts["chain_face"])
+        for e in st.told:
             if e.kind == "turn":
                 chain, medkit = [], None
             elif e.kind == "medkit":

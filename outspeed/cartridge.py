@@ -77,6 +77,15 @@ class OutspeedGame(EngineGame[Game]):
         self._programs: dict[tuple[Player, int], tuple[object, Any]] = {}     # ("", id): the options
         self._bonus: dict[tuple[Player, tuple[Action, ...]], Prompt] = {}
 
+    @property
+    def turn(self) -> int:
+        """The turn (the protocol's optional member: the table's snapshot is taken at its end)."""
+        return int(self.engine.state.turn)
+
+    def copy(self) -> "OutspeedGame":
+        """An independent copy (the table tries an input on one before it is journaled)."""
+        return OutspeedGame(self.engine.copy())
+
     # -------------------------------------------------------------- who acts now
     def prompts(self) -> Sequence[Prompt]:
         engine = self.engine
@@ -202,6 +211,11 @@ class PromptBot:
         self.name = bot.name
         self._legal: dict[int, tuple[Sequence[Action], dict[str, list[int]]]] = {}   # by the options' id
 
+    @property
+    def rng(self) -> Any:
+        """The bot's random source (the table seeds it for each decision)."""
+        return getattr(self.bot, "rng", None)
+
     def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Action:
         if prompt.kind == BONUS:
             return self.bot.bonus(view, prompt.options)                        # type: ignore[arg-type]
@@ -322,6 +336,11 @@ class OutspeedCartridge(EngineCartridge):
     #: The bot the search bot (bitbox.bots.search) plays its rollouts with: the strongest
     #: bot that plays fast enough for hundreds of games per decision.
     rollout_bot = "greedy"
+
+    def presentation(self) -> Any:
+        """How the table shows a game of Outspeed (a new one a session: :mod:`outspeed.presentation`)."""
+        from .presentation import OutspeedPresentation
+        return OutspeedPresentation()
 
     @property
     def journal(self) -> "OutspeedJournalRules":

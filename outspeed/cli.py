@@ -57,11 +57,13 @@ def _cmd_tiles_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from bitbox.bots.search import SEARCH
+
     from .bots import BOTS, MIXED
     from .table import PlayOptions, play
     size = args.size                    # checked by size_arg
     try:
-        spec = command_bots(args.bots, args.bot, tuple(BOTS), MIXED, most=MAX_PLAYERS)
+        spec = command_bots(args.bots, args.bot, tuple(BOTS), MIXED, most=MAX_PLAYERS, extra=(SEARCH,))
     except BotsError as exc:
         print(f"outspeed play: {exc}", file=sys.stderr)
         return 2
@@ -73,11 +75,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
         resume=args.resume, speed=args.speed, fullscreen=True if args.fullscreen else None, tokens=args.tokens,
         controllers=args.controller or [], bot=",".join(spec.names) if spec is not None and spec.names else None,
         size=size, table_config=args.table_config,
-        max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby, names=args.names, then_home=args.then_home))
+        max_seconds=args.max_seconds, mute=args.mute, lobby=args.lobby, names=args.names, then_home=args.then_home,
+        think=args.think, rollouts=args.rollouts))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from bitbox.table.command import add_play_arguments, add_table_commands
+    from bitbox.bots.search import SEARCH
+    from bitbox.table.command import add_play_arguments, add_search_arguments, add_table_commands
 
     from .table import table_kit
     parser = _Parser(prog="outspeed", description="Outspeed on the 8Bitbox bridge")
@@ -89,12 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play Outspeed with the controllers found (or configured); with none, a demo "
                                    "on simulated controllers driven by bots. See docs/table.md.")
     add_play_arguments(p, title="Outspeed", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
-                       bots=bots_help(tuple(BOTS), "config/table.yaml `bot:`, mixed; as many as the seats "
+                       bots=bots_help((*BOTS, SEARCH), "config/table.yaml `bot:`, mixed; as many as the seats "
                                                    "without controllers, or 4 for a demo"),
                        lang_help="language of the screen (default: config/table.yaml)")
     p.add_argument("--first-game", action="store_true", help="tiles 1-13 in order")
     p.add_argument("--tokens", choices=("physical", "virtual"), help="bonus tokens held on the table or by the bridge")
     p.add_argument("--table-config", metavar="PATH", help="another table.yaml")
+    add_search_arguments(p)
     p.set_defaults(func=_cmd_play)
     add_table_commands(sub, "outspeed", lambda args: table_kit(getattr(args, "table_config", None)))
 

@@ -1,7 +1,9 @@
-"""Outspeed's controls: what the wheels mean for each prompt, and what the screen asks.
+"""Outspeed's controls: what the wheels mean for each prompt, for the console's session.
 
-One source for the referee (reading a locked controller), the bots and the keyboard
-hot-seat (turning a simulated controller's wheels to an answer):
+One source for the table (reading a locked controller), the bots and the keyboard hot-seat
+(turning a simulated controller's wheels to an answer); the console's contract is
+:mod:`bitbox.table.controls` (``read``, ``wheels_for``, ``hint``) and its optional members
+(docs/games.md, "At the table"):
 
 ==========  ===========================================  ==========================
 prompt      wheels                                       answer
@@ -13,21 +15,21 @@ prompt      wheels                                       answer
 ==========  ===========================================  ==========================
 
 The positions' meanings come from the wheel map (``config/wheels.yaml``, game ``outspeed``).
-A reading that means nothing for the prompt is :data:`UNREADABLE` (refused privately, like
-an illegal answer). The lights: a player who must program sees the tile's lit paths; one who
-must choose a token sees the left light.
+A reading that means nothing for the prompt raises ValueError (the session refuses it
+privately, like an illegal answer: only the stop that means "none" plays no token). The
+bonus phase is asked zone by zone from the front, and only of the players holding a token
+(``order``); that a player plays a token or none is public once locked in (``declared``). The
+lights: a player who must program sees the tile's lit paths; one who must choose a token sees
+the left light. A player choosing a token gets a private hint of the left-wheel stops valid
+now (the tokens they may play and "none"; the two tokens drawn).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from bitbox.games.protocol import Prompt
 
 from .rules import PATHS, TOKENS, Choice
-
-#: The prompt kinds (what :meth:`outspeed.session.Session.awaiting` says) and the words that
-#: ask them on the screen.
-PROMPT_WORDS = {"bonus": "prompt.bonus", "program": "prompt.programming", "keep": "prompt.draw"}
-
-UNREADABLE = object()          # a wheel position that means nothing for the prompt
 
 
 class WheelMap(Protocol):
@@ -44,77 +46,111 @@ class Controls:
     def __init__(self, wheel_map: WheelMap) -> None:
         self.map = wheel_map
 
-    # ---- reading a controller (the referee)
-    def token(self, wheels: tuple[int, int, int]) -> Any:
-        """A bonus play from the left wheel: a token, None ("none"), or :data:`UNREADABLE`.
-
-        A stop the map does not list (or lists as null) is unreadable, as in programming:
-        only the stop that means "none" plays no token."""
+    # ---- the console's contract
+    def read(self, prompt: Prompt, wheels: tuple[int, int, int]) -> Any:
+        """The answer the wheels name; ValueError when they name none (None is "no token")."""
+        if prompt.kind == "program":
+            path = self.map.meaning("right", wheels[2])
+            if path not in PATHS:
+                raise ValueError(f"no path at stop {wheels[2]}")
+            number = None
+            if any(isinstance(o, Choice) and o.path == path and o.number is not None for o in prompt.options):
+                n = self.map.meaning("centre", wheels[1])
+                number = n if isinstance(n, int) and not isinstance(n, bool) else -1   # refused by the rules
+            return Choice(path, number)
         meaning = self.map.meaning("left", wheels[0])
-        if meaning == "none":
+        if prompt.kind == "bonus" and meaning == "none":
             return None
-        # A stop the map does not list (or lists as null) is unreadable, as in programming:
-        # only the stop that means "none" plays no token (issue 13, item 7).
-        return meaning if meaning in TOKENS else UNREADABLE
+        if meaning not in TOKENS:          # a stop the map does not list (or lists as null)
+            raise ValueError(f"no token at stop {wheels[0]}")
+        return meaning
 
-    def kept(self, wheels: tuple[int, int, int]) -> Any:
-        """The token to keep, from the left wheel (its meaning, checked by the caller)."""
-        return self.map.meaning("left", wheels[0])
+    def wheels_for(self, prompt: Prompt, action: Any) -> tuple[int, int, int]:
+        """Positions that :meth:`read` reads as ``action`` (an unused wheel at stop 0)."""
+        if prompt.kind == "program":
+            choice = action if isinstance(action, Choice) else Choice(*action)
+            centre = self.map.position_for("centre", choice.number) if choice.number is not None else 0
+            return (0, centre, self.map.position_for("right", choice.path))
+        return (self.map.position_for("left", "none" if action is None else action), 0, 0)
 
-    def choice(self, wheels: tuple[int, int, int], current_paths: Mapping[str, Any]) -> Any:
-        """A programming from the right wheel (and the centre one on a "choose X" path): a
-        :class:`Choice`, or :data:`UNREADABLE`. An unreadable X is -1 (refused by the rules)."""
-        path = self.map.meaning("right", wheels[2])
-        if path not in PATHS:
-            return UNREADABLE
-        lit = current_paths.get(path)
-        number = None
-        if lit is not None and lit.choose is not None:
-            n = self.map.meaning("centre", wheels[1])
-            number = n if isinstance(n, int) and not isinstance(n, bool) else -1
-        return Choice(path, number)
-
-    # ---- setting a controller (bots, the keyboard)
-    def wheels_for(self, kind: str, answer: Any) -> dict[str, int]:
-        """The wheel positions that give ``answer`` to a ``kind`` prompt."""
-        if kind == "program":
-            choice = answer if isinstance(answer, Choice) else (
-                Choice(*answer) if isinstance(answer, (tuple, list)) else Choice(answer))
-            out = {"right": self.map.position_for("right", choice.path)}
-            if choice.number is not None:
-                out["centre"] = self.map.position_for("centre", choice.number)
-            return out
-        return {"left": self.map.position_for("left", "none" if answer is None else answer)}
-
-    # ---- lights and hints
-    def lights(self, kind: str | None, lit_paths: Any = ()) -> tuple[bool, bool, bool]:
-        if kind == "program":
-            return ("left" in lit_paths, "center" in lit_paths, "right" in lit_paths)
-        if kind in ("bonus", "keep"):
-            return (True, False, False)
-        return (False, False, False)
-
-    def hint(self, kind: str | None, tokens: Any = ()) -> tuple[int, int, int]:
-        """The private hint of a player choosing a token: the left-wheel stops whose meaning
-        is accepted now. ``bonus``: ``tokens`` are the plays the engine allows (None: play
-        none, the stop "none"); ``keep``: the two tokens drawn. Nothing otherwise."""
-        allowed = set(tokens)
-        if kind == "bonus":
-            return self.left_hint(lambda m: (None if m == "none" else m) in allowed)
-        if kind == "keep":
-            return self.left_hint(lambda m: m in allowed)
+    def hint(self, prompt: Prompt) -> tuple[int, int, int]:
+        """The left-wheel stops whose meaning is one of the prompt's options (a token choice)."""
+        if prompt.kind == "bonus":
+            allowed = set(prompt.options)
+            return self._left(lambda m: (None if m == "none" else m) in allowed)
+        if prompt.kind == "keep":
+            return self._left(lambda m: m in prompt.options)
         return (0, 0, 0)
 
-    @staticmethod
-    def refused_wheels(code: str) -> int:
-        """The wheels a refusal points at (bits: 1 left, 2 centre, 4 right): the path and X
-        wheels for a choice that must be reprogrammed, else the left wheel (a token)."""
-        return 0b110 if code == "must_reprogram" else 0b001
-
-    def left_hint(self, accepted: Any) -> tuple[int, int, int]:
-        """The private hint: the left-wheel stops whose meaning ``accepted(meaning)``."""
+    def _left(self, accepted: Callable[[Any], bool]) -> tuple[int, int, int]:
         mask = 0
         for position, meaning in self.map.meanings("left").items():
             if 0 <= position < 16 and accepted(meaning):
                 mask |= 1 << position
         return (mask, 0, 0)
+
+    # ---- the session's optional members
+    @staticmethod
+    def lights(game: Any, prompt: Prompt) -> tuple[bool, bool, bool]:
+        if prompt.kind == "program":
+            lit = getattr(game, "engine", game).current_paths
+            return ("left" in lit, "center" in lit, "right" in lit)
+        return (True, False, False)
+
+    @staticmethod
+    def refused_wheels(prompt: Prompt) -> int:
+        """The path and X wheels for a choice that must be reprogrammed, else the left wheel."""
+        return 0b110 if prompt.kind == "program" else 0b001
+
+    @staticmethod
+    def order(game: Any, prompts: Sequence[Prompt]) -> list[list[str]]:
+        """The bonus phase zone by zone, from the front: the players holding a token (the others
+        play none, which is public); any other phase at once."""
+        if not prompts or prompts[0].kind != "bonus":
+            return [[p.player for p in prompts]]
+        s = getattr(game, "engine", game).state
+        holders = [p.player for p in prompts if s.held[p.player]]
+        return [[p for p in holders if s.zone[p] == z] for z in sorted({s.zone[p] for p in holders}, reverse=True)]
+
+    @staticmethod
+    def declared(prompt: Prompt, action: Any) -> str | None:
+        """That a player plays a token (not which) is public once they lock it."""
+        if prompt.kind != "bonus":
+            return None
+        return "declared_token" if action is not None else "declared_none"
+
+    @staticmethod
+    def key_move(prompt: Prompt, action: Any, key: str) -> Any:
+        """The keyboard's arrows: ←/→ the next path (keeping X where it can) or token, ↑/↓ X."""
+        options = list(prompt.options)
+        if prompt.kind != "program":
+            step = {"left": -1, "right": 1}.get(key, 0)
+            return options[(options.index(action) + step) % len(options)]
+        choices = [o for o in options if isinstance(o, Choice)]
+        paths = list(dict.fromkeys(o.path for o in choices))
+        if key in ("left", "right"):
+            path = paths[(paths.index(action.path) + (1 if key == "right" else -1)) % len(paths)]
+            same = [o for o in choices if o.path == path]
+            return min(same, key=lambda o: abs((o.number or 0) - (action.number or 0)))
+        numbers = [o for o in choices if o.path == action.path]
+        k = numbers.index(action) + (1 if key == "up" else -1)
+        return numbers[max(0, min(len(numbers) - 1, k))]
+
+    @staticmethod
+    def pad_lines(words: Any, view: Mapping[str, Any], prompt: Prompt, action: Any) -> list[str]:
+        """The keyboard pad: the choice, the tokens held; the two drawn when keeping one."""
+        if prompt.kind == "program":
+            lines = [f"▶ {words.path(action.path)}"]
+            if action.number is not None:
+                lines.append(f"X = {action.number}")
+        else:
+            lines = [f"▶ {words.token(action)}"]
+        held = view.get("held", [])
+        if held:
+            lines.append(", ".join(words.token(t) for t in held))
+        if prompt.kind == "keep":
+            lines.append(" / ".join(words.token(t) for t in prompt.options))
+        return lines
+
+
+__all__ = ["Controls", "WheelMap"]

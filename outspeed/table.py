@@ -138,6 +138,35 @@ def bot_kinds(bot: str) -> tuple[str, ...]:
 
 
 
+def session_of(game: Any, plans: Any, wheel_map: Any, **kwargs: Any) -> Any:
+    """Outspeed at the console's session (:class:`bitbox.table.session.Session`): the
+    cartridge's game around ``game`` (the engine's), Outspeed's controls on ``wheel_map``;
+    ``kwargs``: the session's (journal, pace, clock, inputs_applied, on_event)."""
+    from bitbox.table.session import Session
+
+    from .cartridge import CARTRIDGE, OutspeedGame
+    from .controls import Controls
+    return Session(CARTRIDGE, OutspeedGame(engine_of(game)), plans, controls=Controls(wheel_map), **kwargs)
+
+
+def bot_of(player: str, sim: Any, bot: str, wheel_map: Any, *, seed: int, think: float = 0.0,
+           budget: Any = None) -> Any:
+    """One of Outspeed's bots (or the console's search bot, with ``budget``) playing ``player``
+    on the simulated controller ``sim`` (:class:`bitbox.table.session.BotDriver`)."""
+    from bitbox.bots import make_bot
+    from bitbox.table.session import BotDriver
+
+    from .cartridge import CARTRIDGE
+    from .controls import Controls
+    return BotDriver(player, sim, make_bot(CARTRIDGE, bot, 0, budget), Controls(wheel_map), seed=seed,
+                     think=think)
+
+
+def engine_of(game: Any) -> Game:
+    """The rules engine's game of a cartridge's game (or the engine's game itself)."""
+    return getattr(game, "engine", game)
+
+
 def play(opts: PlayOptions) -> int:
     """`outspeed play`. Returns the exit code; every expected problem is one line on stderr."""
     from bitbox.table.play import play as console_play
@@ -159,6 +188,8 @@ class OutspeedTable(EngineTable):
         self.cfg = TableConfig()                    # read by defaults(), inside play (a bad file: one line)
         self.content: Any = None
         self.wheel_map: Any = None
+        self.controls: Any = None
+        self.budget: Any = None                     # the search bot's (--think, --rollouts)
 
     def defaults(self) -> Any:
         self.cfg = load_table_config(self.table_config)     # read here, inside play: a bad file is one line
@@ -171,11 +202,16 @@ class OutspeedTable(EngineTable):
         from .bots import BOTS
         from .content import load_content
         from .wheelmap import load_outspeed_wheel_map
+        from bitbox.bots.search import SEARCH, Budget
+
+        from .controls import Controls
         bot_name = req.bot or self.cfg.bot
-        if not all(b in BOTS for b in bot_kinds(bot_name)):
-            raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)})")
+        if not all(b in BOTS or b == SEARCH for b in bot_kinds(bot_name)):
+            raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)}, {SEARCH})")
+        self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
         self.content = load_content()
         self.wheel_map = load_outspeed_wheel_map(tiles=self.content.tiles)   # checked: a mistake is one line, exit 2
+        self.controls = Controls(self.wheel_map)
         return str(bot_name)
 
     def deal(self, seats: list[dict], seed: int, req: Any, words: Lang) -> Any:
@@ -192,22 +228,30 @@ class OutspeedTable(EngineTable):
         return NewGame(game, {"first_game": first_game, "tokens": mode}, after=[words.t(f"status.tokens.{mode}")])
 
     def session(self, game: Any, plans: list[Any], record: Any, pace: Any, inputs: int, printer: Any) -> Any:
-        from .session import Session
-        return Session(game, plans, wheel_map=self.wheel_map, journal=record, pace=pace, inputs_applied=inputs,
-                       on_event=printer)
+        """The console's session (:mod:`bitbox.table.session`) with Outspeed's controls and
+        presentation; its game is the cartridge's (``game``: the engine's, dealt or rebuilt)."""
+        return session_of(game, plans, self.wheel_map, journal=record, pace=pace, inputs_applied=inputs,
+                          on_event=printer)
 
     def bot_driver(self, player: str, sim: Any, bot: str, game: Any, pace: Any) -> Any:
-        from .bots import make_bot
-        from .session import BotDriver
-        return BotDriver(player, sim, make_bot(bot, 0, dice=self.content.dice), self.wheel_map, seed=game.state.seed,
-                         think=pace.think)
+        return bot_of(player, sim, bot, self.wheel_map, seed=engine_of(game).state.seed, think=pace.think,
+                      budget=self.budget)
 
     def bot_cycle(self, bot: str) -> tuple[str, ...]:
         return bot_kinds(bot)
 
     def keyboard(self, sims: Mapping[str, Any], words: Any) -> Any:
-        from .session import KeyboardDriver
-        return KeyboardDriver(sims, self.wheel_map)
+        from bitbox.table.session import KeyboardDriver
+        return KeyboardDriver(sims, self.controls, words)
+
+    def turn(self, game: Any) -> int:
+        return int(engine_of(game).state.turn)
+
+    def seed(self, game: Any) -> int:
+        return int(engine_of(game).state.seed)
+
+    def winners(self, game: Any) -> list[str]:
+        return list(engine_of(game).state.winners)
 
     def loop(self) -> type:
         return TableLoop

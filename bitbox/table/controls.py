@@ -4,8 +4,9 @@ The console's referee reads a player's wheels only through a :class:`Controls` o
 cartridge's ``controls`` attribute when it has one, else :class:`IndexControls`:
 
 * ``read(prompt, wheels)``: the answer the wheel positions ``(left, centre, right)`` name,
-  or None when they name none (the referee then refuses the lock, privately). The answer
-  need not be legal: the referee asks the game (``Game.refusal``).
+  or None when they name none (the referee then refuses the lock, privately); for a prompt
+  that offers None as an answer (e.g. "play nothing"), it raises ValueError or LookupError
+  instead. The answer need not be legal: the referee asks the game (``Game.refusal``).
 * ``wheels_for(prompt, action)``: positions that :meth:`read` reads as ``action`` (bots and
   the keyboard turn a simulated controller to them).
 * ``hint(prompt)``: for each wheel, the bit mask of the stops that are valid now (bit ``p``:
@@ -15,6 +16,13 @@ cartridge's ``controls`` attribute when it has one, else :class:`IndexControls`:
 Optional members, for a game whose table needs more (each has a default: without it the
 console does what the line after it says; docs/games.md "Controls" lists them):
 
+* ``order(game, prompts)``: the players of a simultaneous phase asked in turn, group by
+  group (a player in no group is answered by the table with the prompt's only option).
+  *Default:* everyone at once.
+* ``declared(prompt, action)``: the public word of an answer once it is locked in (logged
+  and shown; the answer then stands). *Default:* nothing said.
+* ``pad_lines(words, private_view, prompt, action)`` and ``key_move(prompt, action, key)``:
+  the keyboard pad's lines and its arrows. *Default:* the prompt's words; the options in turn.
 * ``read_marked(game, prompt, wheels, marks)``: an answer entered over several locks (a
   flare's dice, the tokens to discard). Returns the answer, a :class:`Marked` (one more lock
   taken: the session keeps ``marks`` and waits for the lock to open and close again) or an
@@ -29,18 +37,12 @@ console does what the line after it says; docs/games.md "Controls" lists them):
   first; a table of bots only starts with the first seat. *Default:* no such stage.
 * ``entries``: values entered at the table before an input is applied, e.g. tokens drawn
   from a real bag (an :class:`Entries`). *Default:* None.
-* ``lights(prompt)``: the path lights of the controller asked (the wheels the prompt reads).
-  *Default:* all three lit.
+* ``lights(game, prompt)``: the path lights of the controller asked (the wheels the prompt
+  reads). *Default:* all three lit.
 * ``show(prompt)``: stops a controller shows its player privately that are not choices (the
   code of a token just drawn; protocol 1.2 Show). *Default:* nothing.
 * ``refused_wheels(prompt)``: the wheels a refusal points at (bits 1 left, 2 centre, 4
   right). *Default:* the left wheel.
-* ``steps(events, pace)``: the events of an answer shown step by step, as :class:`Step`
-  values (dice tumbling, one re-roll after another), each logged when its time comes; the
-  frame drawn meanwhile is the table after all of them. *Default:* all at once.
-* ``view(session, table, now)``: the game's own view of the table for its display, made from
-  the console's (:class:`bitbox.display.model.ShellView`) and the session's public state.
-  *Default:* the console's.
 * ``keyboard``: ``"options"`` (the hot-seat keys choose among the prompt's options) or
   ``"wheels"`` (they turn the wheels one by one: a game whose answers are made in the open
   and need several locks). *Default:* ``"options"``.
@@ -73,7 +75,11 @@ class IndexControls:
     def read(self, prompt: Prompt, wheels: Wheels) -> Action | None:
         left, centre, right = wheels
         i = left + STOPS * centre + STOPS * STOPS * right
-        return prompt.options[i] if 0 <= i < len(prompt.options) else None
+        if 0 <= i < len(prompt.options):
+            return prompt.options[i]
+        if None in prompt.options:               # None would read as that answer
+            raise LookupError(f"no option at {wheels}")
+        return None
 
     def wheels_for(self, prompt: Prompt, action: Action) -> Wheels:
         i = prompt.options.index(action)
@@ -86,8 +92,9 @@ class IndexControls:
         return (0, 0, 0)                         # more than one wheel's worth: no hint
 
     def index(self, prompt: Prompt, wheels: Wheels) -> int | None:
-        action = self.read(prompt, wheels)
-        return None if action is None else prompt.options.index(action)
+        left, centre, right = wheels
+        i = left + STOPS * centre + STOPS * STOPS * right
+        return i if 0 <= i < len(prompt.options) else None
 
 
 @dataclass(frozen=True)
@@ -105,16 +112,6 @@ class Unreadable:
 
     reason: str
     data: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of showing an answer: the events logged together, how long it is held
-    (seconds), and what the game's own view draws meanwhile (``show``, e.g. dice tumbling)."""
-
-    events: tuple[Any, ...]
-    duration: float
-    show: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Entries(Protocol):
@@ -138,4 +135,4 @@ def controls_of(cartridge: Any) -> Controls:
     return controls if isinstance(controls, Controls) else IndexControls()
 
 
-__all__ = ["Controls", "Entries", "IndexControls", "Marked", "STOPS", "Step", "Unreadable", "Wheels", "controls_of"]
+__all__ = ["Controls", "Entries", "IndexControls", "Marked", "STOPS", "Unreadable", "Wheels", "controls_of"]

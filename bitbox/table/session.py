@@ -20,34 +20,94 @@ besides its cartridge (and, optionally, its controls and words).
 Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
 :class:`KeyboardDriver`), exactly as a person does with a real one.
 
-A game whose table needs more gives it through optional members of its controls
-(:mod:`bitbox.table.controls`): a prompt whose context says ``"auto": true`` is answered
-with its first option without asking; ``first_input`` opens with a stage ``first`` (the
-first person to close a lock goes first); ``entries`` adds a stage ``enter`` before an input
-(values entered at the table, e.g. from a real bag); ``read_marked`` takes an answer over
-several locks (:attr:`Session.marked`); ``steps`` shows an answer's events step by step
-(:attr:`Session.step`); ``lights``, ``show``, ``refused_wheels`` and ``view`` are what the
-controllers and the game's display are told. The game's journal rules may give
-``position(game) -> (turn, phase)``, recorded with each input.
+What a game may add, all optional (docs/games.md "At the table"). On its **controls**
+(:mod:`bitbox.table.controls`): ``order`` (the players of a simultaneous phase asked in turn,
+group by group; a player in no group is answered by the table with the prompt's only option),
+``declared`` (the public word of an answer once it is locked in: logged and shown, and the
+answer stands), ``first_input`` (a stage ``first``: the first person to close a lock goes
+first), ``entries`` (a stage ``enter`` before an input: values entered at the table, e.g. from
+a real bag), ``read_marked`` (an answer over several locks: :attr:`Session.marked`),
+``lights``, ``show`` and ``refused_wheels`` (what the controllers are told), ``pad_lines``,
+``key_move`` and ``keyboard`` (the keyboard pad and its keys). A prompt whose context says
+``"auto": true`` is answered with its first option without asking. On its cartridge, a
+**presentation** (:class:`Presentation`): a public line when prompts open, the events of an
+answer shown in :class:`Step` s (a die that tumbles, a frame drawn after each step) and the
+game's own table view. The game's journal rules may give ``position(game) -> (turn, phase)``,
+recorded with each input.
 """
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.colours import SCREEN_RGB
 from bitbox.display.model import LogEntry, PlayerStatus, ShellView
 from bitbox.games.protocol import Action, Cartridge, Game, Prompt
 
-from .controls import Controls, Marked, Step, Unreadable, controls_of
+from .controls import Controls, Marked, Unreadable, controls_of
 from .protocol_rules import INPUT_KIND, ProtocolJournalRules, session_rules_of
 from .referee import Journaling, Pace, Referee, decision_seed
 from .seating import SeatPlan
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of showing an answer's events: the lines logged as it begins (``told``) and as
+    it ends (``told_after``: a die's value once it has landed), the public view drawn during
+    it, how long it is held, and public facts the game's table view draws with it (``facts``:
+    e.g. the dice on the table, the ships that moved)."""
+
+    told: Sequence[LogEntry]
+    seconds: float
+    view: Mapping[str, Any]
+    told_after: Sequence[LogEntry] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Presentation:
+    """How the table shows a game: the console's own, and the base of a game's (a cartridge's
+    optional ``presentation``: a callable giving one such object a session, which may keep
+    what it shows from one answer to the next). It sees public things only: views, events,
+    the table's public statuses."""
+
+    def opening(self, game: Game, prompts: Sequence[Prompt]) -> Sequence[LogEntry]:
+        """Public lines logged when a phase's prompts open (e.g. a new turn's announcement)."""
+        return ()
+
+    def steps(self, before: Mapping[str, Any], events: Sequence[Any], after: Mapping[str, Any], game: Game,
+              pace: Pace, hold: float) -> Sequence[Step]:
+        """The events of one submitted answer as steps (``before``/``after``: the public views
+        around it; ``hold``: the console's time for them). The console's: one step, every event
+        logged at once, the view after them, held ``hold`` seconds. The table shows the engine's
+        view after the last step whatever it was."""
+        return (Step(tuple(LogEntry(str(e.kind), dict(e.data)) for e in events), hold, after),)
+
+    def table_view(self, base: ShellView, facts: Mapping[str, Any], kinds: Sequence[str],
+                   elapsed: float | None) -> ShellView:
+        """What the screen draws: the console's ``base`` (its ``view["game"]`` is the public
+        view shown), with the current step's ``facts``, the kinds of the open prompts and the
+        seconds since the step began (None: it is over)."""
+        return base
+
+    def view(self, session: "Session", base: ShellView, now: float) -> ShellView:
+        """The view the game's display draws of ``session`` now: by default :meth:`table_view`
+        of the console's ``base`` with the step shown now. A game whose screen needs more of
+        the table (the stage, the marks of an answer of several locks, a refusal's reason)
+        reads it here, public things only."""
+        elapsed = now - session.step_started if session.stage == "showing" and now < session.step_until else None
+        return self.table_view(base, session.facts, sorted({p.kind for p in session.open.values()}), elapsed)
+
+
+def presentation_of(cartridge: Any) -> Presentation:
+    """A new presentation for a session of ``cartridge``'s game (its own, or the console's)."""
+    make = getattr(cartridge, "presentation", None)
+    return make() if callable(make) else Presentation()
 
 
 def turn_of(game: Any) -> int | None:
@@ -78,7 +138,8 @@ class Session(Referee):
         self.answers: dict[str, Action] = {}
         self.shown_view: Mapping[str, Any] = game.public_view()
         self._hold_until = 0.0
-        self._steps: deque[LogEntry] = deque()
+        self._steps: deque[Step] = deque()
+        self._said_over = False
         self._turn = turn_of(game)
         self.moves = inputs_applied
         self.thinking: set[str] = set()          # players whose bot is searching (shown on screen)
@@ -88,12 +149,21 @@ class Session(Referee):
         self.entering: str | None = None         # who enters a value at the table now (stage "enter")
         self.entered: list[Any] = []             # the values entered for the input pending
         self.pending: tuple[str, dict[str, Any]] | None = None     # the input waiting for them
-        self.step: Step | None = None            # the step of an answer shown now (controls.steps)
+        self.groups: list[list[str]] = []        # the players asked in turn (controls.order): first, now
+        self.auto: set[str] = set()              # players the table answered (their only option)
+        self.declared: dict[str, str] = {}       # answers told publicly (controls.declared): they stand
+        self._refusing: Prompt | None = None     # the prompt whose lock is being refused
+        # how the answers are shown (the cartridge's presentation): the step shown now
+        self.presentation = presentation_of(cartridge)
+        self.facts: Mapping[str, Any] = {}       # the current step's public facts (the presentation's)
+        self.step: Step | None = None
         self.step_started = 0.0
-        self.step_until = 0.0
         self.steps_shown: deque[Step] = deque(maxlen=200)          # the last steps shown
-        self._paced: deque[Step] | None = None
-        self._refusing: Prompt | None = None
+
+    @property
+    def step_until(self) -> float:
+        """When the step shown now ends (the table moves on)."""
+        return self._hold_until
 
     def _hook(self, name: str) -> Any:
         """An optional member of the game's controls (None: the console's default)."""
@@ -128,7 +198,7 @@ class Session(Referee):
         return self.rules.state_hash(game)
 
     def _position(self) -> tuple[int, str]:
-        position = getattr(self.rules, "position", None)
+        position = getattr(self.rules, "position", None)     # the game's own journal says (turn, phase)
         if callable(position):
             turn, phase = position(self.game)
             return int(turn), str(phase)
@@ -141,11 +211,13 @@ class Session(Referee):
 
     def _lights_for(self, player: str) -> tuple[bool, bool, bool]:
         prompt = self.awaiting(player)
+        if prompt is None:
+            return (False, False, False)
         lights = self._hook("lights")
-        if prompt is not None and lights is not None:
-            on = tuple(bool(x) for x in lights(prompt))
-            return (on[0], on[1], on[2])
-        return (True, True, True) if prompt is not None else (False, False, False)
+        if lights is None:
+            return (True, True, True)
+        on = tuple(bool(x) for x in lights(self.game, prompt))
+        return (on[0], on[1], on[2])
 
     def _private_show(self, player: str) -> tuple[int, int, int]:
         prompt = self.awaiting(player)
@@ -167,13 +239,16 @@ class Session(Referee):
     def awaiting(self, player: str) -> Prompt | None:
         """The prompt ``player`` must still answer now (None: nothing to do). At the stages
         ``first`` and ``enter`` it is a prompt of the console's (``"race"`` or ``"entry"`` in
-        its context, no options): a lock answers it, and bots leave it to the people."""
+        its context, no options): a lock answers it, and bots leave it to the people. In a
+        phase asked group by group (``controls.order``), only the group asked now."""
         if self.stage == "first":
             return Prompt(player, "first", (), {"race": True}) if player in self._racers() else None
         if self.stage == "enter":
-            entries = self._hook("entries")
-            return Prompt(player, entries.kind, (), {"entry": True}) if player == self.entering else None
-        if self.stage != "prompt" or player in self.answers:
+            entries = getattr(self.controls, "entries", None)
+            if entries is None or player != self.entering:
+                return None
+            return Prompt(player, entries.kind, (), {"entry": True})
+        if self.stage != "prompt" or player in self.answers or (self.groups and player not in self.groups[0]):
             return None
         return self.open.get(player)
 
@@ -187,6 +262,7 @@ class Session(Referee):
             return
         self.answers, self.marked, self.refusal = {}, {}, None
         self.entering, self.entered, self.pending = None, [], None
+        self.auto, self.declared, self.groups = set(), {}, []
         first = self._hook("first_input")
         if first is not None and first(self.game, self.seats[0].player) is not None:
             self.open = {}
@@ -198,15 +274,29 @@ class Session(Referee):
             for player in self._racers():
                 self._evaluate(player)
             return
-        self.open = {p.player: p for p in self.game.prompts()}
+        prompts = list(self.game.prompts())
+        self.open = {p.player: p for p in prompts}
         self.stage = "prompt"
         if self.open and all(p.context.get("auto") and p.options for p in self.open.values()):
             self._answer(*self._input({p: prompt.options[0] for p, prompt in self.open.items()}))
             if self.stage == "showing":         # nothing to decide: answered without asking
-                self._hold_until = self.clock() + self._hold()
+                self._hold_until = self.clock()
             return
+        order = self._hook("order")
+        groups = [list(g) for g in order(self.game, prompts)] if order is not None else [list(self.open)]
+        self.groups = [g for g in ([p for p in g if p in self.open] for g in groups) if g]
+        asked = {p for g in self.groups for p in g}
+        for p, prompt in self.open.items():
+            if p not in asked:                      # nobody is asked: the table gives the only option
+                if len(prompt.options) != 1:
+                    raise ValueError(f"the controls ask nobody for {p}'s {prompt.kind}, which has "
+                                     f"{len(prompt.options)} options")
+                self.answers[p] = prompt.options[0]
+                self.auto.add(p)
+        for entry in self.presentation.opening(self.game, prompts):
+            self._log(entry.kind, dict(entry.data))
         self._new_prompt()
-        for player in self.open:
+        for player in (self.groups[0] if self.groups else ()):
             self._evaluate(player)
 
     def _answer(self, kind: str, data: dict[str, Any]) -> None:
@@ -283,67 +373,86 @@ class Session(Referee):
         if self.stage == "enter":
             self._evaluate_entry(player)
             return
-        if self.stage != "prompt" or player not in self.open:
+        if self.stage != "prompt" or player not in self.open or player in self.auto or \
+                (self.groups and player not in self.groups[0]):
             return
         c = self.ctl[player]
         if not c.locked:
-            self.answers.pop(player, None)          # the lock opened: the answer is taken back
+            if player not in self.declared:
+                self.answers.pop(player, None)      # the lock opened: the answer is taken back
             self.refusal = None
             return
         if c.stale or player in self.refused or player in self.answers:
             return
         prompt = self.open[player]
         marked = self._hook("read_marked")
+        unreadable = False
         try:
             action = marked(self.game, prompt, c.wheels, self.marked.get(player)) if marked is not None \
                 else self.controls.read(prompt, c.wheels)
         except (LookupError, TypeError, ValueError):      # a game's controls must not stop the table
-            action = None
+            action, unreadable = None, True
         if isinstance(action, Unreadable):
             self._refuse_why(player, prompt, action.reason, action.data)
             return
         if isinstance(action, Marked):
             self._accept_mark(player, action.marks)
             return
+        # None is an answer only where the prompt offers it (e.g. "play no token")
+        unreadable = unreadable or (action is None and None not in prompt.options)
         try:
-            code = "unreadable" if action is None else self.game.refusal(player, action)
+            code = "unreadable" if unreadable else self.game.refusal(player, action)
         except TypeError:                                 # e.g. an unhashable answer
             code = "unreadable"
         if code is not None:
-            self._refuse_why(player, prompt, f"code.{code}")
+            self._refuse_why(player, prompt, f"code.{code}")      # private: only the refused wheels are told
             return
         self.answers[player] = action
         self.marked.pop(player, None)                     # whole: its marks are the answer now
+        declared = self._hook("declared")
+        word = declared(prompt, action) if declared is not None else None
+        if word:                                    # told publicly: the answer stands
+            self.declared[player] = str(word)
+            self._log(str(word), {"player": player})
 
     def _progress(self, now: float | None = None) -> None:
         now = self.clock() if now is None else now
-        if self.stage == "prompt":
-            if self.open and len(self.answers) == len(self.open) and not self.paused:
+        if self.stage == "prompt" and not self.paused:
+            while self.groups and all(p in self.answers for p in self.groups[0]):
+                self.groups.pop(0)                  # the next group is asked
+                for p in (self.groups[0] if self.groups else ()):
+                    self._evaluate(p)
+            if self.open and len(self.answers) == len(self.open):
                 answers = {p: self.answers[p] for p in self.open}
                 self._answer(*self._input(answers))
                 if self.stage == "showing":
-                    self._hold_until = now + self._hold()
-        if self.stage == "showing" and self._paced is not None:
-            self._show_steps(now)
-            return
-        if self.stage == "showing" and now >= self._hold_until:
-            self._end_showing()
+                    self._hold_until = now          # its first step begins now
+        while self.stage == "showing" and self._advance_step(now):
+            pass
 
-    def _show_steps(self, now: float) -> None:
-        """The game's steps (``controls.steps``), each logged when the last one's time is up;
-        then the next prompts (answered at once when automatic: shown in the same way)."""
-        for _ in range(100_000):
-            if self.stage != "showing" or self._paced is None or now < self.step_until:
-                return
-            if not self._paced:
-                self.step, self._paced = None, None
-                self._end_showing()
-                continue
-            step = self._paced.popleft()
-            self.step, self.step_started, self.step_until = step, now, now + step.duration
-            self.steps_shown.append(step)
-            for e in step.events:
-                self._log(str(e.kind), dict(e.data))
+    def _advance_step(self, now: float) -> bool:
+        """The next step of the answer shown, once the current one's time is over (after the
+        last, the next prompts). True if the table moved on."""
+        if now < self._hold_until:
+            return False
+        if self.step is not None:                   # the step ends
+            for entry in self.step.told_after:
+                self._tell(entry)
+            self.step = None
+        if not self._steps:
+            self._end_showing()
+            return True
+        step = self.step = self._steps.popleft()
+        self.step_started, self._hold_until = now, now + step.seconds
+        self.shown_view, self.facts = step.view, step.facts
+        self.steps_shown.append(step)
+        for entry in step.told:
+            self._tell(entry)
+        return True
+
+    def _tell(self, entry: LogEntry) -> None:
+        self._said_over = self._said_over or entry.kind == "game_over"
+        self._log(entry.kind, dict(entry.data))
 
     def _input(self, answers: Mapping[str, Action]) -> tuple[str, dict[str, Any]]:
         """The journal's input for ``answers`` (one per open prompt): the game's own journal
@@ -355,32 +464,27 @@ class Session(Referee):
             return str(kind), dict(data)
         return INPUT_KIND, ProtocolJournalRules.input_data(self.cartridge, answers)
 
-    def _hold(self) -> float:
-        """How long the table shows one answer's events: a step each, a reveal for a
+    def _hold(self, n: int = 1) -> float:
+        """How long the table shows one answer's ``n`` events: a step each, a reveal for a
         simultaneous phase, at most a few seconds."""
-        n = len(self._steps)
         base = self.pace.reveal if len(self.open) > 1 else self.pace.step
         return min(base + self.pace.step * max(0, n - 1), 3 * self.pace.reveal)
 
     def _show(self, before: Any, events: list[Any]) -> None:
         self.moves += 1
         self.stage = "showing"
-        self._steps = deque(LogEntry(str(e.kind), dict(e.data)) for e in events)
-        steps = self._hook("steps")
-        if steps is not None:                   # logged step by step (_show_steps)
-            self._paced, self.step_until = deque(steps(events, self.pace)), 0.0
-        else:
-            for entry in self._steps:
-                self._log(entry.kind, dict(entry.data))
-        self.shown_view = self.game.public_view()       # the table after the events it shows
+        self.groups = []
+        self._said_over, self.step = False, None
+        self._steps = deque(self.presentation.steps(before, events, self.game.public_view(), self.game, self.pace,
+                                                    self._hold(len(events))))
 
     def _end_showing(self) -> None:
         turn = turn_of(self.game)
         done = self._turn if self._turn is not None else self.moves
+        self.shown_view = self.game.public_view()       # the table after the events it showed
         if self.game.finished:
             self._finish()                  # the last turn's frame names the winners
             return
-        self._steps.clear()
         if turn is None or turn != self._turn:
             table = self.table()
             # an answer that ended several turns: the same frame for each (one a turn); turn 0,
@@ -393,11 +497,11 @@ class Session(Referee):
         self._begin_phase()
 
     def _finish(self) -> None:
-        self.open, self.answers = {}, {}
+        self.open, self.answers, self.groups = {}, {}, []
         self.stage = "finished"
         self.shown_view = self.game.public_view()
         winners = list(self.game.winners)
-        if not any(e.kind == "game_over" for e in self._steps):      # unless the game said it
+        if not self._said_over:             # unless the game said it
             self._log("game_over", {"winners": winners})
         self._steps.clear()
         if self.journal is not None:
@@ -416,11 +520,12 @@ class Session(Referee):
             status = ""
             if p in winners:
                 status = "winner"
-            elif self.stage == "prompt" and p in self.open:
+            elif self.stage == "prompt" and p in self.open and p not in self.auto and \
+                    (p in self.answers or not self.groups or p in self.groups[0]):
                 if p in self.thinking:
                     status = "thinking"
                 elif p in self.answers:
-                    status = "ready"
+                    status = self.declared.get(p, "ready")
                 elif p in self.refused:
                     status = "refused"
                 elif c.locked and c.stale:
@@ -435,15 +540,14 @@ class Session(Referee):
         view = {"players": [{"player": p, "active": True} for p in self.game.players],
                 "winners": list(self.game.winners) if self.stage == "finished" else [],
                 "game": self.shown_view, "turn": self._turn}
-        asking = [p for p in self.open if p not in self.answers] if self.stage == "prompt" else []
+        asking = [p for p in self.open if self.awaiting(p) is not None]
         kinds = sorted({self.open[p].kind for p in asking})
         prompt = ("ui.asking", {"players": asking, "kind": kinds[0]}) if asking else None
         lost = [s.player for s in self.seats if self.ctl[s.player].lost and self._is_active(s.player)]
         banner = ("banner.paused", {"players": lost}) if lost and self.stage != "finished" else None
-        shell = ShellView(view=view, players=self.statuses(), stage=self.stage, prompt=prompt, banner=banner,
-                          log=tuple(self.log[-40:]))
-        own = self._hook("view")
-        return own(self, shell, self.clock() if now is None else now) if own is not None else shell
+        base = ShellView(view=view, players=self.statuses(), stage=self.stage, prompt=prompt, banner=banner,
+                         log=tuple(self.log[-40:]))
+        return self.presentation.view(self, base, self.clock() if now is None else now)
 
 
 @dataclass
@@ -478,6 +582,8 @@ class BotDriver:
         # at --speed 0 the simulated controller reports a change at once (its firmware's
         # debounce passes in virtual time) instead of 50 ms later: the table waits for nothing
         self.instant = think <= 0
+        # (a hand on another controller, e.g. an emulator's, has no debounce to pass)
+        self._settle = {"settle": self.instant} if "settle" in inspect.signature(sim.set).parameters else {}
         self._plan: _Plan | None = None
         self.searches = callable(getattr(bot, "decide", None))
         self._worker: tuple[tuple[Any, ...], Future[Any]] | None = None
@@ -566,10 +672,10 @@ class BotDriver:
             if (c.stale or self.player in session.refused or c.wheels != plan.wheels) and \
                     (plan.unlocked_at < 0 or now - plan.unlocked_at > self.RETRY):
                 plan.unlocked_at = now
-                self.sim.set(locked=False, settle=self.instant)
+                self.sim.set(locked=False, **self._settle)
             return
         left, centre, right = plan.wheels
-        self.sim.set(left=left, centre=centre, right=right, locked=True, settle=self.instant)
+        self.sim.set(left=left, centre=centre, right=right, locked=True, **self._settle)
 
 
 def words_prompt(words: Any, prompt: Prompt) -> str:
@@ -584,7 +690,9 @@ def at_the_keyboard(players: Iterable[str], session: Any) -> str | None:
 
 class KeyboardDriver:
     """Hot-seat: the people share one keyboard. The player the table waits for (in seat order)
-    is at it: ←/→ choose among their prompt's options, Enter locks, Backspace opens the lock,
+    is at it: ←/→ choose among their prompt's options (the arrows as the controls'
+    ``key_move(prompt, option, key)`` says, when they have it), Enter locks (opening the lock first when
+    it is still closed from before), Backspace opens the lock,
     Tab shows or hides their choice on the screen (the others look away). The choice reaches
     the session through their simulated controller.
 
@@ -631,7 +739,11 @@ class KeyboardDriver:
             elif name == "backspace":
                 self.sims[p].set(locked=False)
             return
-        if name in ("left", "up"):
+        move = getattr(self.controls, "key_move", None)     # the game's own arrows (its controls')
+        if name in ("left", "right", "up", "down") and callable(move):
+            to = move(prompt, prompt.options[i % n], name)
+            self._sel[p] = prompt.options.index(to) if to in prompt.options else i
+        elif name in ("left", "up"):
             self._sel[p] = (i - 1) % n
         elif name in ("right", "down"):
             self._sel[p] = (i + 1) % n
@@ -639,6 +751,8 @@ class KeyboardDriver:
             self.shown = not self.shown
         elif name == "enter":
             left, centre, right = self.controls.wheels_for(prompt, prompt.options[i])
+            if session.controller(p).locked:        # still closed from before (or refused): open it first
+                self.sims[p].set(locked=False)
             self.sims[p].set(left=left, centre=centre, right=right, locked=True)
             self.shown = False
         elif name == "backspace":
@@ -680,9 +794,14 @@ class KeyboardDriver:
             return {"player": p, "shown": True, "lines": [words_prompt(self.words, prompt)]}
         i = self._sel.get(p, 0)
         words = self.words
-        shown = str(session.cartridge.action_to_data(prompt.options[i]))
-        lines = [words.prompt(prompt.kind, prompt.context), f"◀ {words.option(prompt.kind, shown)} ▶"]
+        own = getattr(self.controls, "pad_lines", None)      # the game's own pad (its controls')
+        if callable(own):
+            lines = list(own(words, session.private_view(p), prompt, prompt.options[i % len(prompt.options)]))
+        else:
+            shown = str(session.cartridge.action_to_data(prompt.options[i]))
+            lines = [words.prompt(prompt.kind, prompt.context), f"◀ {words.option(prompt.kind, shown)} ▶"]
         return {"player": p, "shown": self.shown, "lines": lines}
 
 
-__all__ = ["BotDriver", "KeyboardDriver", "Session", "at_the_keyboard", "decision_seed", "turn_of"]
+__all__ = ["BotDriver", "KeyboardDriver", "Presentation", "Session", "Step", "at_the_keyboard", "decision_seed",
+           "presentation_of", "turn_of"]

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bitbox.table.session import Session
 from bitbox_tools import reliability as R
-from outspeed.session import referee
+from outspeed.rules import Choice
 
 from .conftest import assert_rows
 
@@ -35,14 +36,14 @@ def test_what_a_spectator_sees_before_a_reveal_does_not_depend_on_hidden_things(
 def test_the_comparison_would_see_a_leak(monkeypatch):
     """The property is not vacuous: a referee that showed a locked-in path on the status
     line would be caught."""
-    original = referee.Session._status
+    original = Session.statuses
 
-    def leaky(self, seat, view):
-        status = original(self, seat, view)
-        choice = self.ready.get(seat.player)
-        return dataclasses.replace(status, status=f"ready {choice.path}") if choice else status
+    def leaky(self):
+        choices = {p: a for p, a in self.answers.items() if isinstance(a, Choice)}
+        return tuple(dataclasses.replace(st, status=f"ready {choices[st.player].path}") if st.player in choices else st
+                     for st in original(self))
 
-    monkeypatch.setattr(referee.Session, "_status", leaky)
+    monkeypatch.setattr(Session, "statuses", leaky)
     found = [R.secrecy_pair(seed=s, players=5, token_mode="virtual", prefix=0, shape_seed=s)["difference"]
              for s in range(1, 6)]
     assert any(found)

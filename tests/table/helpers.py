@@ -3,16 +3,46 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from bitbox.table.referee import AssignSeat, Hint, Identify, Pace, RefuseChoice, SetLights
+from bitbox.table.seating import SeatPlan
+from bitbox.table.session import BotDriver, KeyboardDriver, Session
 from bitbox.wheels import load_wheel_map
 from outspeed.content import load_content
 from outspeed.display.model import PLAYER_ORDER
 from outspeed.rules import Game
-from outspeed.session import AssignSeat, BotDriver, Hint, Identify, Pace, RefuseChoice, SeatPlan, Session, SetLights
+from outspeed.table import bot_of, session_of
 
 from bitbox.testing import FakeHub
 
 WM = load_wheel_map(game="outspeed")
 CONTENT = load_content()
+
+
+def outspeed_session(game: Game, plans: Sequence[SeatPlan], **kwargs: Any) -> Session:
+    """Outspeed at the console's session, as its table seats it (``outspeed play``)."""
+    return session_of(game, plans, WM, **kwargs)
+
+
+def outspeed_bot(player: str, sim: Any, bot: str, seed: int, think: float = 0.0) -> BotDriver:
+    """One of Outspeed's bots on a simulated controller, as its table seats it."""
+    return bot_of(player, sim, bot, WM, seed=seed, think=think)
+
+
+def outspeed_keyboard(sims: Any, words: Any) -> KeyboardDriver:
+    """The keyboard hot-seat of Outspeed's table."""
+    from outspeed.controls import Controls
+    return KeyboardDriver(sims, Controls(WM), words)
+
+
+def stage_of(session: Session) -> str:
+    """The table's stage, as the screen names it: waiting, bonus, programming, draw, showing,
+    finished."""
+    return session.table().stage
+
+
+def pending_bonus(session: Session) -> list[str]:
+    """The players asked for their bonus play now (their zone's turn, not yet declared)."""
+    return [p for p, prompt in session.open.items() if prompt.kind == "bonus" and session.awaiting(p) is not None]
 
 
 def new_game(players: int = 4, seed: int = 1, token_mode: str = "virtual", first_game: bool = False) -> Game:
@@ -30,11 +60,9 @@ class Table:
         names = list(game.state.players)
         self.sims = dict(zip(names, self.hub.add_sim(len(names))))
         plans = [SeatPlan(p, i, "bot" if p in bots else "controller") for i, p in enumerate(names)]
-        self.session = Session(game, plans, wheel_map=WM, journal=journal, pace=pace, clock=lambda: self.now,
-                               inputs_applied=inputs_applied)
-        from outspeed.bots import make_bot
-        self.drivers = [BotDriver(p, self.sims[p], make_bot(bot, 0, dice=CONTENT.dice), WM,
-                                  seed=game.state.seed) for p in bots]
+        self.session = outspeed_session(game, plans, journal=journal, pace=pace, clock=lambda: self.now,
+                                        inputs_applied=inputs_applied)
+        self.drivers = [outspeed_bot(p, self.sims[p], bot, game.state.seed) for p in bots]
         self.commands: list[Any] = []
 
     @property
@@ -43,7 +71,20 @@ class Table:
 
     @property
     def game(self) -> Game:
-        return self.session.game
+        """The rules engine's game (the session's is the cartridge's around it)."""
+        return self.session.game.engine
+
+    @property
+    def stage(self) -> str:
+        return stage_of(self.session)
+
+    def pending_bonus(self) -> list[str]:
+        return pending_bonus(self.session)
+
+    def ready(self) -> list[str]:
+        """The players whose programming is locked in (not yet revealed)."""
+        s = self.session
+        return [p for p in s.answers if s.open[p].kind == "program"]
 
     def pump(self, dt: float = 0.0, rounds: int = 3) -> None:
         self.now += dt
@@ -71,7 +112,7 @@ class Table:
             if self.session.finished:
                 return
             self.pump(dt, rounds=1)
-        raise AssertionError(f"the game did not finish (stage {self.session.stage}, turn {self.game.state.turn})")
+        raise AssertionError(f"the game did not finish (stage {self.stage}, turn {self.game.state.turn})")
 
     # hands on the wheels
     def unlock(self, player: str) -> None:

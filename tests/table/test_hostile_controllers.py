@@ -14,9 +14,10 @@ from bitbox.controllers import ControllersConfig
 from bitbox.events import Connected
 from bitbox.hub import Hub
 from bitbox_tools.emulate import Emulator
-from outspeed.session import Pace, RefuseChoice, SeatPlan, Session
+from bitbox.table.referee import Pace, RefuseChoice
+from bitbox.table.seating import SeatPlan
 
-from .helpers import WM, new_game
+from .helpers import WM, new_game, outspeed_session, pending_bonus, stage_of
 
 
 class PtyTable:
@@ -41,7 +42,7 @@ class PtyTable:
         ids = [vc.controller_id for vc in emu.controllers]
         self.index = dict(zip(players, range(len(ids))))
         plans = [SeatPlan(p, seats[ids[i]], "controller", ids[i]) for p, i in self.index.items()]
-        self.session = Session(game, plans, wheel_map=WM, pace=Pace.instant())
+        self.session = outspeed_session(game, plans, pace=Pace.instant())
         for e in pending:
             self.session.handle(e)
         self.session.update()
@@ -66,7 +67,7 @@ def test_a_seated_controller_reflashed_to_protocol_2_is_lost_and_the_game_pauses
         t = PtyTable(emu, game)
         try:
             s = t.session
-            assert s.stage in ("bonus", "programming") and not s.paused
+            assert stage_of(s) in ("bonus", "programming") and not s.paused
             victim = "blue"
             vc = emu.controllers[t.index[victim]]
             vc.protocol = (2, 0)                       # reflashed: it boots and says Hello 2.0
@@ -97,11 +98,11 @@ def test_in_the_bonus_phase_a_left_stop_the_wheel_map_does_not_list_is_refused_a
         t = PtyTable(emu, game)
         try:
             s = t.session
-            assert s.stage == "bonus" and s.pending_bonus() == ["red"]
+            assert stage_of(s) == "bonus" and pending_bonus(s) == ["red"]
             i = t.index["red"]
             emu.set(i, left=unlisted, locked=True)
             assert t.pump_until(lambda: "red" in s.refused)
-            assert "red" not in s.declared and s.stage == "bonus"
+            assert "red" not in s.declared and stage_of(s) == "bonus"
             assert not any(e.kind.startswith("declared") for e in s.log)
             # refused privately (protocol 1.1): red's controller is told, the log is not
             refusals = [c for c in s.take_commands() if isinstance(c, RefuseChoice)]
@@ -109,6 +110,7 @@ def test_in_the_bonus_phase_a_left_stop_the_wheel_map_does_not_list_is_refused_a
             assert not any(e.kind == "must_redeclare" for e in s.log)
             # the stop that means "none" plays no token
             emu.set(i, locked=False)
+            assert t.pump_until(lambda: not s.controller("red").locked)     # a new try once the lock opened
             emu.set(i, left=0, locked=True)
             assert t.pump_until(lambda: any(e.kind == "declared_none" for e in s.log))
             assert game.state.held["red"] == ["nitro"]

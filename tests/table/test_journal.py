@@ -51,7 +51,7 @@ def _play_until_mid_turn(t: Table, inputs: int) -> None:
     """Play until the programming of a turn after ``inputs`` inputs is under way: some
     players locked in, not all (the hub's events are handed over one by one)."""
     for _ in range(20000):
-        if t.s.inputs_applied >= inputs and t.s.stage == "programming":
+        if t.s.inputs_applied >= inputs and t.stage == "programming":
             break
         t.pump(rounds=1)
     for _ in range(100):
@@ -59,7 +59,7 @@ def _play_until_mid_turn(t: Table, inputs: int) -> None:
             d.update(t.s, t.now)
         for e in t.hub.poll():
             t.s.handle(e)
-            if 0 < len(t.s.ready) < len(t.game.state.active):
+            if 0 < len(t.ready()) < len(t.game.state.active):
                 return
     raise AssertionError("never got there")
 

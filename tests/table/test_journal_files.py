@@ -19,7 +19,7 @@ import pytest
 
 from bitbox.table import journal as J
 from bitbox.table.journal import Journal, JournalError, replay
-from outspeed.session.referee import apply_input
+from outspeed.session import apply_input
 from bitbox.i18n import counted
 from tests.signalling import default_signals
 

@@ -392,7 +392,7 @@ def test_the_window_shows_the_end_screen_until_it_is_closed(tmp_path, monkeypatc
     from outspeed.cartridge import CARTRIDGE
     from outspeed.display import Lang
     from outspeed.journaling import RULES
-    from outspeed.session import Pace
+    from bitbox.table.referee import Pace
     from outspeed.table import TableLoop
 
     from .helpers import Table, new_game

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from outspeed.session import Hint, RefuseChoice
+from bitbox.table.referee import Hint, RefuseChoice
 
 from .helpers import WM, Table, new_game
 from .test_secrecy import Recorder, _play_to_a_draw
@@ -23,7 +23,7 @@ def test_the_token_hint_goes_to_the_chooser_only_and_ends_with_the_choice():
     game.state.held.update(red=["nitro", "fuel_tank"])
     t = Table(game)
     t.pump()
-    assert t.s.awaiting("red") == "bonus"
+    assert t.s.awaiting("red").kind == "bonus"
     legal = t.game.legal_bonus_plays("red")
     assert None in legal and "nitro" in legal
     want = mask("none", *[tok for tok in legal if tok is not None])

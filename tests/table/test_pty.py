@@ -15,14 +15,14 @@ if not sys.platform.startswith(("linux", "darwin")):
 from bitbox.events import Connected
 from bitbox.hub import Hub
 from bitbox_tools.emulate import Emulator, emulator_controller_id
-from outspeed.bots import make_bot
 from outspeed.display import Lang
 from bitbox.table.journal import Journal, rebuild
 from outspeed.journaling import RULES
-from outspeed.session import BotDriver, Pace, SeatPlan, Session
+from bitbox.table.referee import Pace
+from bitbox.table.seating import SeatPlan
 from outspeed.table import TableLoop
 
-from .helpers import CONTENT, WM, new_game
+from .helpers import new_game, outspeed_bot, outspeed_session
 
 
 class Hand:
@@ -60,12 +60,11 @@ def test_a_full_game_over_emulated_controllers_on_ptys(tmp_path):
             record = journal.new_game(game, {"seats": []})
             out = io.StringIO()
             lang = Lang("en")
-            session = Session(game, plans, wheel_map=WM, journal=record, pace=Pace.instant(),
-                              on_event=lambda e: print(lang.event(e.kind, e.data), file=out))
+            session = outspeed_session(game, plans, journal=record, pace=Pace.instant(),
+                                       on_event=lambda e: print(lang.event(e.kind, e.data), file=out))
             for e in pending:
                 session.handle(e)
-            drivers = [BotDriver(p.player, Hand(emu, index_of[p.controller_id]),
-                                 make_bot("greedy", 0, dice=CONTENT.dice), WM, seed=31) for p in plans]
+            drivers = [outspeed_bot(p.player, Hand(emu, index_of[p.controller_id]), "greedy", 31) for p in plans]
             loop = TableLoop(session, hub, drivers, None, lang, headless=True, out=out,
                              snapshots=tmp_path / "snaps", size=(960, 540), max_seconds=90)
             assert loop.run() == 0
@@ -79,4 +78,4 @@ def test_a_full_game_over_emulated_controllers_on_ptys(tmp_path):
     rebuilt, n = rebuild(journal, record.id)
     assert rebuilt.to_data() == session.game.to_data()
     assert journal.game(record.id).status == "finished"
-    assert len(list((tmp_path / "snaps").glob("turn-*.png"))) == session.game.state.turn
+    assert len(list((tmp_path / "snaps").glob("turn-*.png"))) == session.game.turn

@@ -77,7 +77,7 @@ def test_bonus_declarations_reveal_nothing_until_everyone_has_declared(a, b):
     # (blue's declaration would reveal everything: from there the worlds may differ)
     for r, t, blue_play in recs:
         t.declare("blue", blue_play)
-        assert t.s.stage != "bonus"
+        assert t.stage != "bonus"
 
 
 def programming_game() -> Table:
@@ -97,7 +97,7 @@ def test_programmed_paths_and_refusals_reveal_nothing_until_everyone_is_locked()
         t = programming_game()
         r = Recorder(t)
         t.pump()
-        assert t.s.stage == "programming"
+        assert t.stage == "programming"
         r.snap()
         t.program("red", red)
         r.snap()
@@ -123,10 +123,10 @@ def _play_to_a_draw(t: Table, r: Recorder) -> None:
     """Everyone takes a path that gains a bonus token when there is one (else the first
     legal path) and plays no token, until somebody must choose between two drawn tokens."""
     for _ in range(60):
-        if t.s.stage == "draw":
+        if t.stage == "draw":
             return
         g = t.game
-        if t.s.stage == "programming":
+        if t.stage == "programming":
             for p in list(g.state.active):
                 legal = g.legal_paths(p)
                 bonus = [k for k in legal if any(e.kind == "bonus" for e in g.current_paths[k].gain)]
@@ -134,9 +134,9 @@ def _play_to_a_draw(t: Table, r: Recorder) -> None:
                 numbers = g.legal_numbers(p, path)
                 t.program(p, path, numbers[0] if numbers else None)
                 r.snap()
-        elif t.s.stage == "bonus":
+        elif t.stage == "bonus":
             for p in list(g.state.active):
-                if p in t.s.pending_bonus():
+                if p in t.pending_bonus():
                     t.declare(p, None)
                     r.snap()
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from outspeed.rules import UNKNOWN, EventKind
-from outspeed.session import Pace, RefuseChoice, SetLights
+from bitbox.table.referee import Pace, RefuseChoice, SetLights
 
 from .helpers import WM, Table, new_game
 
@@ -15,16 +15,16 @@ def statuses(t: Table) -> dict[str, str]:
 
 def start(t: Table) -> None:
     t.pump()
-    assert t.s.stage != "waiting"
+    assert t.stage != "waiting"
 
 
 def test_waits_for_every_controller_then_starts():
     t = Table()
-    assert t.s.stage == "waiting"
+    assert t.stage == "waiting"
     assert t.s.table().prompt[0] == "prompt.waiting"
     t.pump()
     # turn 1: nobody holds a token, so the bonus phase passes by itself
-    assert t.s.stage == "programming"
+    assert t.stage == "programming"
     assert t.s.inputs_applied == 1
     assert any(c.__class__.__name__ == "AssignSeat" for c in t.commands)
 
@@ -49,7 +49,7 @@ def test_programming_ready_refused_and_reveal():
     # re-programming fixes it
     t.program("blue", lit[-1])
     t.program("green", lit[0])
-    assert t.s.stage == "programming"            # yellow has not locked: nothing revealed
+    assert t.stage == "programming"            # yellow has not locked: nothing revealed
     assert t.s.table().view["revealed"] == {}
     t.program("yellow", lit[0])
     assert t.game.state.turn == 2
@@ -67,8 +67,8 @@ def test_a_lock_from_the_previous_phase_must_be_opened_first():
     assert t.game.state.turn == 2
     # everyone is still locked from turn 1: their locks do not count for turn 2
     assert all(t.sims[p].locked for p in t.sims)
-    assert t.s.stage in ("programming", "bonus")
-    if t.s.stage == "programming":
+    assert t.stage in ("programming", "bonus")
+    if t.stage == "programming":
         assert set(statuses(t).values()) == {"unlock"}
         t.unlock("red")
         assert statuses(t)["red"] == "to_act"
@@ -96,7 +96,7 @@ def test_bonus_zone_by_zone_from_the_front_and_only_that_a_token_is_played():
     game.state.zone.update(red=6, blue=4, green=4, yellow=3)
     t = Table(game)
     t.pump()
-    assert t.s.stage == "bonus"
+    assert t.stage == "bonus"
     assert t.s.table().zone_prompt == 6
     assert t.s.table().prompt == ("prompt.bonus", {"zone": 6, "players": ["red"]})
     # blue, behind, is not asked yet: an early lock waits for blue's zone
@@ -110,7 +110,7 @@ def test_bonus_zone_by_zone_from_the_front_and_only_that_a_token_is_played():
     t.pump()
     # red declared; blue's zone came and the lock blue closed earlier (after the phase began)
     # counted at once: every token is revealed and applied, programming begins
-    assert t.s.stage == "programming"
+    assert t.stage == "programming"
     played = [e for e in t.s.log if e.kind == EventKind.BONUS_PLAYED]
     assert {e.data["player"]: e.data["token"] for e in played} == {"red": "nitro", "blue": "fuel_tank"}
     declared = [e for e in t.s.log if e.kind.startswith("declared")]
@@ -131,7 +131,7 @@ def test_an_illegal_bonus_play_is_refused_privately():
     assert statuses(t)["red"] == "to_act" and t.hub.sims[0].refusals == 2
     t.declare("red", None)
     assert [e.kind for e in t.s.log if e.kind.startswith(("declared", "must"))][-1] == "declared_none"
-    assert t.s.stage == "programming" and t.game.state.held["red"] == ["electromagnet"]
+    assert t.stage == "programming" and t.game.state.held["red"] == ["electromagnet"]
 
 
 def test_physical_tokens_the_left_wheel_names_the_type():
@@ -151,22 +151,22 @@ def test_bonus_draw_keep_with_the_left_wheel():
     start(t)
     # play until somebody draws
     for _ in range(40):
-        if t.s.stage == "draw":
+        if t.stage == "draw":
             break
         lit = t.game.current_paths
         bonus_paths = [k for k, p in lit.items() if any(e.kind == "bonus" for e in p.gain)]
         for p in list(t.game.state.active):
-            if t.s.stage == "programming":
+            if t.stage == "programming":
                 path = bonus_paths[0] if bonus_paths and p == t.game.state.active[0] else t.game.legal_paths(p)[0]
                 numbers = t.game.legal_numbers(p, path)
                 t.program(p, path, numbers[0] if numbers else None)
-            elif t.s.stage == "bonus" and p in t.s.pending_bonus():
+            elif t.stage == "bonus" and p in t.pending_bonus():
                 t.declare(p, None)
-        if t.s.stage == "bonus":
+        if t.stage == "bonus":
             for p in list(t.game.state.active):
-                if p in t.s.pending_bonus():
+                if p in t.pending_bonus():
                     t.declare(p, None)
-    assert t.s.stage == "draw"
+    assert t.stage == "draw"
     player = t.game.state.draw_queue[0]
     drawn = list(t.game.state.drawn)
     assert t.s.table().prompt == ("prompt.draw", {"player": player})
@@ -234,7 +234,7 @@ def test_paced_showing_takes_time_and_rolls_dice():
     saw_rolling = False
     for _ in range(4000):
         t.pump(0.05, rounds=1)
-        stages.add(t.s.stage)
+        stages.add(t.stage)
         table = t.s.table()
         rolling = [d for d in table.dice if d.rolling]
         if rolling:

@@ -14,7 +14,7 @@ import pytest
 
 from bitbox.sound import NAMES, SOUND_DIR, Sounds
 from outspeed.display import Lang
-from outspeed.session import Pace
+from bitbox.table.referee import Pace
 from outspeed.table import TableLoop
 
 from .helpers import Table, new_game
@@ -117,7 +117,7 @@ def test_no_audio_device_a_windowed_game_plays_on_silently(monkeypatch):
     t = Table(new_game(players=3, seed=8), bots=("red", "blue", "green"), pace=Pace().scaled(0))
     class CloseAtTurn2:
         def update(self, session, now):
-            if session.game.state.turn >= 2:
+            if session.game.turn >= 2:
                 pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     loop = TableLoop(t.s, t.hub, [*t.drivers, CloseAtTurn2()], None, Lang("en"), headless=False,

@@ -9,7 +9,8 @@ import pygame
 from outspeed.display import Lang
 from bitbox.table.journal import Journal, rebuild
 from outspeed.journaling import RULES
-from outspeed.session import KeyboardDriver, Pace
+from bitbox.table.referee import Pace
+from bitbox.table.session import KeyboardDriver
 from outspeed.table import TableLoop
 
 from .helpers import Table, new_game
@@ -22,7 +23,7 @@ class CloseAt:
         self.turn = turn
 
     def update(self, session, now) -> None:
-        if session.game.state.turn >= self.turn:
+        if session.game.turn >= self.turn:
             pygame.event.post(pygame.event.Event(pygame.QUIT))
 
 
@@ -51,7 +52,7 @@ class Typist:
 
     def update(self, session, now) -> None:
         self.n += 1
-        if session.game.state.turn >= self.turn:
+        if session.game.turn >= self.turn:
             pygame.event.post(pygame.event.Event(pygame.QUIT))
             return
         if self.n % 3:
@@ -62,16 +63,16 @@ class Typist:
         pad = self.kb.pad(session, Lang("en"))
         self.pads.append(pad)
         key = pygame.K_TAB if not self.kb.shown else pygame.K_RETURN
-        if key == pygame.K_RETURN and session.awaiting(p) == "program":
+        if key == pygame.K_RETURN and session.awaiting(p).kind == "program":
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT))
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
 
 
 def test_keyboard_hot_seat(tmp_path):
-    from .helpers import WM
+    from .helpers import outspeed_keyboard
     game = new_game(players=3, seed=6)
     t = Table(game)
-    kb = KeyboardDriver(t.sims, WM)
+    kb = outspeed_keyboard(t.sims, Lang("en"))
     typist = Typist(kb, 3)
     loop = TableLoop(t.s, t.hub, [kb, typist], kb, Lang("en"), headless=False, out=io.StringIO(),
                      snapshots=None, size=(800, 450), fps=500, max_seconds=60)

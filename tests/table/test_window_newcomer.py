@@ -16,7 +16,6 @@ from bitbox.table.app import MIN_WINDOW
 from bitbox.table.journal import Journal, rebuild
 from outspeed.display import Lang, TableDisplay
 from outspeed.journaling import RULES
-from outspeed.session import KeyboardDriver
 from outspeed.table import TableLoop
 
 from .helpers import Table, new_game
@@ -88,12 +87,12 @@ def test_every_panel_is_drawn_again_after_f11_or_a_resize(how):
 
 
 def test_esc_leaves_the_keyboard_hot_seat_and_the_game_is_saved(tmp_path):
-    from .helpers import WM
+    from .helpers import outspeed_keyboard
     j = Journal(tmp_path / "j.sqlite", RULES)
     game = new_game(players=3, seed=6)
     rec = j.new_game(game, {})
     t = Table(game, journal=rec)
-    kb = KeyboardDriver(t.sims, WM)
+    kb = outspeed_keyboard(t.sims, Lang("en"))
 
     class Esc:
         n = 0

@@ -1,18 +1,19 @@
-"""The optional members of a game's controls (docs/games.md, "Step 3: the controls"), on the
-tutorial game: what Last One Alive needs of the console's session, given to any game. An
-answer of two locks (each player's own marks, never on the screen), events shown step by
-step with the frame after all of them, lights, a private Show, the wheels a refusal points
-at, the game's own view, and the hot-seat keyboard turning the wheels."""
+"""The optional members of a game's controls and its presentation (docs/games.md, "At the
+table"), on the tutorial game: what Last One Alive needs of the console's session, given to
+any game. An answer of two locks (each player's own marks, never on the screen), events shown
+step by step with the frame after all of them, lights, a private Show, the wheels a refusal
+points at, the game's own view, and the hot-seat keyboard turning the wheels."""
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
 from bitbox.events import Connected, WheelsChanged
-from bitbox.table.controls import Marked, Step, Unreadable
+from bitbox.display.model import LogEntry
+from bitbox.table.controls import Marked, Unreadable
 from bitbox.table.referee import Pace, RefuseChoice, SetLights, Show
 from bitbox.table.seating import SeatPlan
-from bitbox.table.session import BotDriver, KeyboardDriver, Session
+from bitbox.table.session import BotDriver, KeyboardDriver, Presentation, Session, Step
 
 from .goofspiel import Controls
 from .test_console_table import Info, cartridge, lock, shown, unlock
@@ -33,7 +34,7 @@ class TwoLocks(Controls):
     def wheels_marked(self, game: Any, prompt: Any, action: Any, marks: Any) -> tuple[int, int, int]:
         return (int(action), 0, 0)
 
-    def lights(self, prompt: Any) -> tuple[bool, bool, bool]:
+    def lights(self, game: Any, prompt: Any) -> tuple[bool, bool, bool]:
         return (True, False, False)
 
     def show(self, prompt: Any) -> tuple[int, int, int]:
@@ -42,11 +43,17 @@ class TwoLocks(Controls):
     def refused_wheels(self, prompt: Any) -> int:
         return 0b010
 
-    def steps(self, events: Any, pace: Any) -> list[Step]:
-        return [Step((e,), pace.step, {"n": i}) for i, e in enumerate(events)]
 
-    def view(self, session: Any, table: Any, now: float) -> Any:
-        return dataclasses.replace(table, banner=("own", {"steps": len(session.steps_shown)}))
+
+class StepByStep(Presentation):
+    """Each event a step of its own (the frame: the table after all of them), and the game's
+    own view of the session."""
+
+    def steps(self, before: Any, events: Any, after: Any, game: Any, pace: Any, hold: float) -> list[Step]:
+        return [Step((LogEntry(e.kind, dict(e.data)),), pace.step, after, facts={"n": i}) for i, e in enumerate(events)]
+
+    def view(self, session: Any, base: Any, now: float) -> Any:
+        return dataclasses.replace(base, banner=("own", {"steps": len(session.steps_shown)}))
 
 
 class Clock:
@@ -121,12 +128,13 @@ def test_bots_enter_an_answer_of_two_locks_lock_by_lock():
 def test_events_are_shown_step_by_step_with_the_frame_after_all_of_them():
     clock = Clock()
     s = session(clock=clock, pace=Pace())
+    s.presentation = StepByStep()                   # as a cartridge's presentation() gives it
     for seat, p in enumerate(PLAYERS):
         for _ in range(2):                          # two locks: mark, confirm
             lock(s, seat, s.awaiting(p).options[0])
             unlock(s, seat) if s.awaiting(p) is not None else None
     assert s.stage == "showing"
-    events = len(s._steps)
+    events = len(s._steps) + 1                      # the steps still to show, and the first
     assert events >= 2 and len(s.log) == 1          # the first step at once, the others in their time
     assert s.table().view["game"] == s.game.public_view()       # the frame: after every event
     d = Pace().step
@@ -136,7 +144,7 @@ def test_events_are_shown_step_by_step_with_the_frame_after_all_of_them():
         assert len(s.log) == k                      # the step before is held for its duration
         clock.now += d / 2
         s.update(clock.now)
-        assert len(s.log) == k + 1 and s.step is not None and s.step.show == {"n": k}
+        assert len(s.log) == k + 1 and s.step is not None and s.step.facts == {"n": k}
         assert s.table().banner == ("own", {"steps": k + 1})    # the game's own view
         assert s.table().view["game"] == s.game.public_view()
     clock.now += d

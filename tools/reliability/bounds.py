@@ -207,7 +207,9 @@ def bound_session(tries: int) -> dict[str, Any]:
     from bitbox.table.journal import Journal
     from outspeed.journaling import RULES
     from outspeed.rules import Game
-    from outspeed.session import Pace, SeatPlan, Session
+    from bitbox.table.referee import Pace
+    from bitbox.table.seating import SeatPlan
+    from outspeed.table import session_of
     content, wm = _content()
     names = list(PLAYER_ORDER[:3])
     game = Game.new(names, content.tiles, seed=1, dice=content.dice, token_counts=content.token_counts,
@@ -215,8 +217,8 @@ def bound_session(tries: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         journal = Journal(Path(tmp) / "j.sqlite", RULES)
         record = journal.new_game(game, {})
-        s = Session(game, [SeatPlan(p, i) for i, p in enumerate(names)], wheel_map=wm, journal=record,
-                    pace=Pace.instant())
+        s = session_of(game, [SeatPlan(p, i) for i, p in enumerate(names)], wm, journal=record,
+                       pace=Pace.instant())
         for i, p in enumerate(names):
             s.handle(Connected(i, ControllerInfo(100 + i, f"x://{i}", (1, 0), "1.0.0", (16, 16, 16)), 0.0))
         s.update(0.0)

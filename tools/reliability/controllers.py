@@ -71,7 +71,9 @@ class _PtyTable:
     def __init__(self, emu: Any, game: Any) -> None:
         from bitbox.controllers import ControllersConfig
         from bitbox.hub import Hub
-        from outspeed.session import Pace, SeatPlan, Session
+        from bitbox.table.referee import Pace
+        from bitbox.table.seating import SeatPlan
+        from outspeed.table import session_of
         _, wm = _content()
         self.hub = Hub(config=ControllersConfig())
         for port in emu.ports:
@@ -84,7 +86,7 @@ class _PtyTable:
         ids = [vc.controller_id for vc in emu.controllers]
         self.index = {p: i for i, p in enumerate(game.state.players)}
         plans = [SeatPlan(p, seats[ids[i]], "controller", ids[i]) for p, i in self.index.items()]
-        self.session = Session(game, plans, wheel_map=wm, pace=Pace.instant())
+        self.session = session_of(game, plans, wm, pace=Pace.instant())
         for e in pending:
             self.session.handle(e)
         self.session.update()
@@ -264,7 +266,7 @@ def bonus_unlisted_stop() -> Row:
     """Item 7: in the bonus phase a lock on a left-wheel stop wheels.yaml does not list is
     refused as unreadable (privately, to that controller), not taken as "no token"."""
     from bitbox_tools.emulate import Emulator
-    from outspeed.session import RefuseChoice
+    from bitbox.table.referee import RefuseChoice
     _, wm = _content()
     game = _game(3, 5)
     game.state.held["red"] = ["nitro"]
@@ -276,8 +278,9 @@ def bonus_unlisted_stop() -> Row:
         t = _PtyTable(emu, game)
         try:
             s = t.session
-            if not (s.stage == "bonus" and s.pending_bonus() == ["red"]):
-                problems.append(f"not at red's bonus choice ({s.stage})")
+            asked = [p for p, prompt in s.open.items() if prompt.kind == "bonus" and s.awaiting(p) is not None]
+            if asked != ["red"]:
+                problems.append(f"not at red's bonus choice ({s.table().stage})")
             i = t.index["red"]
             emu.set(i, left=unlisted, locked=True)
             if not t.pump_until(lambda: "red" in s.refused):
@@ -290,6 +293,8 @@ def bonus_unlisted_stop() -> Row:
             if any(e.kind == "must_redeclare" for e in s.log):
                 problems.append("the refusal was announced publicly")
             emu.set(i, locked=False)
+            if not t.pump_until(lambda: not s.controller("red").locked):     # a new try once the lock opened
+                problems.append("the lock did not open")
             emu.set(i, left=none, locked=True)
             if not t.pump_until(lambda: any(e.kind == "declared_none" for e in s.log)):
                 problems.append("the stop meaning \"none\" did not play no token")

@@ -109,8 +109,8 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str], game: s
                 _die(note_path, f"apply {target}")
         setattr(J.GameRecord, "record", record)
     elif kind == "resolution" and game == "outspeed":
-        from outspeed.session import referee as R
-        orig_advance = R.Session._advance_steps
+        from bitbox.table import session as R
+        orig_advance = R.Session._advance_step
         target, step = numbers[0], numbers[1]
         seen = [0]
 
@@ -120,7 +120,7 @@ def kill_run_main(spec: str, note: str | None, play_args: Sequence[str], game: s
                 if seen[0] >= step or not self._steps:
                     _die(note_path, f"resolution {target} step {seen[0]}")
             return orig_advance(self, now)
-        setattr(R.Session, "_advance_steps", advance)
+        setattr(R.Session, "_advance_step", advance)
     elif kind == "mark" and game == "lastonealive":
         from bitbox.table import session as LS        # Last One Alive's table: the console's session
         orig_accept = LS.Session._accept_mark

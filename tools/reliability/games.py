@@ -160,15 +160,16 @@ class Chaos:
                 self._away[i] = now + seconds + 0.3
                 self.done_disconnects += 1
                 self._next = now + self.rng.expovariate(1.0 / self.gap)
-        if (self.done_resets < self.resets and now >= self._next_reset and session.stage == "programming"
-                and 0 < len(session.ready) < len(session.game.state.active) and not session.paused
+        ready = sorted(p for p, prompt in session.open.items() if prompt.kind == "program" and p in session.answers)
+        if (self.done_resets < self.resets and now >= self._next_reset and session.stage == "prompt"
+                and 0 < len(ready) < len(session.open) and not session.paused
                 and session.inputs_applied >= (self.done_resets + 1) * self.expected / (self.resets + 2)):
-            player = self.rng.choice(sorted(session.ready))      # locked in: the reset must not lose it
+            player = self.rng.choice(ready)      # locked in: the reset must not lose it
             i = self.index_of[player]
             if self._away.get(i, 0.0) <= now:
                 self.emu.command(f"{i} reset")
                 self.done_resets += 1
-                self.reset_points.append((session.inputs_applied, session.stage, player))
+                self.reset_points.append((session.inputs_applied, "programming", player))
                 self._next_reset = now + 0.5
 
 
@@ -204,14 +205,13 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
     from bitbox.events import WheelsChanged
     from bitbox.hub import Hub
     from bitbox.table.seating import bind, wait_for
-    from outspeed.bots import make_bot
     from outspeed.display import Lang
     from outspeed.display.model import PLAYER_ORDER
     from bitbox.table.journal import Journal
     from outspeed.journaling import RULES
     from outspeed.rules import Game
-    from outspeed.session import BotDriver, Pace, Session
-    from outspeed.table import TableLoop
+    from bitbox.table.referee import Pace
+    from outspeed.table import TableLoop, bot_of, session_of
 
     from .rogues import RogueProcess          # (rogues builds its campaign on these games)
 
@@ -244,16 +244,15 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
             lang = Lang("en")
             lines: list[str] = []
             pace = Pace().scaled(speed)
-            session = Session(game, plans, wheel_map=wm, journal=record, pace=pace,
-                              on_event=lambda e: lines.append(lang.event(e.kind, e.data)))
+            session = session_of(game, plans, wm, journal=record, pace=pace,
+                                 on_event=lambda e: lines.append(lang.event(e.kind, e.data)))
             for e in rec.events:
                 session.handle(e)
             index_of = {p: i for i, p in enumerate(names)}
             drivers: list[Any] = []
             for i, p in enumerate(names):
                 kind = BOT_MIX[i % len(BOT_MIX)] if bot == "mixed" else bot
-                drivers.append(BotDriver(p, Hand(emu, i), make_bot(kind, 0, dice=content.dice), wm, seed=seed,
-                                         think=pace.think))
+                drivers.append(bot_of(p, Hand(emu, i), kind, wm, seed=seed, think=pace.think))
             monkey = None
             if chaos:
                 monkey = Chaos(emu, index_of, expected_inputs=expected_inputs, **chaos)
@@ -267,7 +266,7 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
             code = loop.run()
             seconds = time.monotonic() - t0
             _check(code == 0 and session.finished,
-                   f"the game did not finish in {timeout:g} s (turn {session.game.state.turn}, stage {session.stage})")
+                   f"the game did not finish in {timeout:g} s (turn {session.game.turn}, stage {session.stage})")
             rec.poll(0.2)
             links = hub.links()
             inputs = [(r.kind, r.data) for r in journal.inputs(record.id)]
@@ -279,8 +278,8 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
                 rogue_rows = rogue_proc.stop()
             status = emu.status()
             emu.stop()
-    run = GameRun(players=names, inputs=inputs, final=session.game.to_data(), winners=list(session.game.state.winners),
-                  turns=session.game.state.turn, seconds=seconds,
+    run = GameRun(players=names, inputs=inputs, final=session.game.to_data(), winners=list(session.game.winners),
+                  turns=session.game.turn, seconds=seconds,
                   events=Counter(type(e).__name__ for e in rec.events),
                   wheel_events=[e for e in rec.events if isinstance(e, WheelsChanged)], lines=lines,
                   log=list(logs.lines), links=links, emulator=status, chaos=monkey, reconnects=emu.reconnects,

@@ -26,7 +26,6 @@ REFUSAL_WAIT = 30.0
 #: How long a bot that means to lock a wrong stop waits for its controller's Hint (wall time).
 HINT_WAIT = 0.3
 
-_DRIVERS = {"outspeed": ("outspeed.session.drivers", "BotDriver"), "lastonealive": ("bitbox.table.session", "BotDriver")}
 
 
 def _wrong_stop(hint: Sequence[int], rng: random.Random) -> tuple[int, int] | None:
@@ -89,8 +88,7 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
 
     rng = random.Random(seed)
     players: set[str] = set()
-    module, name = _DRIVERS[game]
-    driver_cls = importlib.import_module(module).BotDriver
+    from bitbox.table.session import BotDriver as driver_cls     # every game's bots at the table
     orig_update = driver_cls.update
     tries: dict[int, dict[str, Any]] = {}
 
@@ -125,7 +123,7 @@ def refusal_run_main(game: str, protocol: str, every: float, seed: int, note: st
                 self.sim.set(locked=False)
             return
         asked = session.awaiting(self.player)
-        kind = getattr(asked, "kind", asked)      # the console's session asks a Prompt, Outspeed's a kind
+        kind = getattr(asked, "kind", asked)      # the console's session asks a Prompt
         if kind is not None and kind not in ("first", "bag"):
             key = (session.inputs_applied, session.prompt_id, kind, getattr(session, "marks", None))
             plan = getattr(self, "_refusal_plan", None)

@@ -23,10 +23,11 @@ class _World:
 
     def __init__(self, players: int, seed: int, token_mode: str, first_game: bool) -> None:
         from bitbox.events import Connected, ControllerInfo
-        from outspeed.bots import make_bot
+        from bitbox.table.referee import Pace
+        from bitbox.table.seating import SeatPlan
         from outspeed.display.model import PLAYER_ORDER
         from outspeed.rules import Game
-        from outspeed.session import BotDriver, Pace, SeatPlan, Session
+        from outspeed.table import bot_of, session_of
         content, self.wm = _content()
         names = list(PLAYER_ORDER[:players])
         game = Game.new(names, content.tiles, seed=seed, first_game=first_game, dice=content.dice,
@@ -35,13 +36,28 @@ class _World:
         self.printed: list[str] = []
         from outspeed.display import Lang
         en = Lang("en")
-        self.session = Session(game, [SeatPlan(p, i) for i, p in enumerate(names)], wheel_map=self.wm,
-                               pace=Pace.instant(), on_event=lambda e: self.printed.append(en.event(e.kind, e.data)))
+        self.session = session_of(game, [SeatPlan(p, i) for i, p in enumerate(names)], self.wm,
+                                  pace=Pace.instant(), on_event=lambda e: self.printed.append(en.event(e.kind, e.data)))
         self.hands = {p: EventHand(self.queue, i, 0x5EC0 + i) for i, p in enumerate(names)}
         for i, p in enumerate(names):
             self.queue.append(Connected(i, ControllerInfo(0x5EC0 + i, f"x://{i}", (1, 0), "1.0.0", (16, 16, 16)), 0.0))
-        self.bots = [BotDriver(p, self.hands[p], make_bot("random", 0), self.wm, seed=seed) for p in names]
+        self.bots = [bot_of(p, self.hands[p], "random", self.wm, seed=seed) for p in names]
         self.commands: list[Any] = []
+
+    @property
+    def engine(self) -> Any:
+        """The rules engine's game (the session's is the cartridge's around it)."""
+        return self.session.game.engine
+
+    @property
+    def stage(self) -> str:
+        """The table's stage as the screen names it (bonus, programming, draw, showing...)."""
+        return str(self.session.table(0.0).stage)
+
+    def pending_bonus(self) -> list[str]:
+        """The players asked for their bonus play now."""
+        s = self.session
+        return [p for p, prompt in s.open.items() if prompt.kind == "bonus" and s.awaiting(p) is not None]
 
     def pump(self, bots: bool = False, rounds: int = 3) -> None:
         s = self.session
@@ -62,7 +78,7 @@ class _World:
             self.pump(bots=False, rounds=1)
             if s.finished:
                 return False
-            if s.inputs_applied >= inputs and s.stage == want and (want != "bonus" or s.zones):
+            if s.inputs_applied >= inputs and self.stage == want and (want != "bonus" or self.pending_bonus()):
                 return True
             for b in self.bots:
                 b.update(s, 0.0)
@@ -80,7 +96,7 @@ def _snap(world: _World, display: Any, langs: Sequence[Any]) -> tuple:
     # A Hint (protocol 1.1) goes to one controller only and may show that player their own
     # hidden tokens: it is private, not compared (tests/table/test_private_hints.py checks that
     # it reaches the chooser alone). Every other command is compared.
-    from outspeed.session import Hint
+    from bitbox.table.referee import Hint
     commands = tuple(c for c in world.commands if not isinstance(c, Hint))
     return (table, frame, lines, json.dumps(s.game.public_view(), sort_keys=True, default=str),
             commands, tuple(world.printed))
@@ -98,10 +114,10 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
     worlds = [_World(players, seed, token_mode, first_game) for _ in range(2)]
     if not all(w.play_until_prompt(prefix, want) for w in worlds):
         return {"compared": 0, "difference": None, "vacuous": True, "stage": "finished"}
-    stage = worlds[0].session.stage
+    stage = worlds[0].stage
     hidden_rng = [random.Random(shape_seed * 7919 + k) for k in range(2)]
     # World 1's hidden state: other token types in every hand, another pile order.
-    g1 = worlds[1].session.game.state
+    g1 = worlds[1].engine.state
     if token_mode == "virtual":
         for p, held in g1.held.items():
             g1.held[p] = [hidden_rng[1].choice(TOKENS) for _ in held]
@@ -138,15 +154,15 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
     for w, d in zip(worlds, displays):
         snaps[worlds.index(w)].append(_snap(w, d, langs))
     if stage == "programming":
-        order = shape.sample(list(worlds[0].session.game.state.active), k=len(worlds[0].session.game.state.active))
+        order = shape.sample(list(worlds[0].engine.state.active), k=len(worlds[0].engine.state.active))
         for n, p in enumerate(order):
             def legal(k: int, w: _World, p: str = p) -> list[Choice]:
-                g = w.session.game
+                g = w.engine
                 no_number: list[int | None] = [None]
                 return [Choice(path, num) for path in g.legal_paths(p) for num in (g.legal_numbers(p, path) or no_number)]
 
             def illegal(k: int, w: _World, p: str = p) -> list[tuple]:
-                g = w.session.game
+                g = w.engine
                 out: list[tuple[int, int | None]] = [(0, None)]                                       # the rest stop: unreadable
                 for path in PATHS:
                     if g.programming_refusal(p, Choice(path, None if g.current_paths.get(path) is None or
@@ -179,13 +195,12 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
                     break
     elif stage == "bonus":
         for _ in range(40):
-            s0 = worlds[0].session
-            if s0.stage != "bonus" or not s0.zones:
+            pending = worlds[0].pending_bonus()
+            if worlds[0].stage != "bonus" or not pending:
                 break
-            pending = s0.pending_bonus()
             p = pending[shape.randrange(len(pending))]
-            tokens = [[t for t in w.session.game.legal_bonus_plays(p) if t is not None] for w in worlds]
-            bad = [[t for t in TOKENS if w.session.game.bonus_refusal(p, t)] for w in worlds]
+            tokens = [[t for t in w.engine.legal_bonus_plays(p) if t is not None] for w in worlds]
+            bad = [[t for t in TOKENS if w.engine.bonus_refusal(p, t)] for w in worlds]
             if all(bad) and shape.random() < 0.3:
                 def refuse(k: int, w: _World, p: str = p, bad: list[list[str]] = bad) -> None:
                     lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(bad[k])))
@@ -198,8 +213,8 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
             if not act(play):
                 break
     elif stage == "draw":
-        p = worlds[0].session.game.state.draw_queue[0]
-        drawn = [list(w.session.game.state.drawn) for w in worlds]
+        p = worlds[0].engine.state.draw_queue[0]
+        drawn = [list(w.engine.state.drawn) for w in worlds]
         wrong = [[t for t in TOKENS if t not in d] for d in drawn]
         if all(wrong) and shape.random() < 0.5:
             act(lambda k, w: lock(w, p, left=w.wm.position_for("left", hidden_rng[k].choice(wrong[k]))))
@@ -207,7 +222,7 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
         for k, w in enumerate(worlds):                                # the kept token stays hidden
             w.pump()
             snaps[k].append(_snap(w, displays[k], langs))
-    st0, st1 = (w.session.game.state for w in worlds)
+    st0, st1 = (w.engine.state for w in worlds)
     differed = (st0.held != st1.held or st0.pile != st1.pile
                 or any(w.hands[p].wheels != worlds[0].hands[p].wheels for w in worlds for p in w.hands))
     difference = None
@@ -344,7 +359,7 @@ def refused_tries_private(games: int, seed: int) -> Row:
 
     from outspeed.display import Lang
     from outspeed.rules import TOKENS
-    from outspeed.session import Hint, RefuseChoice
+    from bitbox.table.referee import Hint, RefuseChoice
     rng = random.Random(seed)
     langs = [Lang(code) for code in ("en", "fr", "es", "de")]
     played, tries, problems = 0, 0, []
@@ -363,12 +378,12 @@ def refused_tries_private(games: int, seed: int) -> Row:
             continue
         played += 1
         k = rng.randint(1, 3)
-        player = worlds[0].session.game.state.draw_queue[0]
+        player = worlds[0].engine.state.draw_queue[0]
         seat = worlds[0].session.by_player[player].seat
         seen = []
         for w, n in zip(worlds, (0, k)):
             s, h = w.session, w.hands[player]
-            drawn = list(s.game.state.drawn)
+            drawn = list(w.engine.state.drawn)
             wrong = [t for t in TOKENS if t not in drawn]
             if h.locked:
                 h.set(locked=False)
