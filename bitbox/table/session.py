@@ -278,9 +278,8 @@ class Session(Referee):
         self.open = {p.player: p for p in prompts}
         self.stage = "prompt"
         if self.open and all(p.context.get("auto") and p.options for p in self.open.values()):
+            # nothing to decide: answered without asking (shown from the next moment the table moves)
             self._answer(*self._input({p: prompt.options[0] for p, prompt in self.open.items()}))
-            if self.stage == "showing":         # nothing to decide: answered without asking
-                self._hold_until = self.clock()
             return
         order = self._hook("order")
         groups = [list(g) for g in order(self.game, prompts)] if order is not None else [list(self.open)]
@@ -425,8 +424,6 @@ class Session(Referee):
             if self.open and len(self.answers) == len(self.open):
                 answers = {p: self.answers[p] for p in self.open}
                 self._answer(*self._input(answers))
-                if self.stage == "showing":
-                    self._hold_until = now          # its first step begins now
         while self.stage == "showing" and self._advance_step(now):
             pass
 
@@ -475,6 +472,7 @@ class Session(Referee):
         self.stage = "showing"
         self.groups = []
         self._said_over, self.step = False, None
+        self._hold_until = float("-inf")            # its first step begins at once
         self._steps = deque(self.presentation.steps(before, events, self.game.public_view(), self.game, self.pace,
                                                     self._hold(len(events))))
 
