@@ -85,6 +85,8 @@ class Table:
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
         # (game, applied, private views, [encoded public part]) of the last observation
         self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
+        # (game, applied, the game's prompts) at the last _advance that found someone to ask
+        self._asked: tuple[Game, int, Sequence[Prompt]] | None = None
 
     @classmethod
     def of(cls, game: str, players: int | Sequence[Player], options: Mapping[str, Any] | None = None) -> "Table":
@@ -149,19 +151,30 @@ class Table:
         game = self.game
         assert game is not None
         self._choices, self._nodes, self._singles, self._shapes = {}, {}, {}, {}
+        pending = self.pending
+        # The prompts asked at the last call, when no phase was applied since: the game has
+        # not changed (only answers were taken), so they are the game's prompts still.
+        asked = self._asked
+        prompts = asked[2] if asked is not None and asked[0] is game and asked[1] == self.applied else None
         while not game.finished:
-            prompts = game.prompts()
-            if not prompts:
-                raise GameError("the game is not finished but asks nobody anything")
-            open_ = [p for p in prompts if p.player not in self.pending]
-            for p in open_:
-                if len(p.options) == 1 or p.context.get("auto") is True:
-                    self.pending[p.player] = p.options[0]
-            open_ = [p for p in open_ if p.player not in self.pending]
+            if prompts is None:
+                prompts = game.prompts()
+                if not prompts:
+                    raise GameError("the game is not finished but asks nobody anything")
+            open_ = []
+            for p in prompts:
+                if p.player not in pending:
+                    if len(p.options) == 1 or p.context.get("auto") is True:
+                        pending[p.player] = p.options[0]
+                    else:
+                        open_.append(p)
             if open_:
+                self._asked = (game, self.applied, prompts)
                 self.acting = {p.player: p for p in self.encoding.acting(game, open_)}
                 return
-            answers, self.pending = self.pending, {}
+            answers, self.pending = pending, {}
+            pending = self.pending
+            prompts = None
             events = game.apply(answers)
             if self.log is not None:
                 self.log.extend(events)
@@ -385,8 +398,7 @@ class Table:
         if isinstance(enc, SplitEncoding) and players:
             if not seen[3]:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
-                base[:size] = enc.public_part(views[players[0]])
-                np.clip(base, 0, enc.observation_high, out=base)     # the private parts are small counts and flags
+                enc.public_part(views[players[0]], base)     # the private parts are small counts and flags
                 seen[3].append(base)
             base = seen[3][0]
             for p in players:
