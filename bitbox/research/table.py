@@ -72,9 +72,12 @@ class Table:
         self.acting: dict[Player, Prompt] = {}         # the prompts answered now
         # each acting player's prompt: its options with their ids, and its shape (see _entry)
         self._choices: dict[Player, tuple[list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
-        # (kind, the options' identities) -> (the options, with their ids, the shape's dict)
+        # (kind, the options' identities) -> (the options, the options with their ids, the
+        # shape's dict); the same by (kind, the options)
         self._listed: dict[tuple[str, tuple[int, ...]],
                            tuple[Sequence[Action], list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
+        self._by_value: dict[tuple[str, tuple[Action, ...]],
+                             tuple[Sequence[Action], list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
         self._ids_of: dict[int, tuple[Action, str, tuple[int, ...]]] = {}     # id(option) -> (it, kind, ids)
         self._worked: dict[tuple[tuple[int, ...], ...], dict[Any, Any]] = {}   # by shape, for every prompt
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool]]] = {}
@@ -208,31 +211,45 @@ class Table:
             key = (kind, tuple(map(id, options)))
             hit = self._listed.get(key)
             if hit is None:
-                known, ids, by_object = self._ids, self.encoding.ids, self._ids_of
-                choices = []
-                for o in options:
-                    seen = by_object.get(id(o))          # the same option object again (shared
-                    if seen is not None and seen[0] is o and seen[1] == kind:     # values): no hashing
-                        choices.append((seen[2], o))
-                        continue
-                    k = known.get((kind, o))
-                    if k is None:
-                        k = known[(kind, o)] = tuple(sorted(ids(prompt, o)))
-                    if len(by_object) > 8192:
-                        by_object.clear()
-                    by_object[id(o)] = (o, kind, k)
-                    choices.append((k, o))
-                shape = tuple(ids for ids, _ in choices)
-                worked = self._worked.get(shape)
-                if worked is None:
-                    if len(self._worked) > 4096:        # shapes are few; a bound all the same
-                        self._worked.clear()
-                    worked = self._worked[shape] = {}
-                if len(self._listed) > 4096:
-                    self._listed.clear()
-                hit = self._listed[key] = (options, choices, worked)
+                hit = self._listed[key] = self._list(prompt)
             got = self._choices[player] = (hit[1], hit[2])
         return got
+
+    def _list(self, prompt: Prompt) -> tuple[Sequence[Action], list[tuple[tuple[int, ...], Action]], dict[Any, Any]]:
+        """(the options, the options with their ids, the shape's dict) of a prompt not seen
+        with these option objects."""
+        kind, options = prompt.kind, prompt.options
+        known, ids, by_object = self._ids, self.encoding.ids, self._ids_of
+        choices = []
+        for o in options:
+            seen = by_object.get(id(o))              # the same option object again (shared
+            if seen is not None and seen[0] is o and seen[1] == kind:     # values): no hashing
+                choices.append((seen[2], o))
+                continue
+            if not choices:
+                # A new object first: maybe the same options by value as a prompt seen
+                # before (a new game's: Outspeed's programs), found by one hash of them.
+                same = self._by_value.get((kind, tuple(options)))
+                if same is not None:
+                    return options, [(k, o) for (k, _), o in zip(same[1], options)], same[2]
+            k = known.get((kind, o))
+            if k is None:
+                k = known[(kind, o)] = tuple(sorted(ids(prompt, o)))
+            if len(by_object) > 8192:
+                by_object.clear()
+            by_object[id(o)] = (o, kind, k)
+            choices.append((k, o))
+        shape = tuple(k for k, _ in choices)
+        worked = self._worked.get(shape)
+        if worked is None:
+            if len(self._worked) > 4096:                # shapes are few; a bound all the same
+                self._worked.clear()
+            worked = self._worked[shape] = {}
+        if len(self._listed) > 4096:
+            self._listed.clear()
+            self._by_value.clear()
+        listed = self._by_value[(kind, tuple(options))] = (options, choices, worked)
+        return listed
 
     def _options(self, player: Player) -> list[tuple[tuple[int, ...], Action]]:
         return self._entry(player)[0]
