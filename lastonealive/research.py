@@ -53,6 +53,7 @@ _PHASE = {k: i for i, k in enumerate(PHASES)}
 _TYPE = {k: i for i, k in enumerate(TYPES)}
 _FACE = {k: i for i, k in enumerate(FACES)}
 _HELD = {k: i for i, k in enumerate(HELD)}
+_VALUES_AT = (0, 1, 2, 3, 4, 5, 6, 7, 8, 22, 23, 24, 25, 26, 27, 28, 29)   # public_part's first values
 
 
 class LastOneAliveEncoding(SplitEncoding):
@@ -123,29 +124,25 @@ class LastOneAliveEncoding(SplitEncoding):
         return TableDisplay(size=size, lang="en")
 
     # ------------------------------------------------------------------ observations
-    def public_part(self, view: Mapping[str, Any]) -> np.ndarray:
-        o = np.zeros(self.observation_size, dtype=np.float32)
-        ones: list[int] = []                       # positions set to 1
-        adds: list[int] = []                       # positions counted (+1 each)
-        o[0] = view["turn"]
-        o[1] = view["level"]
-        o[2] = bool(view["night"])
-        o[3] = view["apocalypse_drawn"]
-        o[4] = view["bag_size"]
+    def public_part(self, view: Mapping[str, Any], o: np.ndarray) -> None:
         pool = view["pool"]
-        o[5:9] = [pool.get(t, 0) for t in TYPES]
+        ts = view["turn_state"]
+        at_ = list(_VALUES_AT)                     # positions given a value, and the values
+        values: list[Any] = [view["turn"], view["level"], bool(view["night"]), view["apocalypse_drawn"],
+                             view["bag_size"], *[pool.get(t, 0) for t in TYPES],
+                             len(ts["radio"]), bool(ts["chainsaw_before"]), ts["pistols"], ts["axes"],
+                             bool(ts["hero_used"]), ts["draws_left"], ts["bangs_left"], ts["gives_left"]]
+        ones: list[int] = []                       # positions set to 1
+        counts: dict[int, int] = {}                # positions counted
         phase = "finished" if view["finished"] else view["phase"]
         if phase in _PHASE:
             ones.append(9 + _PHASE[phase])
-        ts = view["turn_state"]
-        o[22:30] = (len(ts["radio"]), bool(ts["chainsaw_before"]), ts["pistols"], ts["axes"], bool(ts["hero_used"]),
-                    ts["draws_left"], ts["bangs_left"], ts["gives_left"])
         active = view["active"]
         winners = view.get("winners") or ()
         scores = view.get("scores") or {}
         front: list[Any] = []
-        for k, p in enumerate(view["players"][:SEATS]):
-            at = self._seats_at + SEAT_BLOCK * k
+        at = self._seats_at
+        for p in view["players"][:SEATS]:
             name = p["player"]
             ones.append(at)
             if p["in_game"]:
@@ -153,20 +150,21 @@ class LastOneAliveEncoding(SplitEncoding):
             if name == active:
                 ones.append(at + 3)
                 front = p["front"]
-            o[at + 4] = p.get("lives", 0)
             for h in p["tokens"]:
                 if h in _HELD:
-                    adds.append(at + 5 + _HELD[h])
+                    i = at + 5 + _HELD[h]
+                    counts[i] = counts.get(i, 0) + 1
             symbols = 0
             for _, t, f in p["front"]:
                 if t in _TYPE and f in _FACE:
-                    adds.append(at + 13 + 9 * _TYPE[t] + _FACE[f])
+                    i = at + 13 + 9 * _TYPE[t] + _FACE[f]
+                    counts[i] = counts.get(i, 0) + 1
                 symbols += SYMBOLS.get(f, 0)
-            o[at + 49] = scores.get(name, 0)
             if name in winners:
                 ones.append(at + 50)
-            o[at + 51] = len(p["front"])
-            o[at + 52] = symbols
+            at_ += (at + 4, at + 49, at + 51, at + 52)
+            values += (p.get("lives", 0), scores.get(name, 0), len(p["front"]), symbols)
+            at += SEAT_BLOCK
         slots, slots_at = self._slot, self._slots_at
         for where, dice in ((1, view["tray"]), (2, front)):
             for die_id, t, f in dice:
@@ -179,10 +177,13 @@ class LastOneAliveEncoding(SplitEncoding):
                     ones.append(at + 3 + _TYPE[t])
                 if f in _FACE:
                     ones.append(at + 7 + _FACE[f])
+        if counts:
+            at_ += counts
+            values += counts.values()
+        o[at_] = values
         o[ones] = 1
-        for i in adds:                             # a few: faster than np.add.at
-            o[i] += 1
-        return o
+        if max(values) > self.observation_high or min(values) < 0:   # each value within 0..high
+            np.clip(o, 0, self.observation_high, out=o)
 
     def private_part(self, o: np.ndarray, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> None:
         for k, p in enumerate(view["players"][:SEATS]):

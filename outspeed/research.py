@@ -60,6 +60,8 @@ class OutspeedEncoding(SplitEncoding):
         names += [f"keep:{t}" for t in TOKENS]
         self.names = tuple(names)
         self._id = {n: RESERVED + k for k, n in enumerate(self.names)}
+        # (tile data, face) -> the positions they set (see _tile_ones), by the data's identity
+        self._tiles: dict[tuple[int, Any], tuple[Any, tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ actions
     def ids(self, prompt: Prompt, option: Action) -> tuple[int, ...]:
@@ -88,15 +90,62 @@ class OutspeedEncoding(SplitEncoding):
         return TableDisplay(size=size, lang="en")
 
     # ------------------------------------------------------------------ observations
-    def public_part(self, view: Mapping[str, Any]) -> np.ndarray:
-        o = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-        ones: list[int] = []                       # positions set to 1
-        o[0] = view["turn"]
+    def public_part(self, view: Mapping[str, Any], o: np.ndarray) -> None:
+        at_: list[int] = [0, 29, 30, 31, 53, 54, 55]          # positions given a value, and the values
+        rear = view["track"]["rear"]
+        values: list[Any] = [view["turn"], view["tiles_left"], rear, view["track"]["boards"], view["markers_left"],
+                             view["pile_size"], view["discards"]]
         phase = "finished" if view["finished"] else view["phase"]
+        ones = list(self._tile_ones(view["tile"], view["face"]))   # positions set to 1
         if phase in _PHASE:
             ones.append(1 + _PHASE[phase])
-        tile = view["tile"]
-        face = view["face"]
+        if view.get("next_face") in _FACE:
+            ones.append(24 + _FACE[view["next_face"]])
+        ones += [32 + z - rear for z in view["force_fields"] if 0 <= z - rear < ZONES]
+        revealed = view.get("revealed") or {}
+        winners = view.get("winners") or ()
+        eliminated = view.get("eliminated")
+        out = {e[0] for e in eliminated} if eliminated else ()
+        drawing = view.get("drawing")
+        at = 56
+        for p in view["players"][:SEATS]:
+            name = p["player"]
+            ones.append(at)
+            if p["active"]:
+                ones.append(at + 1)
+            zone = p["zone"]
+            if zone is not None:
+                at_.append(at + 3)
+                values.append(max(0, zone - rear))
+            at_ += (at + 4, at + 5)
+            values += (p["fuel"], p["tokens"])
+            if drawing == name:
+                ones.append(at + 6)
+            if revealed:
+                shown = revealed.get(name)
+                if shown:
+                    if shown[0] in _PATH:
+                        ones.append(at + 7 + _PATH[shown[0]])
+                    at_.append(at + 10)
+                    values.append(shown[1] or 0)
+            if name in out:
+                ones.append(at + 11)
+            if name in winners:
+                ones.append(at + 12)
+            at += SEAT_BLOCK
+        o[at_] = values
+        o[ones] = 1
+        if max(values) > self.observation_high or min(values) < 0:   # each value within 0..high
+            np.clip(o, 0, self.observation_high, out=o)
+
+    def _tile_ones(self, tile: Mapping[str, Any] | None, face: Any) -> tuple[int, ...]:
+        """The positions the tile and its face set to 1: worked out once per tile data and face
+        (the engine's views share one data per tile: :meth:`Tile.view_data`)."""
+        key = (id(tile), face)
+        known = self._tiles.get(key)
+        if known is not None and known[0] is tile:
+            return known[1]
+        ones: list[int] = []
         if tile is not None:
             if 1 <= tile["number"] <= TILES:
                 ones.append(5 + tile["number"] - 1)
@@ -106,43 +155,10 @@ class OutspeedEncoding(SplitEncoding):
             ones += [26 + k for k, path in enumerate(PATHS) if paths.get(path) is not None]
         if face in _FACE:
             ones.append(22 + _FACE[face])
-        if view.get("next_face") in _FACE:
-            ones.append(24 + _FACE[view["next_face"]])
-        o[29] = view["tiles_left"]
-        rear = view["track"]["rear"]
-        o[30] = rear
-        o[31] = view["track"]["boards"]
-        ones += [32 + z - rear for z in view["force_fields"] if 0 <= z - rear < ZONES]
-        o[53] = view["markers_left"]
-        o[54] = view["pile_size"]
-        o[55] = view["discards"]
-        revealed = view.get("revealed") or {}
-        winners = view.get("winners") or ()
-        out = {e[0] for e in view.get("eliminated") or ()}
-        drawing = view.get("drawing")
-        for k, p in enumerate(view["players"][:SEATS]):
-            at = 56 + SEAT_BLOCK * k
-            name = p["player"]
-            ones.append(at)
-            if p["active"]:
-                ones.append(at + 1)
-            if p["zone"] is not None:
-                o[at + 3] = max(0, p["zone"] - rear)
-            o[at + 4] = p["fuel"]
-            o[at + 5] = p["tokens"]
-            if drawing == name:
-                ones.append(at + 6)
-            shown = revealed.get(name)
-            if shown:
-                if shown[0] in _PATH:
-                    ones.append(at + 7 + _PATH[shown[0]])
-                o[at + 10] = shown[1] or 0
-            if name in out:
-                ones.append(at + 11)
-            if name in winners:
-                ones.append(at + 12)
-        o[ones] = 1
-        return o
+        if len(self._tiles) > 256:             # views made from other data than the engine's (a bound)
+            self._tiles.clear()
+        self._tiles[key] = (tile, tuple(ones))
+        return tuple(ones)
 
     def private_part(self, o: np.ndarray, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> None:
         for k, p in enumerate(view["players"][:SEATS]):

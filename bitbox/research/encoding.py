@@ -114,18 +114,21 @@ class EncodingBase:
 class SplitEncoding(EncodingBase):
     """An encoding whose vector is a public part (the same for every player at one moment)
     and a private part: :meth:`public_part` is worked out once for all the players observed
-    at one moment (:meth:`observe_many`) and :meth:`private_part` for each."""
+    at one moment (:meth:`observe_many`; the environments, once per phase applied) and
+    :meth:`private_part` for each."""
 
-    def public_part(self, view: Mapping[str, JSON]) -> "np.ndarray":
-        """A new vector of :attr:`observation_size` with what ``view``'s public values give."""
+    def public_part(self, view: Mapping[str, JSON], o: "np.ndarray") -> None:
+        """Write what ``view``'s public values give into ``o`` (float32 zeros of
+        :attr:`observation_size` or more), each value within 0 .. :attr:`observation_high`."""
         raise NotImplementedError
 
     def private_part(self, o: "np.ndarray", view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> None:
-        """Write what only ``player`` knows (and which seat is theirs) into ``o``."""
+        """Add what only ``player`` knows (and which seat is theirs) to ``o``."""
         raise NotImplementedError
 
     def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "np.ndarray":
-        o = self.public_part(view)
+        o = np.zeros(self.observation_size, dtype=np.float32)
+        self.public_part(view, o)
         self.private_part(o, view, player, prompt)
         return np.clip(o, 0, self.observation_high, out=o)
 
@@ -133,8 +136,8 @@ class SplitEncoding(EncodingBase):
                      prompts: Mapping[Player, Prompt | None]) -> dict[Player, "object"]:
         if not views:
             return {}
-        base = self.public_part(next(iter(views.values())))
-        np.clip(base, 0, self.observation_high, out=base)    # the private parts are small counts and flags
+        base = np.zeros(self.observation_size, dtype=np.float32)
+        self.public_part(next(iter(views.values())), base)    # the private parts are small counts and flags
         out: dict[Player, object] = {}
         for p, v in views.items():
             o = base.copy()
@@ -143,8 +146,9 @@ class SplitEncoding(EncodingBase):
         return out
 
     def state(self, view: Mapping[str, JSON]) -> "np.ndarray":
-        o = self.public_part(view)
-        return np.clip(o, 0, self.observation_high, out=o)
+        o = np.zeros(self.observation_size, dtype=np.float32)
+        self.public_part(view, o)
+        return o
 
 
 def one_hot(out: "object", at: int, index: int | None) -> None:

@@ -70,21 +70,26 @@ class Table:
         self.pending: dict[Player, Action] = {}       # answers waiting for the rest of the phase
         self.staged: dict[Player, Counter[int]] = {}   # selections in progress
         self.acting: dict[Player, Prompt] = {}         # the prompts answered now
-        self._choices: dict[Player, list[tuple[tuple[int, ...], Action]]] = {}
-        self._shapes: dict[Player, dict[Any, Any]] = {}   # each acting player's shape (see _shape)
-        self._listed: dict[int, tuple[Sequence[Action], str, list[tuple[tuple[int, ...], Action]]]] = {}
-        self._shape_of: dict[int, tuple[list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
+        # each acting player's prompt: its options with their ids, and its shape (see _entry)
+        self._choices: dict[Player, tuple[list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
+        # (kind, the options' identities) -> (the options, the options with their ids, the
+        # shape's dict); the same by (kind, the options)
+        self._listed: dict[tuple[str, tuple[int, ...]],
+                           tuple[Sequence[Action], list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
+        self._by_value: dict[tuple[str, tuple[Action, ...]],
+                             tuple[Sequence[Action], list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
         self._ids_of: dict[int, tuple[Action, str, tuple[int, ...]]] = {}     # id(option) -> (it, kind, ids)
         self._worked: dict[tuple[tuple[int, ...], ...], dict[Any, Any]] = {}   # by shape, for every prompt
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool]]] = {}
         self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
         self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
         self._idle[NOOP] = 1
-        self._singles: dict[Player, dict[int, Action]] = {}  # one-id answers no other answer extends
         self.applied = 0                               # game.apply calls
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
         # (game, applied, private views, [encoded public part]) of the last observation
         self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
+        # (game, applied, the game's prompts) at the last _advance that found someone to ask
+        self._asked: tuple[Game, int, Sequence[Prompt]] | None = None
 
     @classmethod
     def of(cls, game: str, players: int | Sequence[Player], options: Mapping[str, Any] | None = None) -> "Table":
@@ -105,8 +110,7 @@ class Table:
         other.pending = dict(self.pending)
         other.staged = {p: Counter(c) for p, c in self.staged.items()}
         other.acting = dict(self.acting)
-        other._choices, other._nodes, other._singles = dict(self._choices), dict(self._nodes), dict(self._singles)
-        other._shapes = dict(self._shapes)
+        other._choices, other._nodes = dict(self._choices), dict(self._nodes)
         other.log = None if self.log is None else list(self.log)
         return other
 
@@ -148,20 +152,31 @@ class Table:
         """Answer what needs no one, apply complete phases, and find who acts now."""
         game = self.game
         assert game is not None
-        self._choices, self._nodes, self._singles, self._shapes = {}, {}, {}, {}
+        self._choices, self._nodes = {}, {}
+        pending = self.pending
+        # The prompts asked at the last call, when no phase was applied since: the game has
+        # not changed (only answers were taken), so they are the game's prompts still.
+        asked = self._asked
+        prompts = asked[2] if asked is not None and asked[0] is game and asked[1] == self.applied else None
         while not game.finished:
-            prompts = game.prompts()
-            if not prompts:
-                raise GameError("the game is not finished but asks nobody anything")
-            open_ = [p for p in prompts if p.player not in self.pending]
-            for p in open_:
-                if len(p.options) == 1 or p.context.get("auto") is True:
-                    self.pending[p.player] = p.options[0]
-            open_ = [p for p in open_ if p.player not in self.pending]
+            if prompts is None:
+                prompts = game.prompts()
+                if not prompts:
+                    raise GameError("the game is not finished but asks nobody anything")
+            open_ = []
+            for p in prompts:
+                if p.player not in pending:
+                    if len(p.options) == 1 or p.context.get("auto") is True:
+                        pending[p.player] = p.options[0]
+                    else:
+                        open_.append(p)
             if open_:
+                self._asked = (game, self.applied, prompts)
                 self.acting = {p.player: p for p in self.encoding.acting(game, open_)}
                 return
-            answers, self.pending = self.pending, {}
+            answers, self.pending = pending, {}
+            pending = self.pending
+            prompts = None
             events = game.apply(answers)
             if self.log is not None:
                 self.log.extend(events)
@@ -183,87 +198,89 @@ class Table:
     # (the prompt's *shape*): it is worked out once per shape and selection, by the option's
     # place, and shared by every prompt of that shape (a game asks the same shapes again and
     # again: Last One Alive's dice for the same dice available, Outspeed's programs on a face).
-    def _options(self, player: Player) -> list[tuple[tuple[int, ...], Action]]:
+    # A prompt's options are found by their kind and the identities of the option objects
+    # (games hand out the same objects again: Outspeed's prompts, Last One Alive's answers):
+    # the entry keeps the options, so no identity in its key can be another object's.
+    def _entry(self, player: Player) -> tuple[list[tuple[tuple[int, ...], Action]], dict[Any, Any]]:
+        """``player``'s prompt's options with their ids, and what is worked out for its shape
+        (``"singles"`` and each selection's node, by the options' places)."""
         got = self._choices.get(player)
         if got is None:
             prompt = self.acting[player]
             kind, options = prompt.kind, prompt.options
-            seen = self._listed.get(id(options))     # a game that hands out the same options again
-            if seen is not None and seen[0] is options and seen[1] == kind:
-                got = seen[2]
-            else:
-                known, ids, by_object = self._ids, self.encoding.ids, self._ids_of
-                got = []
-                for o in options:
-                    hit = by_object.get(id(o))          # the same option object again (shared
-                    if hit is not None and hit[0] is o and hit[1] == kind:     # values): no hashing
-                        got.append((hit[2], o))
-                        continue
-                    key = (kind, o)
-                    k = known.get(key)
-                    if k is None:
-                        k = known[key] = tuple(sorted(ids(prompt, o)))
-                    if len(by_object) > 8192:
-                        by_object.clear()
-                    by_object[id(o)] = (o, kind, k)
-                    got.append((k, o))
-                if len(self._listed) > 1024:
-                    self._listed.clear()
-                self._listed[id(options)] = (options, kind, got)
-            self._choices[player] = got
+            key = (kind, tuple(map(id, options)))
+            hit = self._listed.get(key)
+            if hit is None:
+                hit = self._listed[key] = self._list(prompt)
+            got = self._choices[player] = (hit[1], hit[2])
         return got
 
-    def _shape(self, player: Player) -> dict[Any, Any]:
-        """What is worked out for the shape of ``player``'s prompt (its options' ids in order):
-        ``"singles"`` and each selection's node, by the options' places."""
-        got = self._shapes.get(player)
-        if got is None:
-            options = self._options(player)
-            known = self._shape_of.get(id(options))
-            if known is not None and known[0] is options:
-                got = known[1]
-            else:
-                shape = tuple(ids for ids, _ in options)
-                got = self._worked.get(shape)
-                if got is None:
-                    if len(self._worked) > 4096:        # shapes are few; a bound all the same
-                        self._worked.clear()
-                    got = self._worked[shape] = {}
-                if len(self._shape_of) > 1024:
-                    self._shape_of.clear()
-                self._shape_of[id(options)] = (options, got)
-            self._shapes[player] = got
-        return got
+    def _list(self, prompt: Prompt) -> tuple[Sequence[Action], list[tuple[tuple[int, ...], Action]], dict[Any, Any]]:
+        """(the options, the options with their ids, the shape's dict) of a prompt not seen
+        with these option objects."""
+        kind, options = prompt.kind, prompt.options
+        known, ids, by_object = self._ids, self.encoding.ids, self._ids_of
+        choices = []
+        for o in options:
+            seen = by_object.get(id(o))              # the same option object again (shared
+            if seen is not None and seen[0] is o and seen[1] == kind:     # values): no hashing
+                choices.append((seen[2], o))
+                continue
+            if not choices:
+                # A new object first: maybe the same options by value as a prompt seen
+                # before (a new game's: Outspeed's programs), found by one hash of them.
+                same = self._by_value.get((kind, tuple(options)))
+                if same is not None:
+                    return options, [(k, o) for (k, _), o in zip(same[1], options)], same[2]
+            k = known.get((kind, o))
+            if k is None:
+                k = known[(kind, o)] = tuple(sorted(ids(prompt, o)))
+            if len(by_object) > 8192:
+                by_object.clear()
+            by_object[id(o)] = (o, kind, k)
+            choices.append((k, o))
+        shape = tuple(k for k, _ in choices)
+        worked = self._worked.get(shape)
+        if worked is None:
+            if len(self._worked) > 4096:                # shapes are few; a bound all the same
+                self._worked.clear()
+            worked = self._worked[shape] = {}
+        if len(self._listed) > 4096:
+            self._listed.clear()
+            self._by_value.clear()
+        listed = self._by_value[(kind, tuple(options))] = (options, choices, worked)
+        return listed
 
-    def _single(self, player: Player) -> dict[int, Action]:
-        """The ids that are a whole answer by themselves and part of no longer answer."""
-        got = self._singles.get(player)
-        if got is None:
-            options = self._options(player)
-            shape = self._shape(player)
-            places = shape.get("singles")
-            if places is None:
-                in_longer = {k for ids, _ in options if len(ids) > 1 for k in ids}
-                places = {}
-                for i, (ids, _) in enumerate(options):
-                    if len(ids) == 1:
-                        k = ids[0]
-                        if k not in in_longer and k not in places:
-                            places[k] = i
-                shape["singles"] = places
-            got = self._singles[player] = {k: options[i][1] for k, i in places.items()}
-        return got
+    def _options(self, player: Player) -> list[tuple[tuple[int, ...], Action]]:
+        return self._entry(player)[0]
+
+    def _single(self, player: Player) -> dict[int, int]:
+        """The ids that are a whole answer by themselves and part of no longer answer, with
+        the place of that answer among the options."""
+        options, shape = self._entry(player)
+        places = shape.get("singles")
+        if places is None:
+            in_longer = {k for ids, _ in options if len(ids) > 1 for k in ids}
+            places = {}
+            for i, (ids, _) in enumerate(options):
+                if len(ids) == 1:
+                    k = ids[0]
+                    if k not in in_longer and k not in places:
+                        places[k] = i
+            shape["singles"] = places
+        return places
 
     def _node(self, player: Player) -> tuple[np.ndarray, Action | None, bool]:
         """For ``player``'s selection now: its mask, the option it is (or None), and whether
         a longer option contains it."""
         sel = self.staged.get(player)
         key = tuple(sorted(sel.elements())) if sel else ()
-        nodes = self._nodes.setdefault(player, {})
+        nodes = self._nodes.get(player)
+        if nodes is None:
+            nodes = self._nodes[player] = {}
         node = nodes.get(key)
         if node is None:
-            options = self._options(player)
-            shape = self._shape(player)
+            options, shape = self._entry(player)
             worked = shape.get(key)
             if worked is None:
                 worked = shape[key] = self._work_out(options, key)
@@ -318,9 +335,9 @@ class Table:
         if not 0 <= action < self.n_actions or not node[0][action]:
             return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
         if player not in self.staged:              # the usual case: a whole answer in one id
-            singles = self._single(player)
-            if action in singles:
-                self.pending[player] = singles[action]
+            place = self._single(player).get(action)
+            if place is not None:
+                self.pending[player] = self._choices[player][0][place][1]
                 del self.acting[player]
                 return None
         if action == CONFIRM:                      # the selection is whole: confirmed as it is
@@ -385,8 +402,7 @@ class Table:
         if isinstance(enc, SplitEncoding) and players:
             if not seen[3]:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
-                base[:size] = enc.public_part(views[players[0]])
-                np.clip(base, 0, enc.observation_high, out=base)     # the private parts are small counts and flags
+                enc.public_part(views[players[0]], base)     # the private parts are small counts and flags
                 seen[3].append(base)
             base = seen[3][0]
             for p in players:

@@ -622,12 +622,13 @@ class Game:
     # ------------------------------------------------------------------ views
     def public_view(self) -> dict[str, Any]:
         """What the whole table may see: no held token type, no pile order, no drawn token,
-        no random state, no forced roll. Paths appear only once revealed."""
+        no random state, no forced roll. Paths appear only once revealed. The ``tile`` is
+        the tile's shared data (:meth:`Tile.view_data`): read it, never change it."""
         s = self.state
         return {
             "turn": s.turn,
             "phase": s.phase,
-            "tile": s.tile.to_data() if s.tile else None,
+            "tile": s.tile.view_data() if s.tile else None,
             "face": s.face,
             "next_face": s.next_face,
             "tiles_left": len(s.stack),

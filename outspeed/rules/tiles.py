@@ -136,6 +136,9 @@ class Path:
         return f"condition: {'; '.join(cond) or '-'} | cost: {cost} | gain: {gain}"
 
 
+_VIEW_DATA = ("view data",)     # Tile._derived's key for view_data (the engine's keys are faces)
+
+
 @dataclass(frozen=True, slots=True)
 class Tile:
     number: int
@@ -157,6 +160,7 @@ class Tile:
             raise TileError(f"tile {self.number}", f"has no {name!r} face") from None
 
     def to_data(self) -> dict[str, Any]:
+        """The tile as data (a new dict: the caller may keep or change it)."""
         return {
             "number": self.number,
             "finish": self.finish,
@@ -165,6 +169,16 @@ class Tile:
                 for name, paths in self.faces.items()
             },
         }
+
+    def view_data(self) -> dict[str, Any]:
+        """:meth:`to_data`, made once per tile and shared by every view that shows the tile
+        (the public view's ``tile``): read it, never change it. A tile is immutable, so its
+        data never changes; the views are built at every step of a simulation or an
+        environment, and serialising the tile was a tenth of such a step."""
+        data = self._derived.get(_VIEW_DATA)
+        if data is None:
+            data = self._derived[_VIEW_DATA] = self.to_data()
+        return data
 
     def label(self) -> str:
         return self._label
