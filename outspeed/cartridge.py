@@ -212,7 +212,7 @@ class _Shelf:
 
     def __init__(self) -> None:
         self._nothing: dict[tuple[Player, ...], tuple[Prompt, ...]] = {}
-        self._bonus: dict[tuple[Player, tuple[str | None, ...]], Prompt] = {}
+        self._bonus: dict[tuple[Player, tuple[Action, ...]], Prompt] = {}
         self._programs: dict[int, tuple[object, _Listed]] = {}
         self._program: dict[tuple[Player, int], tuple[object, Prompt]] = {}
 
@@ -228,15 +228,21 @@ class _Shelf:
             made = self._nothing.get(players)
             if made is None:
                 self._full()
-                made = self._nothing[players] = tuple(self._bonus_prompt(p, (None,)) for p in players)
+                made = self._nothing[players] = tuple(self._bonus_prompt(p, _NONE) for p in players)
             return made
-        return tuple(self._bonus_prompt(p, tuple(tokens)) for p, tokens in options.items())
+        bonus = self._bonus
+        asked = []
+        for p, tokens in options.items():
+            key: tuple[Player, tuple[Action, ...]] = (p, _NONE if tokens is _NOTHING else tuple(tokens))
+            prompt = bonus.get(key)
+            asked.append(prompt if prompt is not None else self._bonus_prompt(*key))
+        return tuple(asked)
 
-    def _bonus_prompt(self, player: Player, tokens: tuple[str | None, ...]) -> Prompt:
+    def _bonus_prompt(self, player: Player, tokens: tuple[Action, ...]) -> Prompt:
         made = self._bonus.get((player, tokens))
         if made is None:
             self._full()
-            made = self._bonus[(player, tokens)] = Prompt(player, BONUS, _listed(tokens))
+            made = self._bonus[(player, tokens)] = Prompt(player, BONUS, _NONE if tokens == _NONE else _listed(tokens))
         return made
 
     def program_prompts(self, options: Mapping[Player, Mapping[str, Sequence[int]]]) -> tuple[Prompt, ...]:
@@ -285,6 +291,9 @@ def _legal_of(options: Sequence[Action]) -> dict[str, list[int]]:
 #: The prompts of every game of this process.
 SHELF = _Shelf()
 
+#: The options of a bonus prompt of a player who holds no token (one object for all).
+_NONE = _listed((None,))
+
 
 def _canonical(prompt: Prompt, action: Action) -> Action:
     """A program whose path takes no number, given with one (the centre wheel is always
@@ -310,7 +319,7 @@ class PromptBot:
         kind = prompt.kind
         if kind == PROGRAM:
             options = prompt.options
-            legal = options.legal if isinstance(options, _Listed) else None
+            legal = options.legal if options.__class__ is _Listed else None
             if legal is None:                       # a prompt made elsewhere
                 known = self._legal.get(id(options))
                 if known is None or known[0] is not options:
@@ -319,8 +328,9 @@ class PromptBot:
                     known = self._legal[id(options)] = (options, _legal_of(options))
                 legal = known[1]
             return self.bot.program(view, legal)
-        if kind == BONUS:
-            return self.bot.bonus(view, prompt.options)                        # type: ignore[arg-type]
+        if kind == BONUS:                           # (holding nothing: the engine's own "nothing")
+            options = prompt.options
+            return self.bot.bonus(view, _NOTHING if options is _NONE else options)  # type: ignore[arg-type]
         drawn = prompt.context.get("drawn")
         return self.bot.keep(view, drawn if isinstance(drawn, list) else list(prompt.options))  # type: ignore[arg-type]
 
