@@ -62,10 +62,24 @@ def protocol_prompts(engine: Game) -> Sequence[Prompt]:
     return (Prompt(pr.player, pr.kind, tuple(options), context),)
 
 
-class LastOneAliveGame(EngineGame[Game]):
-    """One game of Last One Alive seen through the protocol; ``engine`` is the rules' Game."""
+_MISSING = object()
 
-    __slots__ = ()                              # the engine only (EngineGame's slot)
+
+class LastOneAliveGame(EngineGame[Game]):
+    """One game of Last One Alive seen through the protocol; ``engine`` is the rules' Game.
+
+    Its prompt is made once per state: kept while the engine's legal answers are the same
+    object (the engine makes them again after each apply and after ``engine.changed()``,
+    which a change made by hand must call), and an answer that is one of its very options
+    goes to the engine at once (the engine takes a listed answer as it is)."""
+
+    __slots__ = ("_asked", "_ids", "_legal")
+
+    def __init__(self, engine: Game) -> None:
+        super().__init__(engine)
+        self._asked: Sequence[Prompt] = ()
+        self._ids: frozenset[int] = frozenset()         # the identities of its options
+        self._legal: object = None                      # the engine's legal answers it was made from
 
     @property
     def turn(self) -> int:
@@ -76,7 +90,14 @@ class LastOneAliveGame(EngineGame[Game]):
         return LastOneAliveGame(self.engine.copy())
 
     def prompts(self) -> Sequence[Prompt]:
-        return protocol_prompts(self.engine)
+        engine = self.engine
+        legal = getattr(engine, "_legal", None)         # the engine's own cache of them (None: made again)
+        if legal is not None and legal is self._legal:
+            return self._asked
+        asked = self._asked = protocol_prompts(engine)
+        self._ids = frozenset(map(id, asked[0].options)) if asked else frozenset()
+        self._legal = getattr(engine, "_legal", None)
+        return asked
 
     def refusal(self, player: Player, action: Any) -> str | None:
         s = self.engine.state
@@ -95,6 +116,14 @@ class LastOneAliveGame(EngineGame[Game]):
         s = self.engine.state
         if s.finished:
             raise GameError("the game is over")
+        if len(answers) == 1:                   # the usual case: one of the open prompt's options
+            self.prompts()                      # (kept, unless the state moved)
+            if id(answers.get(s.active, _MISSING)) in self._ids:
+                action = answers[s.active]
+                try:
+                    return self.engine.apply(action)
+                except Refused as exc:          # not expected: the answer was listed
+                    raise Refusal(exc.codes, str(exc)) from None
         self.check_answers(answers, [s.active])
         action = answers[s.active]
         code = self.refusal(s.active, action)

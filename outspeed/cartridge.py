@@ -30,9 +30,10 @@ the bridge holds the bonus pile; ``physical``: the pile is on the table). The co
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bitbox.games.base import BotFactory, EngineCartridge, EngineGame
@@ -40,7 +41,7 @@ from bitbox.games.protocol import JSON, Action, GameError, GameEvent, OptionSpec
 from bitbox.games.protocol import Game as AnyGame
 
 from .rules import PATHS, TOKENS, UNKNOWN, Choice, Game, Refused, RulesError, TileError
-from .rules.game import MAX_PLAYERS, MIN_PLAYERS
+from .rules.game import _NOTHING, MAX_PLAYERS, MIN_PLAYERS, _Options
 
 if TYPE_CHECKING:
     from bitbox.games.scenarios import ScenarioFormat
@@ -64,18 +65,24 @@ _OPTIONS = (
 
 
 class OutspeedGame(EngineGame[Game]):
-    """One game of Outspeed seen through the protocol; ``engine`` is the rules' :class:`Game`."""
+    """One game of Outspeed seen through the protocol; ``engine`` is the rules' :class:`Game`.
 
-    __slots__ = ("_programs", "_bonus")
+    The prompts are made once per state: :meth:`prompts` keeps them until the next
+    :meth:`apply` (a host asks for them, then ``apply`` checks the answers against the same
+    ones), and they come from the process's shelf of prompts (:class:`_Shelf`), shared by
+    every game. A change made to the engine directly (not through :meth:`apply`) that leaves
+    its phase, turn and draw queue as they were must call :meth:`changed`."""
+
+    __slots__ = ("_asked", "_at")
 
     def __init__(self, engine: Game) -> None:
         super().__init__(engine)
-        # The prompts made, by player and what they come from: a programming prompt by the
-        # engine's legal programs (one mapping shared by the players with the same fuel on a
-        # tile face), a bonus prompt by its options; made once, not at every call (a
-        # simulation asks for them twice an apply). Prompts are immutable values.
-        self._programs: dict[tuple[Player, int], tuple[object, Any]] = {}     # ("", id): the options
-        self._bonus: dict[tuple[Player, tuple[Action, ...]], Prompt] = {}
+        self._asked: tuple[Prompt, ...] | None = None     # the open prompts, until the next apply
+        self._at: tuple[object, int, int] | None = None   # the phase, turn and draws they were made at
+
+    def changed(self) -> None:
+        """Call after changing the engine's state by hand: the prompts are made again."""
+        self._asked = None
 
     @property
     def turn(self) -> int:
@@ -90,37 +97,22 @@ class OutspeedGame(EngineGame[Game]):
     def prompts(self) -> Sequence[Prompt]:
         engine = self.engine
         s = engine.state
+        asked = self._asked
+        if asked is not None and self._at == (s.phase, s.turn, len(s.draw_queue)):
+            return asked
         if s.finished:
-            return ()
-        if s.phase == "bonus":
-            if s.tile is None:                  # a scenario's stack ran out: nothing to play
-                return ()
-            bonus = self._bonus
-            out = []
-            for p, tokens in engine.bonus_options().items():
-                options = tuple(tokens)
-                prompt = bonus.get((p, options))
-                if prompt is None:
-                    prompt = bonus[(p, options)] = Prompt(p, BONUS, options)
-                out.append(prompt)
-            return tuple(out)
-        if s.phase == "programming":
-            made = self._programs
-            asked = []
-            for p, legal in engine.program_options().items():
-                known = made.get((p, id(legal)))
-                if known is None or known[0] is not legal:
-                    if len(made) > 512:         # a face whose options are made anew at each call
-                        made.clear()
-                    shared = made.get(("", id(legal)))
-                    if shared is None or shared[0] is not legal:
-                        shared = made[("", id(legal))] = (legal, _programs(legal))
-                    known = made[(p, id(legal))] = (legal, Prompt(p, PROGRAM, shared[1]))
-                asked.append(known[1])
-            return tuple(asked)
-        if s.phase == "draw":          # the two tokens drawn (maybe alike), in the order drawn
-            return (Prompt(s.draw_queue[0], KEEP, tuple(dict.fromkeys(s.drawn)), {"drawn": list(s.drawn)}),)
-        return ()
+            asked = ()
+        elif s.phase == "bonus":
+            # (no tile: a scenario's stack ran out, nothing to play)
+            asked = SHELF.bonus_prompts(engine.bonus_options()) if s.tile is not None else ()
+        elif s.phase == "programming":
+            asked = SHELF.program_prompts(engine.program_options())
+        elif s.phase == "draw":          # the two tokens drawn (maybe alike), in the order drawn
+            asked = (Prompt(s.draw_queue[0], KEEP, _listed(dict.fromkeys(s.drawn)), {"drawn": list(s.drawn)}),)
+        else:
+            asked = ()
+        self._asked, self._at = asked, (s.phase, s.turn, len(s.draw_queue))
+        return asked
 
     def refusal(self, player: Player, action: Action) -> str | None:
         prompt = next((p for p in self.prompts() if p.player == player), None)
@@ -147,18 +139,32 @@ class OutspeedGame(EngineGame[Game]):
 
     # -------------------------------------------------------------- apply
     def apply(self, answers: Mapping[Player, Action]) -> Sequence[GameEvent]:
-        prompts = self.prompts()
+        engine = self.engine
+        s = engine.state
+        prompts: Sequence[Prompt] | None = self._asked
+        if prompts is None or self._at != (s.phase, s.turn, len(s.draw_queue)):
+            prompts = self.prompts()
         if not prompts:
             raise GameError("the game is over" if self.finished else "no prompt is open")
-        wanted = {p.player: p for p in prompts}
-        self.check_answers(answers, list(wanted))
-        answers = {p: _canonical(prompt, answers[p]) for p, prompt in wanted.items()}
-        codes = {p: self._refusal(prompt, answers[p]) for p, prompt in wanted.items()
-                 if answers[p] not in prompt.options}
-        if codes:
-            raise Refusal(codes)
-        engine = self.engine
         kind = prompts[0].kind
+        # The usual case: an answer from each open prompt's player, in seat order, that is one
+        # of its options (most often the very option object: recognised by its identity).
+        usual = len(answers) == len(prompts)
+        if usual:
+            for prompt, (p, a) in zip(prompts, answers.items()):
+                options: Any = prompt.options           # a _Listed
+                if p != prompt.player or (id(a) not in options.ids and a not in options):
+                    usual = False
+                    break
+        if not usual:
+            wanted = {p.player: p for p in prompts}
+            self.check_answers(answers, list(wanted))
+            answers = {p: _canonical(prompt, answers[p]) for p, prompt in wanted.items()}
+            codes = {p: self._refusal(prompt, answers[p]) for p, prompt in wanted.items()
+                     if answers[p] not in prompt.options}
+            if codes:
+                raise Refusal(codes)
+        self._asked = None                      # the state moves on: prompts made again
         try:
             if kind == BONUS:
                 return engine.play_bonus({p: a for p, a in answers.items() if a is not None})  # type: ignore[misc]
@@ -181,14 +187,122 @@ class OutspeedGame(EngineGame[Game]):
             s.forced_dice.setdefault(player, []).extend(int(v) for v in values)
 
 
-def _programs(legal: Mapping[str, Sequence[int]]) -> tuple[Action, ...]:
+class _Listed(tuple[Action, ...]):
+    """A prompt's options as this module makes them: a tuple, with the identities of its
+    members (``ids``: :meth:`OutspeedGame.apply` recognises an answer that is one of them at
+    once; the members are kept alive by the tuple, so no other object has their identity) and,
+    for a programming prompt, the legal programs as the bots read them (``legal``: path ->
+    numbers in the options' order, with the engine's ``sorted_keys`` and ``choices``, whose
+    Choices are the options' own). Pickled or copied, it is a plain tuple."""
+
+    ids: frozenset[int]
+    legal: Mapping[str, Sequence[int]] | None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (tuple(self),))
+
+
+def _listed(options: Iterable[Action], legal: Mapping[str, Sequence[int]] | None = None) -> _Listed:
+    listed = _Listed(options)
+    listed.ids = frozenset(map(id, listed))
+    listed.legal = legal
+    return listed
+
+
+class _Shelf:
+    """The prompts of every Outspeed game of this process, made once and shared (prompts and
+    answers are immutable values): the bonus prompts of players who hold no token, by the
+    players; a bonus prompt by its player and options; the programming prompts by each
+    player's legal programs (:meth:`Game.program_options`, which the engine makes once per tile
+    face and fuel and keeps with the tile, for every game), and their options by those legal
+    programs. Entries are kept by the identity of the engine's mappings, which they hold."""
+
+    #: More entries than this (faces whose options the engine makes anew each time): start over.
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._nothing: dict[tuple[Player, ...], tuple[Prompt, ...]] = {}
+        self._bonus: dict[tuple[Player, tuple[Action, ...]], Prompt] = {}
+        self._programs: dict[int, tuple[object, _Listed]] = {}
+        self._program: dict[tuple[Player, int], tuple[object, Prompt]] = {}
+
+    def _full(self) -> None:
+        if len(self._nothing) + len(self._bonus) + len(self._programs) + len(self._program) > self.LIMIT:
+            self.__init__()                                 # type: ignore[misc]
+
+    def bonus_prompts(self, options: Mapping[Player, Sequence[str | None]]) -> tuple[Prompt, ...]:
+        """The bonus prompts of :meth:`Game.bonus_options`."""
+        players = tuple(options)
+        values = tuple(options.values())
+        if values.count(_NOTHING) == len(values):           # nobody holds a token: the usual case
+            made = self._nothing.get(players)
+            if made is None:
+                self._full()
+                made = self._nothing[players] = tuple(self._bonus_prompt(p, _NONE) for p in players)
+            return made
+        bonus = self._bonus
+        asked = []
+        for p, tokens in options.items():
+            key: tuple[Player, tuple[Action, ...]] = (p, _NONE if tokens is _NOTHING else tuple(tokens))
+            prompt = bonus.get(key)
+            asked.append(prompt if prompt is not None else self._bonus_prompt(*key))
+        return tuple(asked)
+
+    def _bonus_prompt(self, player: Player, tokens: tuple[Action, ...]) -> Prompt:
+        made = self._bonus.get((player, tokens))
+        if made is None:
+            self._full()
+            made = self._bonus[(player, tokens)] = Prompt(player, BONUS, _NONE if tokens == _NONE else _listed(tokens))
+        return made
+
+    def program_prompts(self, options: Mapping[Player, Mapping[str, Sequence[int]]]) -> tuple[Prompt, ...]:
+        """The programming prompts of :meth:`Game.program_options`."""
+        made = self._program
+        asked = []
+        for p, legal in options.items():
+            known = made.get((p, id(legal)))              # (its mapping, alive while kept: the key is its)
+            if known is None:
+                known = self._program_prompt(p, legal)
+            asked.append(known[1])
+        return tuple(asked)
+
+    def _program_prompt(self, player: Player, legal: Mapping[str, Sequence[int]]) -> tuple[object, Prompt]:
+        self._full()
+        known = self._programs.get(id(legal))
+        if known is None:
+            known = self._programs[id(legal)] = (legal, _programs(legal))
+        made = self._program[(player, id(legal))] = (legal, Prompt(player, PROGRAM, known[1]))
+        return made
+
+
+def _programs(legal: Mapping[str, Sequence[int]]) -> _Listed:
     """A programming prompt's options: each legal path (left, center, right) with each of its
-    legal numbers, or alone when it takes none."""
+    legal numbers, or alone when it takes none; with the same programs as the bots read them
+    (``legal``), whose plain paths' Choices are the options' own."""
+    read = _Options({path: tuple(legal[path]) for path in sorted(legal, key=PATHS.index)})
+    plain = dict(zip(read.sorted_keys, read.choices))
     options: list[Action] = []
-    for path in sorted(legal, key=PATHS.index):
-        numbers = legal[path]
-        options += [Choice(path, n) for n in numbers] if numbers else [Choice(path)]
-    return tuple(options)
+    for path, numbers in read.items():
+        options += [Choice(path, n) for n in numbers] if numbers else [plain[path]]
+    return _listed(options, read)
+
+
+def _legal_of(options: Sequence[Action]) -> dict[str, list[int]]:
+    """The legal programs listed by a programming prompt's ``options`` (path -> numbers)."""
+    legal: dict[str, list[int]] = {}
+    for o in options:
+        assert isinstance(o, Choice)
+        numbers = legal.setdefault(o.path, [])
+        if o.number is not None:
+            numbers.append(o.number)
+    return legal
+
+
+#: The prompts of every game of this process.
+SHELF = _Shelf()
+
+#: The options of a bonus prompt of a player who holds no token (one object for all).
+_NONE = _listed((None,))
 
 
 def _canonical(prompt: Prompt, action: Action) -> Action:
@@ -209,7 +323,7 @@ class PromptBot:
     def __init__(self, bot: "OutspeedBot") -> None:
         self.bot = bot
         self.name = bot.name
-        self._legal: dict[int, tuple[Sequence[Action], dict[str, list[int]]]] = {}   # by the options' id
+        self._legal: dict[int, tuple[Sequence[Action], Mapping[str, Sequence[int]]]] = {}   # by the options' id
 
     @property
     def rng(self) -> Any:
@@ -217,29 +331,31 @@ class PromptBot:
         return getattr(self.bot, "rng", None)
 
     def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Action:
-        if prompt.kind == BONUS:
-            return self.bot.bonus(view, prompt.options)                        # type: ignore[arg-type]
-        if prompt.kind == PROGRAM:
+        kind = prompt.kind
+        if kind == PROGRAM:
             options = prompt.options
-            known = self._legal.get(id(options))
-            if known is None or known[0] is not options:
-                if len(self._legal) > 512:
-                    self._legal.clear()
-                legal: dict[str, list[int]] = {}
-                for o in options:
-                    assert isinstance(o, Choice)
-                    numbers = legal.setdefault(o.path, [])
-                    if o.number is not None:
-                        numbers.append(o.number)
-                known = self._legal[id(options)] = (options, legal)
-            return self.bot.program(view, known[1])
+            legal = options.legal if options.__class__ is _Listed else None
+            if legal is None:                       # a prompt made elsewhere
+                known = self._legal.get(id(options))
+                if known is None or known[0] is not options:
+                    if len(self._legal) > 512:
+                        self._legal.clear()
+                    known = self._legal[id(options)] = (options, _legal_of(options))
+                legal = known[1]
+            return self.bot.program(view, legal)
+        if kind == BONUS:                           # (holding nothing: the engine's own "nothing")
+            options = prompt.options
+            return self.bot.bonus(view, _NOTHING if options is _NONE else options)  # type: ignore[arg-type]
         drawn = prompt.context.get("drawn")
         return self.bot.keep(view, drawn if isinstance(drawn, list) else list(prompt.options))  # type: ignore[arg-type]
 
 
-def _bot(name: str, cartridge: "OutspeedCartridge", seed: int | None) -> PromptBot:
-    from .bots import make_bot
-    return PromptBot(make_bot(name, seed, dice=cartridge.content.dice))
+def _bot(make: Any, name: str, cartridge: "OutspeedCartridge", seed: int | None) -> PromptBot:
+    return PromptBot(make(name, seed, dice=cartridge.content.dice))
+
+
+#: Outspeed's bot shelf (:attr:`OutspeedCartridge.bots`), made on first use.
+_BOTS: dict[str, BotFactory] = {}
 
 
 class OutspeedCartridge(EngineCartridge):
@@ -256,8 +372,10 @@ class OutspeedCartridge(EngineCartridge):
     def bots(self) -> Mapping[str, BotFactory]:
         """Outspeed's bots (:data:`outspeed.bots.BOTS`: random, greedy, lookahead) for the
         console's prompts."""
-        from .bots import BOTS
-        return {name: partial(_bot, name) for name in BOTS}
+        if not _BOTS:
+            from .bots import BOTS, make_bot
+            _BOTS.update((name, partial(_bot, make_bot, name)) for name in BOTS)
+        return MappingProxyType(_BOTS)
 
     @property
     def mixed_bots(self) -> Sequence[str]:

@@ -42,7 +42,9 @@ class RandomBot:
 
     def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Action:
         options = prompt.options
-        return options[self.rng.randrange(len(options))] if len(options) > 1 else options[0]
+        n = len(options)
+        # rng.randrange(n), whose draw it is, without its argument checks: a pick by index
+        return options[self.rng._randbelow(n)] if n > 1 else options[0]      # type: ignore[attr-defined]
 
 
 def bot_names(cartridge: Cartridge) -> list[str]:
@@ -124,23 +126,30 @@ def play(game: Game, bots: Mapping[Player, Bot],
     view. ``on_events`` gets the events of each apply. A prompt for a player without a bot is
     answered by ``fallback`` with no view (Last One Alive asks the table who starts); without
     one it is a GameError, as is a game that stops asking while not finished."""
-    views = {p: LazyView(game, p) for p in game.players}
-    while not game.finished:
-        prompts = game.prompts()
+    # Each player's view and bot, found once per game: a simulation runs the loop below for
+    # every decision of hundreds of thousands of games.
+    seats = {p: (LazyView(game, p), bots.get(p)) for p in game.players}
+    while True:
+        prompts = game.prompts()            # none once finished (and only then)
         if not prompts:
+            if game.finished:
+                return game
             raise GameError("the game is not finished but asks nobody anything")
         answers: dict[Player, Action] = {}
         for prompt in prompts:
-            bot = bots.get(prompt.player)
-            if bot is None:
-                if fallback is None:
-                    raise GameError(f"no bot plays {prompt.player}")
-                answers[prompt.player] = fallback.choose({}, prompt)
-                continue
-            view = views[prompt.player]
+            player = prompt.player
+            view, bot = seats.get(player) or (None, None)
+            if view is None or bot is None:
+                bot = bots.get(player)
+                if bot is None:
+                    if fallback is None:
+                        raise GameError(f"no bot plays {player}")
+                    answers[player] = fallback.choose({}, prompt)
+                    continue
+                view = LazyView(game, player)
+                seats[player] = (view, bot)
             view._view = None
-            answers[prompt.player] = bot.choose(view, prompt)
+            answers[player] = bot.choose(view, prompt)
         events = game.apply(answers)
         if on_events is not None:
             on_events(events)
-    return game

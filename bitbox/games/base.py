@@ -12,7 +12,8 @@ cartridge adapts it to the protocol (:mod:`bitbox.games.protocol`). The common p
 * :class:`EngineCartridge`: ``new`` with the player and option checks (``check_players``,
   ``check_options``) and the engine's errors as one-line ``GameError``\\ s (a game writes
   :meth:`~EngineCartridge.new_engine`), the game's contents loaded on first use, the bot
-  shelf from a mapping name -> factory (:attr:`~EngineCartridge.bots`), and answers that are
+  shelf from a mapping name -> factory (:attr:`~EngineCartridge.bots`), :meth:`~EngineCartridge.starter`
+  for many games of the same players and options (checked once), and answers that are
   already JSON (the default ``action_to_data``/``action_from_data``).
 
 Everything is optional: a cartridge may implement the protocol directly (the tutorial's does).
@@ -128,13 +129,28 @@ class EngineCartridge(ABC):
     def new(self, players: Sequence[Player], seed: int, options: Mapping[str, JSON]) -> Any:
         """Players and options checked (one-line :class:`GameError`/``OptionError``), then
         :meth:`new_engine` wrapped in :attr:`game_class`."""
-        players = check_players(self, players)
+        return self._games(players, options)(seed)
+
+    def starter(self, players: Sequence[Player], options: Mapping[str, JSON]) -> Callable[[int], Any]:
+        """:meth:`new` for many games of the same players and options (a simulation's): they
+        are checked here, once, and the function returned makes the game of a seed. A
+        subclass that overrides :meth:`new` gets its ``new`` called for every game."""
+        if type(self).new is not EngineCartridge.new:
+            return lambda seed: self.new(players, seed, options)
+        return self._games(players, options)
+
+    def _games(self, players: Sequence[Player], options: Mapping[str, JSON]) -> Callable[[int], Any]:
+        checked = check_players(self, players)
         opts = check_options(self, options)
-        try:
-            engine = self.new_engine(players, seed, opts)
-        except self.rules_errors as exc:
-            raise GameError(str(exc)) from None
-        return self.game_class(engine)
+        new_engine, game_class, errors = self.new_engine, self.game_class, self.rules_errors
+
+        def new(seed: int) -> Any:
+            try:
+                engine = new_engine(checked, seed, dict(opts))
+            except errors as exc:
+                raise GameError(str(exc)) from None
+            return game_class(engine)
+        return new
 
     @abstractmethod
     def new_engine(self, players: tuple[Player, ...], seed: int, options: dict[str, JSON]) -> Any:

@@ -208,29 +208,58 @@ class _Answers:
 
 class Seating:
     """What every game of a run seats, worked out once per run: the players (the seat
-    colours) and, for each bot name, how its bots are made.
+    colours), the cartridge's options, and, for each bot name, how its bots are made.
 
     A bot is made as :func:`bitbox.bots.make_bot` makes it (the cartridge's own bot of that
     name when its shelf has one, else the console's); asking a cartridge whether its shelf has
     a bot (a check of the :class:`~bitbox.bots.BotShelf` protocol and its list of names) costs
-    more than making a bot, so it is asked once per name, not once per seat of every game."""
+    more than making a bot, so it is asked once per name, not once per seat of every game. A
+    game is ``cartridge.new(players, seed, options)``; a cartridge with a ``starter(players,
+    options)`` (:meth:`bitbox.games.base.EngineCartridge.starter`) checks the players and
+    options once per run, at the first game, instead of at every game."""
 
     def __init__(self, config: Any, cartridge: Cartridge) -> None:
         self.cartridge = cartridge
         self.names = player_names(cartridge, config.players)
+        self.options = config.cartridge_options()
         self.budget = getattr(config, "search", None)       # the search bot's, when it plays
         self._makers: dict[str, Callable[[int], Bot]] = {}
+        self._new: Callable[[int], Game] | None = None
+
+    def game(self, seed: int) -> Game:
+        """The run's game of ``seed``: ``cartridge.new(players, seed, options)``."""
+        new = self._new
+        if new is None:
+            c, names, options = self.cartridge, self.names, self.options
+            starter = getattr(c, "starter", None)
+            new = self._new = starter(names, options) if callable(starter) else \
+                functools.partial(_new_game, c, names, options)
+        return new(seed)
 
     def bot(self, name: str, seed: int) -> Bot:
         make = self._makers.get(name)
         if make is None:
             c = self.cartridge
             if isinstance(c, BotShelf) and name in c.bot_names:            # make_bot's first choice
-                make = functools.partial(c.make_bot, name)
+                make = _shelf_maker(c, name)
             else:
                 make = functools.partial(make_bot, c, name, budget=self.budget)
             self._makers[name] = make
         return make(seed)
+
+
+def _new_game(cartridge: Cartridge, players: Sequence[Player], options: Mapping[str, JSON], seed: int) -> Game:
+    return cartridge.new(players, seed, options)
+
+
+def _shelf_maker(cartridge: Any, name: str) -> Callable[[int], Bot]:
+    """``cartridge.make_bot(name, seed)`` as a function of the seed: the factory of its
+    :class:`~bitbox.games.base.EngineCartridge` shelf itself when ``make_bot`` is that class's
+    (which only looks the name up, and the name is known)."""
+    from ..games.base import EngineCartridge
+    if isinstance(cartridge, EngineCartridge) and type(cartridge).make_bot is EngineCartridge.make_bot:
+        return functools.partial(cartridge.bots[name], cartridge)
+    return functools.partial(cartridge.make_bot, name)
 
 
 def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statistics | None = None,
@@ -245,26 +274,28 @@ def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statisti
     gseed = seeds.game_seed(namespace, config.seed, index)
     names = seating.names
     kinds = config.seat_bots(index)
-    game = cartridge.new(names, gseed, config.cartridge_options())
+    game = seating.game(gseed)
     watch = statistics.watch(game, names) if statistics is not None else None
     answered = getattr(watch, "answered", None)
     bots: dict[Player, Bot] = {}
+    bot_seed = seeds.bot_seed
     for k, p in enumerate(names):
-        bot = seating.bot(kinds[k], seeds.bot_seed(namespace, gseed, k))
+        bot = seating.bot(kinds[k], bot_seed(namespace, gseed, k))
         bots[p] = _Answers(bot, k, answered) if answered is not None else bot
-    steps = [0]
-    seen = watch.events if watch is not None else None
+    applied: list[Sequence[GameEvent]] = []         # each apply's events (counted)
+    if watch is None:
+        play(game, bots, applied.append)
+    else:
+        seen = watch.events
 
-    def on_events(events: Sequence[GameEvent]) -> None:
-        steps[0] += 1
-        if seen is not None:
+        def on_events(events: Sequence[GameEvent]) -> None:
+            applied.append(events)
             seen(events)
-
-    play(game, bots, on_events)
+        play(game, bots, on_events)
     winners = set(game.winners)
     share = 1 / len(winners) if winners else 0.0
     record: Record = {"index": index, "seed": gseed, "bots": kinds,
-                      "wins": [share if p in winners else 0.0 for p in names], "prompts": steps[0]}
+                      "wins": [share if p in winners else 0.0 for p in names], "prompts": len(applied)}
     if watch is not None:
         record.update(watch.record())
     return record

@@ -8,6 +8,7 @@ the same games whatever the number of worker processes.
 from __future__ import annotations
 
 import hashlib
+from hashlib import sha256
 
 
 def derive(namespace: str, *parts: object) -> int:
@@ -17,13 +18,16 @@ def derive(namespace: str, *parts: object) -> int:
 
 
 def game_seed(namespace: str, seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run seeded ``seed``."""
-    return derive(namespace, seed, index)
+    """The seed of game ``index`` of a run seeded ``seed``: ``derive(namespace, seed, index)``."""
+    digest = sha256(f"{namespace}/{seed}/{index}".encode()).digest()     # derive's text, made directly
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def bot_seed(namespace: str, seed_of_game: int, seat: int) -> int:
-    """The seed of the bot in seat ``seat`` (0-based) of the game seeded ``seed_of_game``."""
-    return derive(namespace, seed_of_game, "seat", seat)
+    """The seed of the bot in seat ``seat`` (0-based) of the game seeded ``seed_of_game``:
+    ``derive(namespace, seed_of_game, "seat", seat)``."""
+    digest = sha256(f"{namespace}/{seed_of_game}/seat/{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 __all__ = ["bot_seed", "derive", "game_seed"]
