@@ -122,6 +122,9 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
         for p, held in g1.held.items():
             g1.held[p] = [hidden_rng[1].choice(TOKENS) for _ in held]
         hidden_rng[1].shuffle(g1.pile)
+        changed = getattr(worlds[1].session.game, "changed", None)
+        if callable(changed):                   # edited by hand: the game makes its prompts again
+            changed()
     shape = random.Random(shape_seed)
     displays = [TableDisplay(size=size, lang="en") for _ in worlds]
     langs = [Lang(code) for code in ("en", "fr", "es", "de")]
