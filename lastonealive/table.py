@@ -95,13 +95,13 @@ class LastOneAliveTable(EngineTable):
     def prepare(self, req: Any, headless: bool) -> str:
         from bitbox.wheels import load_wheel_map
 
-        from .content import load_content
+        from .cartridge import CARTRIDGE
         from bitbox.table.seating import TableError
 
         from .rules.game import VARIANT_PLAYERS, variant_problem
         from bitbox.bots.search import Budget
         self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
-        self.content = load_content()
+        self.content = CARTRIDGE.content        # the cartridge's (its bots read the same: loaded once)
         self.wheel_map = load_wheel_map(game="lastonealive")
         variants = list(req.options.get("variants") or ())
         problem = variant_problem(variants, req.players) if req.players else None
