@@ -96,12 +96,14 @@ class LastOneAliveTable(EngineTable):
         from bitbox.wheels import load_wheel_map
 
         from .cartridge import CARTRIDGE
+        from .content import load_content
         from bitbox.table.seating import TableError
 
         from .rules.game import VARIANT_PLAYERS, variant_problem
         from bitbox.bots.search import Budget
         self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
-        self.content = CARTRIDGE.content        # the cartridge's (its bots read the same: loaded once)
+        self.content = load_content()           # read now (a file changed since is read again)
+        CARTRIDGE.use_content(self.content)     # and the bots read the same: loaded once
         self.wheel_map = load_wheel_map(game="lastonealive")
         variants = list(req.options.get("variants") or ())
         problem = variant_problem(variants, req.players) if req.players else None

@@ -201,6 +201,7 @@ class OutspeedTable(EngineTable):
     def prepare(self, req: Any, headless: bool) -> str:
         from .bots import BOTS
         from .cartridge import CARTRIDGE
+        from .content import load_content
         from .wheelmap import load_outspeed_wheel_map
         from bitbox.bots.search import SEARCH, Budget
 
@@ -209,7 +210,8 @@ class OutspeedTable(EngineTable):
         if not all(b in BOTS or b == SEARCH for b in bot_kinds(bot_name)):
             raise TableError(f"unknown bot {bot_name!r} (known: mixed, {', '.join(BOTS)}, {SEARCH})")
         self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
-        self.content = CARTRIDGE.content        # the cartridge's (its bots read the same: loaded once)
+        self.content = load_content()           # read now (a file changed since is read again)
+        CARTRIDGE.use_content(self.content)     # and the bots read the same: loaded once
         self.wheel_map = load_outspeed_wheel_map(tiles=self.content.tiles)   # checked: a mistake is one line, exit 2
         self.controls = Controls(self.wheel_map)
         return str(bot_name)

@@ -125,6 +125,11 @@ class EngineCartridge(ABC):
             self._content = self.load_content()
         return self._content
 
+    def use_content(self, content: Any) -> None:
+        """Contents a table has just loaded (and checked) for a game: what :attr:`content`
+        gives from now on, so that the game's bots read those and the files are read once."""
+        self._content = content
+
     # -------------------------------------------------------------- new games
     def new(self, players: Sequence[Player], seed: int, options: Mapping[str, JSON]) -> Any:
         """Players and options checked (one-line :class:`GameError`/``OptionError``), then

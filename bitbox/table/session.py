@@ -12,10 +12,12 @@ besides its cartridge (and, optionally, its controls and words).
   open prompt has one; opening the lock takes it back.
 * **submit**: the answers are tried on a copy of the game, journaled (committed), then the
   game moves on. Nothing of an answer is shown or printed before that.
-* **showing**: the events of the answers are logged together, with the table as it stands
-  after them (a frame never lags its events), and held for the pace of the table; then the
-  next prompts. The end of a turn (``Game.turn``, an optional member; without it each answer)
-  is a milestone, the snapshot the table saves.
+* **showing**: the events of the answers are shown as the game's presentation says (by
+  default logged together, with the table as it stands after them: a frame never lags its
+  events, and held for the pace of the table); then the next prompts. A lost controller of a
+  player asked pauses the table, the showing too: nothing more is revealed or applied. The
+  end of a turn (``Game.turn``, an optional member; without it each answer) is a milestone,
+  the snapshot the table saves.
 
 Bots and the keyboard play through simulated controllers (:class:`BotDriver`,
 :class:`KeyboardDriver`), exactly as a person does with a real one.
@@ -26,9 +28,10 @@ group by group; a player in no group is answered by the table with the prompt's 
 ``declared`` (the public word of an answer once it is locked in: logged and shown, and the
 answer stands), ``first_input`` (a stage ``first``: the first person to close a lock goes
 first), ``entries`` (a stage ``enter`` before an input: values entered at the table, e.g. from
-a real bag), ``read_marked`` (an answer over several locks: :attr:`Session.marked`),
+a real bag), ``read_marked`` and ``wheels_marked`` (an answer over several locks:
+:attr:`Session.marked`),
 ``lights``, ``show`` and ``refused_wheels`` (what the controllers are told), ``pad_lines``,
-``key_move`` and ``keyboard`` (the keyboard pad and its keys). A prompt whose context says
+``key_move``, ``keyboard`` and ``private_line`` (the keyboard pad and its keys). A prompt whose context says
 ``"auto": true`` is answered with its first option without asking. On its cartridge, a
 **presentation** (:class:`Presentation`): a public line when prompts open, the events of an
 answer shown in :class:`Step` s (a die that tumbles, a frame drawn after each step) and the
@@ -278,8 +281,12 @@ class Session(Referee):
         self.open = {p.player: p for p in prompts}
         self.stage = "prompt"
         if self.open and all(p.context.get("auto") and p.options for p in self.open.values()):
-            # nothing to decide: answered without asking (shown from the next moment the table moves)
-            self._answer(*self._input({p: prompt.options[0] for p, prompt in self.open.items()}))
+            # nothing to decide: the table answers without asking, at once (or once no
+            # controller of these players is lost: _progress)
+            self.answers = {p: prompt.options[0] for p, prompt in self.open.items()}
+            self.auto = set(self.open)
+            if not self.paused:
+                self._answer(*self._input(dict(self.answers)))
             return
         order = self._hook("order")
         groups = [list(g) for g in order(self.game, prompts)] if order is not None else [list(self.open)]
@@ -424,7 +431,12 @@ class Session(Referee):
             if self.open and len(self.answers) == len(self.open):
                 answers = {p: self.answers[p] for p in self.open}
                 self._answer(*self._input(answers))
-        while self.stage == "showing" and self._advance_step(now):
+        elif self.stage in ("first", "enter") and not self.paused:
+            # a lock closed while the table was paused counts once it goes on
+            for p in (self._racers() if self.stage == "first" else [self.entering] if self.entering else []):
+                self._evaluate(p)
+        # a lost controller of a player asked stops the showing too: nothing more is revealed
+        while self.stage == "showing" and not self.paused and self._advance_step(now):
             pass
 
     def _advance_step(self, now: float) -> bool:

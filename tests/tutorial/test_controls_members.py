@@ -207,3 +207,51 @@ def test_the_keyboard_turns_the_wheels_when_the_controls_say_so():
     kb.key(s, "enter")                              # open
     kb.key(s, "enter")                              # and lock again: the bid is whole
     assert s.awaiting("red") is None and kb.current(s) == "blue"
+
+
+def test_a_lost_controller_stops_the_showing_and_an_automatic_answer_until_it_is_back():
+    """A lost controller of a player asked pauses the table: nothing more is revealed or
+    applied, also while an answer is being shown and for an answer the table would give by
+    itself (every open prompt automatic); the table goes on once the controller is back."""
+    from bitbox.events import Back, Lost
+
+    clock = Clock()
+    s = session(clock=clock, pace=Pace())
+    s.presentation = StepByStep()
+    for seat, p in enumerate(PLAYERS):
+        for _ in range(2):
+            lock(s, seat, s.awaiting(p).options[0])
+            unlock(s, seat) if s.awaiting(p) is not None else None
+    assert s.stage == "showing" and len(s.log) == 1
+    s.handle(Lost(1, 101, "unplugged", clock.now))
+    assert s.paused
+    logged = len(s.log)
+    for _ in range(20):
+        clock.now += 5 * Pace().step
+        s.update(clock.now)
+    assert s.stage == "showing" and len(s.log) == logged          # nothing more revealed
+    s.handle(Back(1, 101, "pty", clock.now))
+    for _ in range(20):
+        clock.now += Pace().step
+        s.update(clock.now)
+    assert s.stage == "prompt" and len(s.log) > logged             # the rest shown, the next round asked
+
+    # every open prompt automatic: answered by the table at once, unless a controller is lost
+    auto = session()
+    game = auto.game
+    real = type(game).prompts
+
+    def prompts_auto(self: Any) -> Any:
+        return [dataclasses.replace(p, context={**p.context, "auto": True}) for p in real(self)]
+    type(game).prompts = prompts_auto                              # (undone below)
+    try:
+        auto.handle(Lost(0, 100, "unplugged", 0.0))
+        auto._begin_phase()
+        assert auto.stage == "prompt" and auto.inputs_applied == 0 and auto.awaiting("red") is None
+        auto.update(1.0)
+        assert auto.inputs_applied == 0                            # paused: not applied
+        auto.handle(Back(0, 100, "pty", 1.0))
+        auto.update(2.0)
+        assert auto.inputs_applied >= 1                            # back: the table answers it
+    finally:
+        type(game).prompts = real
