@@ -243,19 +243,6 @@ class Controls:
         w = WHEELS.get(kind, (None, None, None))
         return (w[0] is not None, w[1] is not None, w[2] is not None)
 
-    def hint(self, kind: str | None, legal: Any = None) -> tuple[int, int, int]:
-        """The acting player's private hint for a ``kind`` prompt: only stops the referee
-        accepts now (SPEC.md 6.13). At setup the two sides (1 object, 2 barricade); in a token
-        window the left-wheel codes with a legal use now (``legal``: the engine prompt's legal
-        answers), "none" included. Nothing otherwise."""
-        if kind == "setup":
-            return (self.setup_hint(), 0, 0)
-        if kind not in WINDOWS or legal is None:
-            return (0, 0, 0)
-        usable = {a.token for a in legal.actions if a.kind == "use"}
-        usable |= {getattr(f, "token", None) for f in legal.families}
-        return (self.left_hint(lambda m: m == "none" or m in usable), 0, 0)
-
     def show(self, kind: str | None, token: str | None) -> tuple[int, int, int]:
         """What the acting player's controller shows privately that is not a choice: at setup,
         the code of the token drawn (``token``), for its owner's eyes only (protocol 1.2 Show)."""
