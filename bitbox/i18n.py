@@ -98,7 +98,9 @@ def english(localedir: Path, domain: str) -> dict[str, Message]:
     try:
         with open(cache, "rb") as f:
             version, cached_source, keys, rows = marshal.load(f)
-        if version == _CACHE_VERSION and cached_source == source:     # (a Message is its row: no call a message)
+        if version == _CACHE_VERSION and cached_source == source and type(keys) is tuple and \
+                type(rows) is tuple and len(keys) == len(rows) and \
+                all(type(r) is tuple and len(r) == len(Message._fields) for r in rows):  # (a Message is its row)
             return dict(zip(keys, map(partial(tuple.__new__, Message), rows)))
     except (OSError, EOFError, ValueError, TypeError):      # none yet, unreadable, or of another layout
         pass

@@ -84,6 +84,11 @@ class OutspeedGame(EngineGame[Game]):
         """Call after changing the engine's state by hand: the prompts are made again."""
         self._asked = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled or deep-copied as its engine alone: the prompts kept are made again on the
+        other side (their shared option tuples travel as plain tuples)."""
+        return (type(self), (self.engine,))
+
     @property
     def turn(self) -> int:
         """The turn (the protocol's optional member: the table's snapshot is taken at its end)."""

@@ -43,8 +43,12 @@ class RandomBot:
     def choose(self, view: Mapping[str, JSON], prompt: Prompt) -> Action:
         options = prompt.options
         n = len(options)
-        # rng.randrange(n), whose draw it is, without its argument checks: a pick by index
-        return options[self.rng._randbelow(n)] if n > 1 else options[0]      # type: ignore[attr-defined]
+        if n == 1:
+            return options[0]
+        rng = self.rng
+        if type(rng) is random.Random:              # randrange(n)'s very draw, without its checks
+            return options[rng._randbelow(n)]       # type: ignore[attr-defined]
+        return options[rng.randrange(n)]            # another source: its own randrange
 
 
 def bot_names(cartridge: Cartridge) -> list[str]:

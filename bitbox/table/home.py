@@ -198,7 +198,8 @@ def game_options(cartridge: Any) -> list[Any]:
     game plays at a table command of its own (``play_main``: the console's generic table has
     no table options). Both are flags of the game's play command (:func:`option_flags`)."""
     out: list[Any] = []
-    own_table = callable(getattr(cartridge, "play_main", None))
+    from .command import own_script
+    own_table = callable(getattr(cartridge, "play_main", None)) and own_script(cartridge) is not None
     for attr in ("options", "table_options") if own_table else ("options",):
         try:
             out += list(getattr(cartridge, attr, ()) or ())

@@ -166,3 +166,16 @@ def test_play_still_refuses_a_game_that_stops_asking() -> None:
 
     with pytest.raises(GameError, match="asks nobody anything"):
         play(Stuck(), {"red": RandomBot(1)})                        # type: ignore[arg-type]
+
+
+def test_a_game_pickled_or_deep_copied_after_its_prompts_plays_on_as_the_original():
+    """The prompts a game keeps are not pickled (their shared option tuples would travel as
+    plain tuples): the copy makes them again and plays the same game."""
+    original = find("outspeed").new(["red", "blue", "green"], 1, {})
+    original.prompts()
+    for other in (pickle.loads(pickle.dumps(original)), copy.deepcopy(original)):
+        mine = find("outspeed").new(["red", "blue", "green"], 1, {})
+        for _ in range(6):
+            answers = {p.player: p.options[-1] for p in other.prompts()}
+            assert {p.player: p.options[-1] for p in mine.prompts()} == answers
+            assert [e.to_data() for e in other.apply(answers)] == [e.to_data() for e in mine.apply(dict(answers))]
