@@ -42,6 +42,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -191,6 +192,16 @@ def given_of(game: str | None, rest: Sequence[str]) -> Given:
                  fullscreen=a.fullscreen, max_seconds=a.max_seconds, mute=a.mute)
 
 
+@lru_cache(maxsize=None)
+def _has_own_script(name: str) -> bool:
+    """Whether the game ``name`` has a console script of its own (looked up once: the
+    installed entry points do not change while the table runs)."""
+    from types import SimpleNamespace
+
+    from .command import own_script
+    return own_script(SimpleNamespace(name=name)) is not None
+
+
 def game_options(cartridge: Any) -> list[Any]:
     """What the home screen offers of a game: its ``options`` (the rules', given to
     ``Cartridge.new``), then its optional ``table_options`` (:class:`OptionSpec` s of how the
@@ -198,8 +209,7 @@ def game_options(cartridge: Any) -> list[Any]:
     game plays at a table command of its own (``play_main``: the console's generic table has
     no table options). Both are flags of the game's play command (:func:`option_flags`)."""
     out: list[Any] = []
-    from .command import own_script
-    own_table = callable(getattr(cartridge, "play_main", None)) and own_script(cartridge) is not None
+    own_table = callable(getattr(cartridge, "play_main", None)) and _has_own_script(str(cartridge.name))
     for attr in ("options", "table_options") if own_table else ("options",):
         try:
             out += list(getattr(cartridge, attr, ()) or ())
