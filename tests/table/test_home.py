@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -22,21 +21,7 @@ import pygame
 
 from bitbox.table.home import AfterGame, Home
 
-TUTORIAL = Path(__file__).resolve().parents[1] / "tutorial"
 LIMIT = 20.0                    # seconds any one step of the hand may wait (a bound, not a timing)
-
-
-@pytest.fixture
-def table(monkeypatch, tmp_path):
-    """A fresh state: no remembered choices, no journal; a virtual display the table believes
-    in; the tutorial game on the shelf beside Outspeed and Last One Alive."""
-    monkeypatch.syspath_prepend(str(TUTORIAL))
-    monkeypatch.setenv("BITBOX_GAMES", "goofspiel=goofspiel:CARTRIDGE")
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("BITBOX_ASSUME_DISPLAY", "1")
-    monkeypatch.setenv("BITBOX_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 class Seen:

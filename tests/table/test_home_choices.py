@@ -29,6 +29,21 @@ def games(monkeypatch):
     return {n: find(n) for n in ("outspeed", "lastonealive", "goofspiel")}
 
 
+def cut_texts(monkeypatch, screen: type) -> list[str]:
+    """The texts ``screen`` (a home or lobby screen class) draws cut to a width, from now on."""
+    from bitbox.display.lobby import MIN_PX, MIN_TEXT
+    cut: list[str] = []
+    real_text = screen.text
+
+    def text(self, surf, s, px_size, pos, colour=(0, 0, 0), bold=False, anchor="topleft", max_width=None):
+        px = max(MIN_PX, self.px(surf, max(px_size, MIN_TEXT)))
+        if max_width is not None and self.fonts.get(px, bold).size(s)[0] > max_width:
+            cut.append(s)
+        return real_text(self, surf, s, px_size, pos, colour, bold, anchor, max_width)
+    monkeypatch.setattr(screen, "text", text)
+    return cut
+
+
 def wheels(seat: int, left: int = 0, centre: int = 0, right: int = 0, locked: bool = False) -> WheelsChanged:
     return WheelsChanged(seat, 100 + seat, left, centre, right, locked, 0.0)
 
@@ -422,17 +437,8 @@ def test_the_home_screen_fits_every_language_at_every_size(games, size, monkeypa
     import pygame
 
     from bitbox.display.home import HomeScreen
-    from bitbox.display.lobby import MIN_PX, MIN_TEXT
     pygame.font.init()
-    cut: list[str] = []
-    real_text = HomeScreen.text
-
-    def text(self, surf, s, px_size, pos, colour=(0, 0, 0), bold=False, anchor="topleft", max_width=None):
-        px = max(MIN_PX, self.px(surf, max(px_size, MIN_TEXT)))
-        if max_width is not None and self.fonts.get(px, bold).size(s)[0] > max_width:
-            cut.append(s)
-        return real_text(self, surf, s, px_size, pos, colour, bold, anchor, max_width)
-    monkeypatch.setattr(HomeScreen, "text", text)
+    cut = cut_texts(monkeypatch, HomeScreen)
     surface = pygame.Surface(size)
     view = HomeScreen()                                     # one screen: its fonts are cached
     for lang in ("en", "es", "fr", "de"):
@@ -517,18 +523,12 @@ def test_keyboard_players_are_named_in_the_lobby_at_the_seats_they_will_take():
     assert lobby.bot_count() == 1 and lobby.chosen_names() == {1: "Luis"}
 
 
-def test_a_keyboard_game_names_its_players_in_the_lobby_and_journals_them(monkeypatch, tmp_path, capfd):
+def test_a_keyboard_game_names_its_players_in_the_lobby_and_journals_them(table, monkeypatch, capfd):
     """``play --keyboard`` on a screen opens the lobby even without a controller; the names
     typed there are the game's (its status line and the journal's names)."""
     import bitbox.table.lobby as lobby_module
     from bitbox.cli import main
     from bitbox.table.journal import Journal
-    monkeypatch.syspath_prepend(str(TUTORIAL))
-    monkeypatch.setenv("BITBOX_GAMES", "goofspiel=goofspiel:CARTRIDGE")
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("BITBOX_ASSUME_DISPLAY", "1")
-    monkeypatch.setenv("BITBOX_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.chdir(tmp_path)
     real = lobby_module.run_lobby
     seen = []
 
@@ -555,18 +555,10 @@ def test_the_lobby_with_keyboard_players_fits_every_language(size, monkeypatch):
     to 4K, beside a seated controller and a bot."""
     import pygame
 
-    from bitbox.display.lobby import MIN_PX, MIN_TEXT, LobbyScreen
+    from bitbox.display.lobby import LobbyScreen
     from bitbox.table.lobby import MAX_TYPED
     pygame.font.init()
-    cut: list[str] = []
-    real_text = LobbyScreen.text
-
-    def text(self, surf, s, px_size, pos, colour=(0, 0, 0), bold=False, anchor="topleft", max_width=None):
-        px = max(MIN_PX, self.px(surf, max(px_size, MIN_TEXT)))
-        if max_width is not None and self.fonts.get(px, bold).size(s)[0] > max_width:
-            cut.append(s)
-        return real_text(self, surf, s, px_size, pos, colour, bold, anchor, max_width)
-    monkeypatch.setattr(LobbyScreen, "text", text)
+    cut = cut_texts(monkeypatch, LobbyScreen)
     lobby = Lobby(COLOURS, 4, min_players=2, bots=1, keyboard=True, players=4)
     lobby.handle(Connected(0, ControllerInfo(0x1D1E00000000C0DE, "/dev/ttyACM0", (1, 2), "ref-1.1", (16, 16, 16)), 0.0))
     lobby.handle(wheels(0))

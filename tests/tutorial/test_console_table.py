@@ -184,19 +184,16 @@ def test_a_bots_game_plays_headless_with_snapshots_journal_and_history(tmp_path)
     assert json.loads(hj.stdout)["games"][0]["game"] == "goofspiel"
 
 
-@pytest.mark.heavy
-def test_resume_export_import_replay_and_simulate(tmp_path):
+def stopped_after_two_rounds(tmp_path: Path, c) -> None:
+    """A game of ``c`` (red and blue, seed 3, 4 cards) stopped after two rounds, as a kill
+    leaves it: its settings and two inputs in ``tmp_path/j.sqlite``."""
     from bitbox.table.journal import GameRecord, Journal
     from bitbox.table.protocol_rules import ProtocolJournalRules
-    # a game stopped after two rounds, as a kill leaves it: its inputs in the journal
-    c = cartridge()
     j = Journal(tmp_path / "j.sqlite", ProtocolJournalRules(c))
-    game = c.new(["red", "blue"], 3, {"cards": 4})
-    record = j.new_game(game, {"seats": [{"player": "red", "kind": "bot", "controller_id": None},
-                                         {"player": "blue", "kind": "bot", "controller_id": None}],
-                               "lang": "en", "bot": "random,high", "options": {"cards": 4}, "seed": "given"})
-    j.close()
-    j = Journal(tmp_path / "j.sqlite", ProtocolJournalRules(c))
+    record = j.new_game(c.new(["red", "blue"], 3, {"cards": 4}),
+                        {"seats": [{"player": "red", "kind": "bot", "controller_id": None},
+                                   {"player": "blue", "kind": "bot", "controller_id": None}],
+                         "lang": "en", "bot": "random,high", "options": {"cards": 4}, "seed": "given"})
     s = session_of(("red", "blue"), seed=3, cards=4, journal=GameRecord(j, record.id, 0))
     s.game = c.new(["red", "blue"], 3, {"cards": 4})
     s._begin_phase()
@@ -207,6 +204,11 @@ def test_resume_export_import_replay_and_simulate(tmp_path):
         unlock(s, 1)
         s.update(0.0)
     j.close()
+
+
+@pytest.mark.heavy
+def test_resume_export_import_replay_and_simulate(tmp_path):
+    stopped_after_two_rounds(tmp_path, cartridge())
     r = run(["play", "--resume", "--headless", "--journal", "j.sqlite"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert "Resuming game 1 (seed 3) at turn 3, 2 inputs replayed" in r.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_console_table import GAME, lock, run, session_of, unlock
+from .test_console_table import GAME, run, stopped_after_two_rounds
 
 TURNLESS = "goofspiel=goofspiel_turnless:CARTRIDGE"
 
@@ -26,26 +26,9 @@ def turnless_on_the_shelf(monkeypatch):
 @pytest.mark.heavy
 def test_replay_import_and_resume_of_a_game_without_turns_count_each_input_as_a_turn(tmp_path):
     from bitbox.games import find
-    from bitbox.table.journal import GameRecord, Journal
-    from bitbox.table.protocol_rules import ProtocolJournalRules
     c = find("goofspiel")
     assert getattr(c.new(["red", "blue"], 3, {"cards": 4}), "turn") is None
-    # a game stopped after two inputs, as a kill leaves it
-    j = Journal(tmp_path / "j.sqlite", ProtocolJournalRules(c))
-    record = j.new_game(c.new(["red", "blue"], 3, {"cards": 4}),
-                        {"seats": [{"player": "red", "kind": "bot", "controller_id": None},
-                                   {"player": "blue", "kind": "bot", "controller_id": None}],
-                         "lang": "en", "bot": "random,high", "options": {"cards": 4}, "seed": "given"})
-    s = session_of(("red", "blue"), seed=3, cards=4, journal=GameRecord(j, record.id, 0))
-    s.game = c.new(["red", "blue"], 3, {"cards": 4})
-    s._begin_phase()
-    for _ in range(2):
-        lock(s, 0, s.awaiting("red").options[0])
-        lock(s, 1, s.awaiting("blue").options[-1])
-        unlock(s, 0)
-        unlock(s, 1)
-        s.update(0.0)
-    j.close()
+    stopped_after_two_rounds(tmp_path, c)                  # two inputs, as a kill leaves them
     with sqlite3.connect(tmp_path / "j.sqlite") as db:
         assert [r[0] for r in db.execute("SELECT turn FROM inputs ORDER BY seq")] == [1, 2]
 
