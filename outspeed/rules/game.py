@@ -42,6 +42,8 @@ where it is applied):
   discarded without effect.
 * O-10 "the game ends at once" when at most one player remains: after the costs of a
   resolution, the gains are then not applied; in the bonus phase, later groups are not applied.
+* O-11 in one bonus group, a ship an ion cannon leaves with 0 fuel is eliminated at once: a
+  move the same group gives it does not happen (it enters no zone, R-17).
 
 Speed (simulations play thousands of games a second; every output stays as it was):
 
@@ -792,7 +794,7 @@ class Game:
                         out.append((p, "fuel"))
         if move:
             markers = set(s.markers)    # this group's own markers do not act on its moves
-            fuel_out = {q for q, _ in out} if out else ()
+            fuel_out = {q for q, _ in out} if out else ()   # O-11: emptied ships do not move
             for p in s.players:
                 m = move.get(p)
                 if m and p in s.active and p not in fuel_out:
