@@ -122,3 +122,25 @@ def test_the_console_script_runs(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "outspeed.cli", "scenario", str(path)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["ok"] is True
+
+
+def test_every_file_gets_its_line_with_the_contract_keys(tmp_path, capsys):
+    """The output shape is a contract with outside referees (docs/scenarios.md "Running
+    scenarios"): a run file's line has exactly file, ok, state, refused and mismatches, its
+    state exactly the eight fields; an invalid file's line has file, ok and error; every file
+    is run, in order, and an invalid one makes the status 2 even after a missed expectation."""
+    good = write(tmp_path, "good.yaml", GOOD)
+    missed = write(tmp_path, "missed.yaml", GOOD.replace("ships: {red: 7,", "ships: {red: 8,"))
+    broken = write(tmp_path, "broken.yaml", "players: [red, blue, green]\ntile: 12\nships: {red: x}\n")
+    code, lines, err = run(capsys, missed, broken, good)
+    assert code == 2
+    assert [line["file"] for line in lines] == [str(missed), str(broken), str(good)]
+    assert [line["ok"] for line in lines] == [False, False, True]
+    for line in (lines[0], lines[2]):
+        assert set(line) == {"file", "ok", "state", "refused", "mismatches"}
+        assert set(line["state"]) == {"ships", "fuel", "eliminated", "held_count", "force_fields", "track",
+                                      "finished", "winner"}
+    assert lines[0]["mismatches"] == ["ships.red: expected 8, got 7"]
+    assert set(lines[1]) == {"file", "ok", "error"}
+    assert lines[1]["error"].startswith(str(broken)) and "field ships.red" in lines[1]["error"]
+    assert f"outspeed scenario: {lines[1]['error']}" in err.splitlines()
