@@ -38,7 +38,7 @@ import numpy as np
 from bitbox.games import GameError
 from bitbox.games.protocol import Action as AnyAction
 from bitbox.games.protocol import Player, Prompt
-from bitbox.research.encoding import RESERVED, SplitEncoding
+from bitbox.research.encoding import RESERVED, LastParts, SplitEncoding
 
 from .rules import FACES, HELD, OBJECTS, SYMBOLS, TYPES, Action
 
@@ -53,6 +53,8 @@ _PHASE = {k: i for i, k in enumerate(PHASES)}
 _TYPE = {k: i for i, k in enumerate(TYPES)}
 _FACE = {k: i for i, k in enumerate(FACES)}
 _HELD = {k: i for i, k in enumerate(HELD)}
+_OBJECT = {k: i for i, k in enumerate(OBJECTS)}
+_PROMPT = {k: i for i, k in enumerate(PHASES[:-1])}         # a prompt's kind: a phase's name
 _VALUES_AT = (0, 1, 2, 3, 4, 5, 6, 7, 8, 22, 23, 24, 25, 26, 27, 28, 29)   # public_part's first values
 
 
@@ -81,6 +83,7 @@ class LastOneAliveEncoding(SplitEncoding):
         self._slots_at = self._seats_at + SEATS * SEAT_BLOCK
         self._me_at = self._slots_at + SLOT_BLOCK * len(self.slots)
         self.observation_size = self._me_at + 6 + 6 + 12
+        self._last = LastParts()                   # the seats' and the dice's parts last worked out
 
     # ------------------------------------------------------------------ actions
     def ids(self, prompt: Prompt, option: AnyAction) -> tuple[int, ...]:
@@ -133,7 +136,6 @@ class LastOneAliveEncoding(SplitEncoding):
                              len(ts["radio"]), bool(ts["chainsaw_before"]), ts["pistols"], ts["axes"],
                              bool(ts["hero_used"]), ts["draws_left"], ts["bangs_left"], ts["gives_left"]]
         ones: list[int] = []                       # positions set to 1
-        counts: dict[int, int] = {}                # positions counted
         phase = "finished" if view["finished"] else view["phase"]
         if phase in _PHASE:
             ones.append(9 + _PHASE[phase])
@@ -141,32 +143,64 @@ class LastOneAliveEncoding(SplitEncoding):
         winners = view.get("winners") or ()
         scores = view.get("scores") or {}
         front: list[Any] = []
+        last = self._last
         at = self._seats_at
-        for p in view["players"][:SEATS]:
+        # A seat's part is worked out again only when the seat (or whether it is active, won
+        # or its score) changed since the last view: most phases change one seat or none.
+        for k, p in enumerate(view["players"][:SEATS]):
             name = p["player"]
-            ones.append(at)
-            if p["in_game"]:
-                ones.append(at + 1)
-            if name == active:
-                ones.append(at + 3)
+            is_active = name == active
+            if is_active:
                 front = p["front"]
-            for h in p["tokens"]:
-                if h in _HELD:
-                    i = at + 5 + _HELD[h]
-                    counts[i] = counts.get(i, 0) + 1
-            symbols = 0
-            for _, t, f in p["front"]:
-                if t in _TYPE and f in _FACE:
-                    i = at + 13 + 9 * _TYPE[t] + _FACE[f]
-                    counts[i] = counts.get(i, 0) + 1
-                symbols += SYMBOLS.get(f, 0)
-            if name in winners:
-                ones.append(at + 50)
-            at_ += (at + 4, at + 49, at + 51, at + 52)
-            values += (p.get("lives", 0), scores.get(name, 0), len(p["front"]), symbols)
+            inputs = (p, is_active, name in winners, scores.get(name, 0))
+            part = last.get(k, inputs)
+            if part is None:
+                part = last.put(k, inputs, self._seat(at, p, *inputs[1:]))
+            at_ += part[0]
+            values += part[1]
+            ones += part[2]
             at += SEAT_BLOCK
+        tray = view["tray"]
+        inputs = (tray, front)
+        part = last.get("dice", inputs)
+        if part is None:
+            part = last.put("dice", inputs, self._dice(tray, front))
+        ones += part
+        o[at_] = values
+        o[ones] = 1
+        if max(values) > self.observation_high or min(values) < 0:   # each value within 0..high
+            np.clip(o, 0, self.observation_high, out=o)
+
+    @staticmethod
+    def _seat(at: int, p: Mapping[str, Any], active: bool, winner: bool,
+              score: Any) -> tuple[list[int], list[Any], list[int]]:
+        """One seat's part: (positions given a value, the values, positions set to 1)."""
+        ones = [at]
+        if p["in_game"]:
+            ones.append(at + 1)
+        if active:
+            ones.append(at + 3)
+        counts: dict[int, int] = {}                # positions counted
+        for h in p["tokens"]:
+            if h in _HELD:
+                i = at + 5 + _HELD[h]
+                counts[i] = counts.get(i, 0) + 1
+        symbols = 0
+        for _, t, f in p["front"]:
+            if t in _TYPE and f in _FACE:
+                i = at + 13 + 9 * _TYPE[t] + _FACE[f]
+                counts[i] = counts.get(i, 0) + 1
+            symbols += SYMBOLS.get(f, 0)
+        if winner:
+            ones.append(at + 50)
+        return ([at + 4, at + 49, at + 51, at + 52, *counts],
+                [p.get("lives", 0), score, len(p["front"]), symbols, *counts.values()], ones)
+
+    def _dice(self, tray: Any, front: Any) -> list[int]:
+        """The die slots' part: the positions the tray's dice and the active player's set to 1."""
         slots, slots_at = self._slot, self._slots_at
-        for where, dice in ((1, view["tray"]), (2, front)):
+        ones: list[int] = []
+        for where, dice in ((1, tray), (2, front)):
             for die_id, t, f in dice:
                 slot = slots.get(die_id) if die_id is not None else None
                 if slot is None:
@@ -177,26 +211,24 @@ class LastOneAliveEncoding(SplitEncoding):
                     ones.append(at + 3 + _TYPE[t])
                 if f in _FACE:
                     ones.append(at + 7 + _FACE[f])
-        if counts:
-            at_ += counts
-            values += counts.values()
-        o[at_] = values
-        o[ones] = 1
-        if max(values) > self.observation_high or min(values) < 0:   # each value within 0..high
-            np.clip(o, 0, self.observation_high, out=o)
+        return ones
 
-    def private_part(self, o: np.ndarray, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> None:
+    def private_entries(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> dict[int, float]:
+        out: dict[int, float] = {}
         for k, p in enumerate(view["players"][:SEATS]):
             if p["player"] == player:
-                o[self._seats_at + SEAT_BLOCK * k + 2] = 1
+                out[self._seats_at + SEAT_BLOCK * k + 2] = 1
         at = self._me_at
         for obj in view.get("hidden") or ():
-            if obj in OBJECTS:
-                o[at + OBJECTS.index(obj)] += 1
-        if view.get("setup_token") in OBJECTS:
-            o[at + 6 + OBJECTS.index(view["setup_token"])] = 1
-        if prompt is not None and prompt.kind in PHASES[:-1]:
-            o[at + 12 + PHASES.index(prompt.kind)] = 1
+            if obj in _OBJECT:
+                i = at + _OBJECT[obj]
+                out[i] = out.get(i, 0) + 1
+        token = view.get("setup_token")
+        if token in _OBJECT:
+            out[at + 6 + _OBJECT[token]] = 1
+        if prompt is not None and prompt.kind in _PROMPT:
+            out[at + 12 + _PROMPT[prompt.kind]] = 1
+        return out
 
 
 def encoding() -> LastOneAliveEncoding:

@@ -37,7 +37,7 @@ part of :class:`Encoding`: :class:`EncodingBase` gives both.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -123,7 +123,15 @@ class SplitEncoding(EncodingBase):
         raise NotImplementedError
 
     def private_part(self, o: "np.ndarray", view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> None:
-        """Add what only ``player`` knows (and which seat is theirs) to ``o``."""
+        """Add what only ``player`` knows (and which seat is theirs) to ``o``: by default the
+        values :meth:`private_entries` gives, added at their positions."""
+        for i, v in self.private_entries(view, player, prompt).items():
+            o[i] += v
+
+    def private_entries(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> Mapping[int, float]:
+        """What :meth:`private_part` adds, as ``{position: value}`` (an encoding gives this or
+        :meth:`private_part`): the environments add the entries of every agent observed at one
+        moment in one numpy call instead of one call a value."""
         raise NotImplementedError
 
     def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "np.ndarray":
@@ -151,10 +159,39 @@ class SplitEncoding(EncodingBase):
         return o
 
 
+class LastParts:
+    """The parts of an observation an encoding last worked out, each by its place (a seat, a
+    section) with the inputs it was worked out from: a part is worked out again only when its
+    inputs differ (``!=``) from the last ones at that place. Most of a view is the same from
+    one phase applied to the next (the seats nobody touched), so comparing it to the last (in
+    C) is cheaper than encoding it again (in Python).
+
+    Equal inputs must give equal parts (an encoding of values, not of identities), and the
+    inputs are kept as they are: they must be parts of a view nobody changes afterwards (the
+    engines make a new view at each call, sharing nothing they change later)."""
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: dict[Any, tuple[Any, Any]] = {}
+
+    def get(self, place: Any, inputs: Any) -> Any:
+        """The part worked out last at ``place`` if it was from inputs equal to ``inputs``, else None."""
+        last = self._last.get(place)
+        if last is not None and last[0] == inputs:
+            return last[1]
+        return None
+
+    def put(self, place: Any, inputs: Any, part: Any) -> Any:
+        """Keep ``part``, worked out from ``inputs``, as the last at ``place``; returns it."""
+        self._last[place] = (inputs, part)
+        return part
+
+
 def one_hot(out: "object", at: int, index: int | None) -> None:
     """Set ``out[at + index]`` to 1 (nothing when ``index`` is None)."""
     if index is not None:
         out[at + index] = 1.0                                           # type: ignore[index]
 
 
-__all__ = ["CONFIRM", "Encoding", "EncodingBase", "NOOP", "RESERVED", "SplitEncoding", "one_hot"]
+__all__ = ["CONFIRM", "Encoding", "EncodingBase", "LastParts", "NOOP", "RESERVED", "SplitEncoding", "one_hot"]

@@ -132,6 +132,15 @@ class _Common:
             agent = self._default_agent()
         return self.table.mask(agent)
 
+    def legal_actions(self, agent: Player | None = None) -> tuple[int, ...]:
+        """The ids :meth:`action_mask` allows for ``agent`` now, in increasing order
+        (``tuple(np.flatnonzero(env.action_mask(agent)))`` as Python ints; by default the
+        agent to act): a tuple made once per prompt shape and selection and shared, which a
+        policy draws from directly (``rng.choice(env.legal_actions(agent))``)."""
+        if agent is None:
+            agent = self._default_agent()
+        return self.table.legal(agent)
+
     def _default_agent(self) -> Player:
         return self.table.next_agent() or self.possible_agents[0]
 
