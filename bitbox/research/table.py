@@ -88,6 +88,7 @@ class Table:
         # the encoding's private entries (SplitEncoding.private_entries), when it gives them
         self._entries = encoding.private_entries if isinstance(encoding, SplitEncoding) and \
             type(encoding).private_entries is not SplitEncoding.private_entries else None
+        self._private: dict[tuple[tuple[int, float], ...], np.ndarray] = {}   # entries -> delta
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
         # (game, applied, private views, [encoded public part]) of the last observation
         self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
@@ -417,34 +418,26 @@ class Table:
                 enc.public_part(views[players[0]], base)     # the private parts are small counts and flags
                 seen[3].append(base)
             base = seen[3][0]
-            # Each agent's private entries and selection, added to copies of the public part
-            # in one numpy call (rows are each agent's own memory: a view of one block).
-            entries, acting, staged = self._entries, self.acting, self.staged
-            rows: list[int] = []
-            cols: list[int] = []
-            vals: list[float] = []
-            for r, p in enumerate(players):
+            # Each agent's private entries and selection, as a delta added to the public part
+            # by one numpy call (a new array: the agent's own). The deltas are made once per
+            # distinct entries (few: a seat, a few tokens, the prompt's kind, a selection).
+            entries, acting, staged, known = self._entries, self.acting, self.staged, self._private
+            for p in players:
                 got = entries(views[p], p, acting.get(p))
                 sel = staged.get(p)
                 if sel:
                     got = dict(got)
                     for k, n in sel.items():
                         got[size + k] = got.get(size + k, 0) + n
-                rows += [r] * len(got)
-                cols += got
-                vals += got.values()
-            if len(players) == 1:
-                vec = base.copy()
-                if cols:
-                    vec[cols] += vals
-                out[players[0]] = vec
-            else:
-                block = np.empty((len(players), len(base)), dtype=np.float32)
-                block[:] = base
-                if cols:
-                    block[rows, cols] += vals
-                for r, p in enumerate(players):
-                    out[p] = block[r]
+                key = tuple(got.items())
+                delta = known.get(key)
+                if delta is None:
+                    if len(known) > 1024:              # a bound (a delta is a whole vector)
+                        known.clear()
+                    delta = known[key] = np.zeros(len(base), dtype=np.float32)
+                    for i, v in key:
+                        delta[i] += v
+                out[p] = base + delta
             return out
         if isinstance(enc, SplitEncoding) and players:
             if not seen[3]:
