@@ -203,14 +203,17 @@ class GameParallelEnv(_Common, ParallelEnv):
         table.settle()
         done = table.finished
         cut = self._truncated()
-        rewards = table.rewards() if done else {a: 0.0 for a in self.agents}
+        if done:
+            won = table.rewards()
+            rewards = {a: won[a] for a in self.agents}
+        else:
+            rewards = dict.fromkeys(self.agents, 0.0)
         observations = self._observe_all(self.agents)
         if self.flat:
             for a in self.agents:
                 infos[a]["action_mask"] = table.mask(a)
-        terminations = {a: done for a in self.agents}
-        truncations = {a: cut for a in self.agents}
-        rewards = {a: rewards[a] for a in self.agents}
+        terminations = dict.fromkeys(self.agents, done)
+        truncations = dict.fromkeys(self.agents, cut)
         if done or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
@@ -278,11 +281,11 @@ class GameAECEnv(_Common, AECEnv):
         table.settle()
         if table.finished:
             self.rewards = table.rewards()
-            self.terminations = {a: True for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.rewards = {a: 0.0 for a in self.agents}
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             if self._truncated():
-                self.truncations = {a: True for a in self.agents}
+                self.truncations = dict.fromkeys(self.agents, True)
         if self.flat:
             for a in self.agents:
                 self.infos[a]["action_mask"] = table.mask(a)
@@ -298,6 +301,8 @@ def _act(table: Any, agent: Player, action: Any) -> str | None:
     action is an integer: a Python ``int`` or a numpy integer (a 0-d integer array too), never
     a bool, a float (``numpy.float32(9.9)`` is not action 9) nor text (``"9"`` is not either):
     what ``operator.index`` takes, as numpy and Python define an integer."""
+    if type(action) is int:                         # the usual case (a bool's type is bool)
+        return table.act(agent, action)
     if isinstance(action, (bool, np.bool_)):
         return f"{agent}: the action {action!r} is not an integer (an action id from the action mask)"
     try:
