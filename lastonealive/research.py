@@ -158,10 +158,10 @@ class LastOneAliveEncoding(SplitEncoding):
             o[at:at + SEAT_BLOCK] = part
             at += SEAT_BLOCK
         tray = view["tray"]
-        inputs = (tray, front)
-        part = last.get("dice", inputs)
+        dice = (tray, front)
+        part = last.get("dice", dice)
         if part is None:
-            part = last.put("dice", inputs, self._dice(tray, front))
+            part = last.put("dice", dice, self._dice(tray, front))
         o[self._slots_at:self._me_at] = part
 
     def _seat(self, p: Mapping[str, Any], active: bool, winner: bool, score: Any) -> np.ndarray:

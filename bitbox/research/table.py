@@ -18,7 +18,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -415,7 +415,7 @@ class Table:
         if self._entries is not None and players:
             if not seen[3]:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
-                enc.public_part(views[players[0]], base)     # the private parts are small counts and flags
+                cast(SplitEncoding, enc).public_part(views[players[0]], base)   # the private parts: small counts
                 seen[3].append(base)
             base = seen[3][0]
             # Each agent's private entries and selection, as a delta added to the public part
