@@ -38,7 +38,7 @@ import numpy as np
 from bitbox.games import GameError
 from bitbox.games.protocol import Action as AnyAction
 from bitbox.games.protocol import Player, Prompt
-from bitbox.research.encoding import RESERVED, LastParts, SplitEncoding, dense
+from bitbox.research.encoding import RESERVED, SplitEncoding
 
 from .rules import FACES, HELD, OBJECTS, SYMBOLS, TYPES, Action
 
@@ -83,7 +83,6 @@ class LastOneAliveEncoding(SplitEncoding):
         self._slots_at = self._seats_at + SEATS * SEAT_BLOCK
         self._me_at = self._slots_at + SLOT_BLOCK * len(self.slots)
         self.observation_size = self._me_at + 6 + 6 + 12
-        self._last = LastParts()                   # the seats' and the dice's parts last worked out
 
     # ------------------------------------------------------------------ actions
     def ids(self, prompt: Prompt, option: AnyAction) -> tuple[int, ...]:
@@ -130,80 +129,63 @@ class LastOneAliveEncoding(SplitEncoding):
     def public_part(self, view: Mapping[str, Any], o: np.ndarray) -> None:
         pool = view["pool"]
         ts = view["turn_state"]
-        high = self.observation_high
+        at_ = list(_VALUES_AT)                     # positions given a value, and the values
         values: list[Any] = [view["turn"], view["level"], bool(view["night"]), view["apocalypse_drawn"],
                              view["bag_size"], *[pool.get(t, 0) for t in TYPES],
                              len(ts["radio"]), bool(ts["chainsaw_before"]), ts["pistols"], ts["axes"],
                              bool(ts["hero_used"]), ts["draws_left"], ts["bangs_left"], ts["gives_left"]]
+        ones: list[int] = []                       # positions set to 1
+        counts: dict[int, int] = {}                # positions counted
         phase = "finished" if view["finished"] else view["phase"]
-        o[:self._seats_at] = dense(self._seats_at, _VALUES_AT, values,
-                                   (9 + _PHASE[phase],) if phase in _PHASE else (), high)
+        if phase in _PHASE:
+            ones.append(9 + _PHASE[phase])
         active = view["active"]
         winners = view.get("winners") or ()
         scores = view.get("scores") or {}
         front: list[Any] = []
-        last = self._last
         at = self._seats_at
-        # Each part (a seat, the dice) is worked out again only when what it is made from
-        # changed since the last view: most phases change one seat or none.
-        for k, p in enumerate(view["players"][:SEATS]):
+        for p in view["players"][:SEATS]:
             name = p["player"]
-            is_active = name == active
-            if is_active:
+            ones.append(at)
+            if p["in_game"]:
+                ones.append(at + 1)
+            if name == active:
+                ones.append(at + 3)
                 front = p["front"]
-            inputs = (p, is_active, name in winners, scores.get(name, 0))
-            part = last.get(k, inputs)
-            if part is None:
-                part = last.put(k, inputs, self._seat(p, *inputs[1:]))
-            o[at:at + SEAT_BLOCK] = part
+            for h in p["tokens"]:
+                if h in _HELD:
+                    i = at + 5 + _HELD[h]
+                    counts[i] = counts.get(i, 0) + 1
+            symbols = 0
+            for _, t, f in p["front"]:
+                if t in _TYPE and f in _FACE:
+                    i = at + 13 + 9 * _TYPE[t] + _FACE[f]
+                    counts[i] = counts.get(i, 0) + 1
+                symbols += SYMBOLS.get(f, 0)
+            if name in winners:
+                ones.append(at + 50)
+            at_ += (at + 4, at + 49, at + 51, at + 52)
+            values += (p.get("lives", 0), scores.get(name, 0), len(p["front"]), symbols)
             at += SEAT_BLOCK
-        tray = view["tray"]
-        dice = (tray, front)
-        part = last.get("dice", dice)
-        if part is None:
-            part = last.put("dice", dice, self._dice(tray, front))
-        o[self._slots_at:self._me_at] = part
-
-    def _seat(self, p: Mapping[str, Any], active: bool, winner: bool, score: Any) -> np.ndarray:
-        """One seat's part (``SEAT_BLOCK`` values from the seat's first)."""
-        ones = [0]
-        if p["in_game"]:
-            ones.append(1)
-        if active:
-            ones.append(3)
-        counts: dict[int, int] = {}                # positions counted
-        for h in p["tokens"]:
-            if h in _HELD:
-                i = 5 + _HELD[h]
-                counts[i] = counts.get(i, 0) + 1
-        symbols = 0
-        for _, t, f in p["front"]:
-            if t in _TYPE and f in _FACE:
-                i = 13 + 9 * _TYPE[t] + _FACE[f]
-                counts[i] = counts.get(i, 0) + 1
-            symbols += SYMBOLS.get(f, 0)
-        if winner:
-            ones.append(50)
-        return dense(SEAT_BLOCK, (4, 49, 51, 52, *counts),
-                     (p.get("lives", 0), score, len(p["front"]), symbols, *counts.values()), ones,
-                     self.observation_high)
-
-    def _dice(self, tray: Any, front: Any) -> np.ndarray:
-        """The die slots' part: the tray's dice and the active player's, by their slots."""
-        slots = self._slot
-        ones: list[int] = []
-        for where, dice in ((1, tray), (2, front)):
+        slots, slots_at = self._slot, self._slots_at
+        for where, dice in ((1, view["tray"]), (2, front)):
             for die_id, t, f in dice:
                 slot = slots.get(die_id) if die_id is not None else None
                 if slot is None:
                     continue
-                at = SLOT_BLOCK * slot
+                at = slots_at + SLOT_BLOCK * slot
                 ones += (at, at + where)
                 if t in _TYPE:
                     ones.append(at + 3 + _TYPE[t])
                 if f in _FACE:
                     ones.append(at + 7 + _FACE[f])
-        return dense(self._me_at - self._slots_at, (), (), ones, self.observation_high)
+        if counts:
+            at_ += counts
+            values += counts.values()
+        o[at_] = values
+        o[ones] = 1
+        if max(values) > self.observation_high or min(values) < 0:   # each value within 0..high
+            np.clip(o, 0, self.observation_high, out=o)
 
     def private_entries(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> dict[int, float]:
         out: dict[int, float] = {}

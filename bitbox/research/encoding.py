@@ -37,7 +37,7 @@ part of :class:`Encoding`: :class:`EncodingBase` gives both.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -159,64 +159,10 @@ class SplitEncoding(EncodingBase):
         return o
 
 
-class LastParts:
-    """The parts of an observation an encoding last worked out, each by its place (a seat, a
-    section) with the inputs it was worked out from: a part is worked out again only when its
-    inputs differ (``!=``) from the last ones at that place. Most of a view is the same from
-    one phase applied to the next (the seats nobody touched), so comparing it to the last (in
-    C) is cheaper than encoding it again (in Python).
-
-    Equal inputs must give equal parts (an encoding of values, not of identities), and the
-    inputs are kept as they are: they must be parts of a view nobody changes afterwards (the
-    engines make a new view at each call, sharing nothing they change later)."""
-
-    __slots__ = ("_last",)
-
-    def __init__(self) -> None:
-        self._last: dict[Any, tuple[Any, Any]] = {}
-
-    def get(self, place: Any, inputs: Any) -> Any:
-        """The part worked out last at ``place`` if it was from inputs equal to ``inputs``, else None."""
-        last = self._last.get(place)
-        if last is not None and last[0] == inputs:
-            return last[1]
-        return None
-
-    def put(self, place: Any, inputs: Any, part: Any) -> Any:
-        """Keep ``part``, worked out from ``inputs``, as the last at ``place``; returns it."""
-        self._last[place] = (inputs, part)
-        return part
-
-
-def dense(size: int, at: Sequence[int], values: Sequence[Any], ones: Sequence[int], high: float) -> "np.ndarray":
-    """A part of an observation as a float32 array of ``size``: ``values`` at the positions
-    ``at``, then 1 at the positions ``ones``, the rest 0; clipped to 0 .. ``high`` when a
-    value is outside. A part with few zeros is made in a Python list and converted once
-    (numpy takes a list of fifty values in about the time of two writes of one value into
-    an array); a mostly empty one is zeros with its values written in."""
-    if size > 4 * (len(at) + len(ones)):            # mostly zeros: the few values written in
-        out = np.zeros(size, dtype=np.float32)
-        if at:
-            out[list(at)] = values
-        if ones:
-            out[list(ones)] = 1
-    else:
-        part = [0.0] * size
-        for i, v in zip(at, values):
-            part[i] = v
-        for i in ones:
-            part[i] = 1.0
-        out = np.array(part, dtype=np.float32)
-    if values and (max(values) > high or min(values) < 0):
-        np.clip(out, 0, high, out=out)
-    return out
-
-
 def one_hot(out: "object", at: int, index: int | None) -> None:
     """Set ``out[at + index]`` to 1 (nothing when ``index`` is None)."""
     if index is not None:
         out[at + index] = 1.0                                           # type: ignore[index]
 
 
-__all__ = ["CONFIRM", "Encoding", "EncodingBase", "LastParts", "NOOP", "RESERVED", "SplitEncoding", "dense",
-           "one_hot"]
+__all__ = ["CONFIRM", "Encoding", "EncodingBase", "NOOP", "RESERVED", "SplitEncoding", "one_hot"]

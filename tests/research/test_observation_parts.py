@@ -1,8 +1,8 @@
-"""How the environments make observations cheaply never changes what they are: each part of a
-view is encoded again only when it changed (``LastParts``), the private parts are added to
-the public one as deltas made once per distinct entries, and the agents observed at one
-moment share one block. Checked against a fresh encoding of each agent's private view, and
-``legal_actions`` against the mask."""
+"""How the environments make observations cheaply never changes what they are: the public part
+is encoded once per phase applied, each agent's private part is added to it as a delta made
+once per distinct entries, and every observation is a new array of its own. Checked against
+a fresh encoding (remembering nothing) of each agent's private view, and ``legal_actions``
+against the mask."""
 from __future__ import annotations
 
 import random
