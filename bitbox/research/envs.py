@@ -13,7 +13,10 @@ Both: observations ``{"observation": float32 vector, "action_mask": int8 vector}
 ``flat=True`` the vector alone as a ``Box`` and the mask in ``infos[agent]["action_mask"]``
 and :meth:`action_mask` (what SuperSuit's observation wrappers and SB3-contrib's
 ``ActionMasker`` need);
-``Discrete`` actions over the game's fixed enumeration (:mod:`bitbox.research.encoding`);
+``Discrete`` actions over the game's fixed enumeration (:mod:`bitbox.research.encoding`),
+:meth:`legal_actions` the ids the mask allows as a tuple (a policy's uniform draw:
+``rng.choice(env.legal_actions(agent))``); every observation and mask is a new array of its
+own;
 an id outside the mask is refused (``infos[agent]["refused"]`` says why in one line, the game
 is unchanged, the agent still has to answer); rewards 0 until the end, then each winner's
 share of the win (1, or 1/k for k winners sharing it), 0 for the others; every agent

@@ -434,9 +434,11 @@ class Table:
                 if delta is None:
                     if len(known) > 1024:              # a bound (a delta is a whole vector)
                         known.clear()
-                    delta = known[key] = np.zeros(len(base), dtype=np.float32)
+                    delta = np.zeros(len(base), dtype=np.float32)
                     for i, v in key:
                         delta[i] += v
+                    delta.flags.writeable = False      # shared by every observation with these entries
+                    known[key] = delta
                 out[p] = base + delta
             return out
         if isinstance(enc, SplitEncoding) and players:
