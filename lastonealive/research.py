@@ -53,6 +53,8 @@ _PHASE = {k: i for i, k in enumerate(PHASES)}
 _TYPE = {k: i for i, k in enumerate(TYPES)}
 _FACE = {k: i for i, k in enumerate(FACES)}
 _HELD = {k: i for i, k in enumerate(HELD)}
+_OBJECT = {k: i for i, k in enumerate(OBJECTS)}
+_PROMPT = {k: i for i, k in enumerate(PHASES[:-1])}         # a prompt's kind: a phase's name
 _VALUES_AT = (0, 1, 2, 3, 4, 5, 6, 7, 8, 22, 23, 24, 25, 26, 27, 28, 29)   # public_part's first values
 
 
@@ -185,18 +187,22 @@ class LastOneAliveEncoding(SplitEncoding):
         if max(values) > self.observation_high or min(values) < 0:   # each value within 0..high
             np.clip(o, 0, self.observation_high, out=o)
 
-    def private_part(self, o: np.ndarray, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> None:
+    def private_entries(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> dict[int, float]:
+        out: dict[int, float] = {}
         for k, p in enumerate(view["players"][:SEATS]):
             if p["player"] == player:
-                o[self._seats_at + SEAT_BLOCK * k + 2] = 1
+                out[self._seats_at + SEAT_BLOCK * k + 2] = 1
         at = self._me_at
         for obj in view.get("hidden") or ():
-            if obj in OBJECTS:
-                o[at + OBJECTS.index(obj)] += 1
-        if view.get("setup_token") in OBJECTS:
-            o[at + 6 + OBJECTS.index(view["setup_token"])] = 1
-        if prompt is not None and prompt.kind in PHASES[:-1]:
-            o[at + 12 + PHASES.index(prompt.kind)] = 1
+            if obj in _OBJECT:
+                i = at + _OBJECT[obj]
+                out[i] = out.get(i, 0) + 1
+        token = view.get("setup_token")
+        if token in _OBJECT:
+            out[at + 6 + _OBJECT[token]] = 1
+        if prompt is not None and prompt.kind in _PROMPT:
+            out[at + 12 + _PROMPT[prompt.kind]] = 1
+        return out
 
 
 def encoding() -> LastOneAliveEncoding:

@@ -45,6 +45,7 @@ OBSERVATION_SIZE = 149
 _PHASE = {k: i for i, k in enumerate(PHASES)}
 _FACE = {k: i for i, k in enumerate(FACES)}
 _PATH = {k: i for i, k in enumerate(PATHS)}
+_TOKEN = {k: i for i, k in enumerate(TOKENS)}
 
 
 class OutspeedEncoding(SplitEncoding):
@@ -160,18 +161,22 @@ class OutspeedEncoding(SplitEncoding):
         self._tiles[key] = (tile, tuple(ones))
         return tuple(ones)
 
-    def private_part(self, o: np.ndarray, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> None:
+    def private_entries(self, view: Mapping[str, Any], player: Player, prompt: Prompt | None) -> dict[int, float]:
+        out: dict[int, float] = {}
         for k, p in enumerate(view["players"][:SEATS]):
             if p["player"] == player:
-                o[56 + SEAT_BLOCK * k + 2] = 1
+                out[56 + SEAT_BLOCK * k + 2] = 1
         for t in view.get("held") or ():
-            if t in TOKENS:
-                o[134 + TOKENS.index(t)] += 1
+            if t in _TOKEN:
+                i = 134 + _TOKEN[t]
+                out[i] = out.get(i, 0) + 1
         for t in view.get("drawn") or ():
-            if t in TOKENS:
-                o[140 + TOKENS.index(t)] += 1
+            if t in _TOKEN:
+                i = 140 + _TOKEN[t]
+                out[i] = out.get(i, 0) + 1
         if prompt is not None:
-            o[146 + (BONUS, PROGRAM, KEEP).index(prompt.kind)] = 1
+            out[146 + (BONUS, PROGRAM, KEEP).index(prompt.kind)] = 1
+        return out
 
 
 def encoding() -> OutspeedEncoding:

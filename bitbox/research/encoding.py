@@ -123,7 +123,15 @@ class SplitEncoding(EncodingBase):
         raise NotImplementedError
 
     def private_part(self, o: "np.ndarray", view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> None:
-        """Add what only ``player`` knows (and which seat is theirs) to ``o``."""
+        """Add what only ``player`` knows (and which seat is theirs) to ``o``: by default the
+        values :meth:`private_entries` gives, added at their positions."""
+        for i, v in self.private_entries(view, player, prompt).items():
+            o[i] += v
+
+    def private_entries(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> Mapping[int, float]:
+        """What :meth:`private_part` adds, as ``{position: value}`` (an encoding gives this or
+        :meth:`private_part`): the environments add the entries of every agent observed at one
+        moment in one numpy call instead of one call a value."""
         raise NotImplementedError
 
     def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "np.ndarray":

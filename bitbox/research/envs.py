@@ -13,7 +13,10 @@ Both: observations ``{"observation": float32 vector, "action_mask": int8 vector}
 ``flat=True`` the vector alone as a ``Box`` and the mask in ``infos[agent]["action_mask"]``
 and :meth:`action_mask` (what SuperSuit's observation wrappers and SB3-contrib's
 ``ActionMasker`` need);
-``Discrete`` actions over the game's fixed enumeration (:mod:`bitbox.research.encoding`);
+``Discrete`` actions over the game's fixed enumeration (:mod:`bitbox.research.encoding`),
+:meth:`legal_actions` the ids the mask allows as a tuple (a policy's uniform draw:
+``rng.choice(env.legal_actions(agent))``); every observation and mask is a new array of its
+own;
 an id outside the mask is refused (``infos[agent]["refused"]`` says why in one line, the game
 is unchanged, the agent still has to answer); rewards 0 until the end, then each winner's
 share of the win (1, or 1/k for k winners sharing it), 0 for the others; every agent
@@ -132,6 +135,15 @@ class _Common:
             agent = self._default_agent()
         return self.table.mask(agent)
 
+    def legal_actions(self, agent: Player | None = None) -> tuple[int, ...]:
+        """The ids :meth:`action_mask` allows for ``agent`` now, in increasing order
+        (``tuple(np.flatnonzero(env.action_mask(agent)))`` as Python ints; by default the
+        agent to act): a tuple made once per prompt shape and selection and shared, which a
+        policy draws from directly (``rng.choice(env.legal_actions(agent))``)."""
+        if agent is None:
+            agent = self._default_agent()
+        return self.table.legal(agent)
+
     def _default_agent(self) -> Player:
         return self.table.next_agent() or self.possible_agents[0]
 
@@ -194,14 +206,17 @@ class GameParallelEnv(_Common, ParallelEnv):
         table.settle()
         done = table.finished
         cut = self._truncated()
-        rewards = table.rewards() if done else {a: 0.0 for a in self.agents}
+        if done:
+            won = table.rewards()
+            rewards = {a: won[a] for a in self.agents}
+        else:
+            rewards = dict.fromkeys(self.agents, 0.0)
         observations = self._observe_all(self.agents)
         if self.flat:
             for a in self.agents:
                 infos[a]["action_mask"] = table.mask(a)
-        terminations = {a: done for a in self.agents}
-        truncations = {a: cut for a in self.agents}
-        rewards = {a: rewards[a] for a in self.agents}
+        terminations = dict.fromkeys(self.agents, done)
+        truncations = dict.fromkeys(self.agents, cut)
         if done or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
@@ -269,11 +284,11 @@ class GameAECEnv(_Common, AECEnv):
         table.settle()
         if table.finished:
             self.rewards = table.rewards()
-            self.terminations = {a: True for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.rewards = {a: 0.0 for a in self.agents}
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             if self._truncated():
-                self.truncations = {a: True for a in self.agents}
+                self.truncations = dict.fromkeys(self.agents, True)
         if self.flat:
             for a in self.agents:
                 self.infos[a]["action_mask"] = table.mask(a)
@@ -289,6 +304,8 @@ def _act(table: Any, agent: Player, action: Any) -> str | None:
     action is an integer: a Python ``int`` or a numpy integer (a 0-d integer array too), never
     a bool, a float (``numpy.float32(9.9)`` is not action 9) nor text (``"9"`` is not either):
     what ``operator.index`` takes, as numpy and Python define an integer."""
+    if type(action) is int:                         # the usual case (a bool's type is bool)
+        return table.act(agent, action)
     if isinstance(action, (bool, np.bool_)):
         return f"{agent}: the action {action!r} is not an integer (an action id from the action mask)"
     try:

@@ -209,7 +209,8 @@ class BitboxState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if self.is_terminal() or player != self.current_player():
             return []
-        return [int(k) for k in np.flatnonzero(self._t().mask(self._t().players[player]))]
+        table = self._t()
+        return list(table.legal(table.players[player]))
 
     def _apply_action(self, action: int) -> None:
         table = self._t()

@@ -18,7 +18,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -80,11 +80,15 @@ class Table:
                              tuple[Sequence[Action], list[tuple[tuple[int, ...], Action]], dict[Any, Any]]] = {}
         self._ids_of: dict[int, tuple[Action, str, tuple[int, ...]]] = {}     # id(option) -> (it, kind, ids)
         self._worked: dict[tuple[tuple[int, ...], ...], dict[Any, Any]] = {}   # by shape, for every prompt
-        self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool]]] = {}
+        self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool, tuple[int, ...]]]] = {}
         self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
         self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
         self._idle[NOOP] = 1
         self.applied = 0                               # game.apply calls
+        # the encoding's private entries (SplitEncoding.private_entries), when it gives them
+        self._entries = encoding.private_entries if isinstance(encoding, SplitEncoding) and \
+            type(encoding).private_entries is not SplitEncoding.private_entries else None
+        self._private: dict[tuple[tuple[int, float], ...], np.ndarray] = {}   # entries -> delta
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
         # (game, applied, private views, [encoded public part]) of the last observation
         self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
@@ -270,9 +274,9 @@ class Table:
             shape["singles"] = places
         return places
 
-    def _node(self, player: Player) -> tuple[np.ndarray, Action | None, bool]:
-        """For ``player``'s selection now: its mask, the option it is (or None), and whether
-        a longer option contains it."""
+    def _node(self, player: Player) -> tuple[np.ndarray, Action | None, bool, tuple[int, ...]]:
+        """For ``player``'s selection now: its mask, the option it is (or None), whether a
+        longer option contains it, and the ids the mask allows (in increasing order)."""
         sel = self.staged.get(player)
         key = tuple(sorted(sel.elements())) if sel else ()
         nodes = self._nodes.get(player)
@@ -284,18 +288,20 @@ class Table:
             worked = shape.get(key)
             if worked is None:
                 worked = shape[key] = self._work_out(options, key)
-            mask, place, longer = worked
-            node = nodes[key] = (mask, None if place is None else _NONE if place < 0 else options[place][1], longer)
+            mask, place, longer, legal = worked
+            node = nodes[key] = (mask, None if place is None else _NONE if place < 0 else options[place][1], longer,
+                                 legal)
         return node
 
     def _work_out(self, options: list[tuple[tuple[int, ...], Action]],
-                  key: tuple[int, ...]) -> tuple[np.ndarray, int | None, bool]:
+                  key: tuple[int, ...]) -> tuple[np.ndarray, int | None, bool, tuple[int, ...]]:
         """The mask of selection ``key``, the place of the option it is (-1: none; None for no
-        selection) and whether a longer option contains it. The mask is shared: never changed."""
+        selection), whether a longer option contains it, and the ids the mask allows. The mask
+        is shared: never changed."""
         out = np.zeros(self.n_actions, dtype=np.int8)
         if not key:                                 # nothing chosen yet: every part of every option
             out[[k for ids, _ in options for k in ids]] = 1
-            return out, None, True
+            return out, None, True, tuple(np.flatnonzero(out).tolist())
         whole = -1
         longer = False
         n = len(key)
@@ -311,13 +317,20 @@ class Table:
             elif whole < 0:
                 whole = i
                 out[CONFIRM] = 1
-        return out, whole, longer
+        return out, whole, longer, tuple(np.flatnonzero(out).tolist())
 
     def mask(self, player: Player) -> np.ndarray:
         """1 for each id legal for ``player`` now (only no-op without a prompt open)."""
         if player not in self.acting:
             return self._idle.copy()
         return self._node(player)[0].copy()
+
+    def legal(self, player: Player) -> tuple[int, ...]:
+        """The ids :meth:`mask` allows for ``player`` now, in increasing order (a tuple made
+        once per prompt shape and selection, shared)."""
+        if player not in self.acting:
+            return _IDLE
+        return self._node(player)[3]
 
     def selection(self, player: Player) -> Counter[int]:
         return self.staged.get(player, Counter())
@@ -346,7 +359,7 @@ class Table:
             del self.acting[player]
             return None
         self.staged.setdefault(player, Counter())[action] += 1
-        _, whole, longer = self._node(player)
+        _, whole, longer, _ = self._node(player)
         if whole is not _NONE and not longer:
             self.pending[player] = whole
             del self.staged[player]
@@ -399,6 +412,35 @@ class Table:
             many = getattr(game, "private_views", None)
             views.update(many(wanted) if many is not None else {p: game.private_view(p) for p in wanted})
         out: dict[Player, np.ndarray] = {}
+        if self._entries is not None and players:
+            if not seen[3]:
+                base = np.zeros(size + self.n_actions, dtype=np.float32)
+                cast(SplitEncoding, enc).public_part(views[players[0]], base)   # the private parts: small counts
+                seen[3].append(base)
+            base = seen[3][0]
+            # Each agent's private entries and selection, as a delta added to the public part
+            # by one numpy call (a new array: the agent's own). The deltas are made once per
+            # distinct entries (few: a seat, a few tokens, the prompt's kind, a selection).
+            entries, acting, staged, known = self._entries, self.acting, self.staged, self._private
+            for p in players:
+                got = entries(views[p], p, acting.get(p))
+                sel = staged.get(p)
+                if sel:
+                    got = dict(got)
+                    for k, n in sel.items():
+                        got[size + k] = got.get(size + k, 0) + n
+                key = tuple(got.items())
+                delta = known.get(key)
+                if delta is None:
+                    if len(known) > 1024:              # a bound (a delta is a whole vector)
+                        known.clear()
+                    delta = np.zeros(len(base), dtype=np.float32)
+                    for i, v in key:
+                        delta[i] += v
+                    delta.flags.writeable = False      # shared by every observation with these entries
+                    known[key] = delta
+                out[p] = base + delta
+            return out
         if isinstance(enc, SplitEncoding) and players:
             if not seen[3]:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
@@ -449,6 +491,7 @@ class Table:
         return list(rest) + ([CONFIRM] if longer else [])
 
 
+_IDLE = (NOOP,)            # the ids of a player with no prompt open
 _NONE: Any = object()        # "no option": an option may itself be None (Outspeed's "no bonus token")
 
 

@@ -5,9 +5,11 @@ on 1 and 2 worker processes and on Ray's pool against the engine alone.
 
 * **Environment steps per second.** Whole games through :class:`GameParallelEnv` (Outspeed,
   4 players) and :class:`GameAECEnv` (Last One Alive, 4 players), every action drawn
-  uniformly among the ids the mask allows; baseline: whole games of the same game and seats
-  through the game protocol alone (``bitbox.bots.play`` with random bots: the engine, the
-  cartridge and the bots, no environment). Three rounds of each, taken in turn, the best of
+  uniformly among the ids the mask allows (``rng.choice(env.legal_actions(agent))``: the
+  mask's ids as a tuple, the same draws as ``rng.choice(np.flatnonzero(mask))``); baseline:
+  whole games of the same game and seats through the game protocol alone
+  (``bitbox.bots.play`` with random bots: the engine, the cartridge and the bots, no
+  environment). Three rounds of each, taken in turn, the best of
   each counted. The ratio (environment games/s ÷ engine games/s) is
   what the adapter costs: observations, masks, the steps themselves.
 * **Simulation throughput.** The same run (Outspeed, 4 random players; ``bitbox simulate``'s
@@ -32,8 +34,6 @@ import argparse
 import random
 import time
 from typing import Any
-
-import numpy as np
 
 from bitbox.bots import RandomBot, play
 from bitbox.games import find
@@ -70,11 +70,10 @@ def env_figures(seconds: float) -> list[dict[str, Any]]:
             env = parallel_env(game, players)
 
             def env_game(i: int) -> int:
-                obs, _ = env.reset(seed=1000 + i)
+                env.reset(seed=1000 + i)
                 n = 0
                 while env.agents:
-                    obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"])))
-                                        for a in env.agents})
+                    env.step({a: rng.choice(env.legal_actions(a)) for a in env.agents})
                     n += 1
                 return n
         else:
@@ -84,8 +83,8 @@ def env_figures(seconds: float) -> list[dict[str, Any]]:
                 aec.reset(seed=1000 + i)
                 n = 0
                 for agent in aec.agent_iter():
-                    ob, _, term, trunc, _ = aec.last()
-                    aec.step(None if term or trunc else int(rng.choice(np.flatnonzero(ob["action_mask"]))))
+                    _, _, term, trunc, _ = aec.last()
+                    aec.step(None if term or trunc else rng.choice(aec.legal_actions(agent)))
                     n += 1
                 return n
 

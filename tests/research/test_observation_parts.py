@@ -1,0 +1,124 @@
+"""How the environments make observations cheaply never changes what they are: the public part
+is encoded once per phase applied, each agent's private part is added to it as a delta made
+once per distinct entries, and every observation is a new array of its own. Checked against
+a fresh encoding (remembering nothing) of each agent's private view, and ``legal_actions``
+against the mask."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the research extra is installed by ./dev test")
+
+from bitbox.research import aec_env, parallel_env  # noqa: E402
+from lastonealive.research import LastOneAliveEncoding  # noqa: E402
+from outspeed.research import OutspeedEncoding  # noqa: E402
+
+
+def _fresh(env):
+    """A new encoding like the environment's, remembering nothing: it encodes every part of
+    the view from scratch."""
+    enc = env.table.encoding
+    if isinstance(enc, OutspeedEncoding):
+        return OutspeedEncoding(enc.max_number)
+    assert isinstance(enc, LastOneAliveEncoding)
+    return LastOneAliveEncoding(env.table.cartridge.content.counts)
+
+
+def _expected(env, agent, fresh=None) -> np.ndarray:
+    """``agent``'s observation as a fresh encoding makes it from the private view, then the
+    selection in progress (one count per action id)."""
+    table = env.table
+    fresh = fresh or _fresh(env)
+    vec = np.zeros(fresh.observation_size + table.n_actions, dtype=np.float32)
+    vec[:fresh.observation_size] = fresh.observe(table.game.private_view(agent), agent, table.prompt(agent))
+    for k, n in table.selection(agent).items():
+        vec[fresh.observation_size + k] = n
+    return vec
+
+
+@pytest.mark.parametrize("game,players", [("outspeed", 4), ("outspeed", 6), ("lastonealive", 3),
+                                          ("lastonealive", 5)])
+def test_parallel_observations_are_a_fresh_encodings_and_stay_as_handed_out(game, players):
+    env = parallel_env(game, players)
+    rng = random.Random(5)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []        # (observation handed out, its values then)
+    steps = 0
+    for seed in (11, 12):
+        obs, _ = env.reset(seed=seed)
+        while True:
+            fresh = _fresh(env)                           # one a step: what it remembers is of this view
+            for a in env.agents:
+                got = obs[a]["observation"]
+                assert got.dtype == np.float32 and got.flags.writeable
+                np.testing.assert_array_equal(got, _expected(env, a, fresh))
+                kept.append((got, got.copy()))
+                legal = env.legal_actions(a)
+                assert legal == tuple(int(k) for k in np.flatnonzero(obs[a]["action_mask"]))
+                assert all(type(k) is int for k in legal)
+            if not env.agents:
+                break
+            # An agent writing into its own observation changes no other agent's.
+            first, second = env.agents[0], env.agents[1]
+            before = obs[second]["observation"].copy()
+            obs[first]["observation"][:] = 7.0
+            np.testing.assert_array_equal(obs[second]["observation"], before)
+            kept = [(o, o.copy() if o is obs[first]["observation"] else v) for o, v in kept]
+            obs, *_ = env.step({a: rng.choice(env.legal_actions(a)) for a in env.agents})
+            steps += 1
+    assert steps > 20
+    for o, values in kept:                                # nothing handed out earlier changed since
+        np.testing.assert_array_equal(o, values)
+
+
+@pytest.mark.parametrize("game,players", [("lastonealive", 4), ("outspeed", 3)])
+def test_aec_observations_are_a_fresh_encodings(game, players):
+    env = aec_env(game, players, flat=True)
+    rng = random.Random(3)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    selections = 0
+    for seed in (21, 22):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            ob, _, term, trunc, info = env.last()
+            fresh = _fresh(env)
+            np.testing.assert_array_equal(ob, _expected(env, agent, fresh))
+            for other in env.agents:                      # every agent, not only the one to act
+                np.testing.assert_array_equal(env.observe(other), _expected(env, other, fresh))
+            kept.append((ob, ob.copy()))
+            selections += bool(env.table.selection(agent))
+            assert env.legal_actions() == env.legal_actions(agent) == \
+                tuple(int(k) for k in np.flatnonzero(info["action_mask"]))
+            env.step(None if term or trunc else rng.choice(env.legal_actions(agent)))
+    if game == "lastonealive":
+        assert selections > 0                             # composite answers chosen part by part
+    for o, values in kept:
+        np.testing.assert_array_equal(o, values)
+
+
+def test_the_public_state_is_a_fresh_encodings():
+    env = aec_env("lastonealive", 4)
+    rng = random.Random(1)
+    env.reset(seed=4)
+    for agent in env.agent_iter():
+        _, _, term, trunc, _ = env.last()
+        np.testing.assert_array_equal(env.state(), _fresh(env).state(env.table.game.public_view()))
+        env.step(None if term or trunc else rng.choice(env.legal_actions(agent)))
+
+
+def test_legal_actions_of_an_agent_with_no_prompt_is_no_op():
+    env = parallel_env("outspeed", 6)
+    rng = random.Random(2)
+    env.reset(seed=2)
+    idle = 0
+    while env.agents:
+        for a in env.possible_agents:
+            legal = env.legal_actions(a)
+            assert legal == tuple(int(k) for k in np.flatnonzero(env.action_mask(a)))
+            if a not in env.table.acting:
+                assert legal == (0,)
+                idle += 1
+        env.step({a: rng.choice(env.legal_actions(a)) for a in env.agents})
+    assert idle > 0
