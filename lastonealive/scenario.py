@@ -457,6 +457,15 @@ def _play(scenario: sc_.Scenario) -> Outcome:
     return Outcome(*run_scenario(scenario))
 
 
+def parse_file(data: Any, content: Content | None = None) -> Scenario:
+    """A scenario file: :func:`parse_scenario` (which also builds bare positions for tests),
+    and the format's "one or more turns"."""
+    sc = parse_scenario(data, content)
+    if not sc.turns:
+        raise ScenarioError("turns", "a scenario plays one or more turns, got none")
+    return sc
+
+
 #: Last One Alive's scenario file format for the console's runner (the cartridge's
 #: ``scenarios``). Compared: front/tokens per player (as multisets), lives/scores/pool per
 #: entry given, eliminated/winner in any order, level/bag/turn/finished exactly (refused:
@@ -465,7 +474,7 @@ FORMAT = sc_.Format(
     "docs/last-one-alive-scenarios.md", (ConfigError,),
     {"front": _multisets, "tokens": _multisets, "lives": sc_.each(), "scores": sc_.each(), "pool": sc_.each(),
      "eliminated": sc_.as_set, "winner": sc_.as_set},
-    load=load_content, read=load_yaml, parse=parse_scenario, play=_play)
+    load=load_content, read=load_yaml, parse=parse_file, play=_play)
 
 
 def run_file(path: str | Path, content: Content | None = None) -> dict[str, Any]:

@@ -37,9 +37,10 @@ Prompts, in the order of a turn (L-14 for the end):
 Choices for cases the digest leaves open (each is also written where it is applied):
 
 * LA-1 A barricade (token or result) or a flare naming a die in front that shows an ambush is
-  refused ``ambush_die`` even when no zombie die is in front; ``no_target`` is for a die that
-  is not there while no zombie die showing zombies is in front (nothing to act on), and
-  ``no_die`` when there is one.
+  refused ``ambush_die`` even when no zombie die is in front. For the barricade token and the
+  flare, ``no_target`` is for a die that is not there while no zombie die showing zombies is in
+  front (the token has nothing to act on, L-18), and ``no_die`` when there is one; a give (a
+  barricade result, not a token) naming a die that is not there is always ``no_die``.
 * LA-2 A radio's two dice are checked against the pool when the dice are rolled (step 1:
   "the dice are checked against the pool when they are rolled"): the radio use itself only
   needs two dice types. When the radios ask for dice the pool cannot supply, no choice of

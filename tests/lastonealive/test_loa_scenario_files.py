@@ -153,3 +153,16 @@ def test_bad_files_are_named_with_their_field(tmp_path):
         assert line["ok"] is False and path.name in line["error"], line
         if path.name in BAD:
             assert BAD[path.name][1] in line["error"], line
+
+
+def test_a_scenario_without_turns_is_not_valid(tmp_path):
+    # The format: a scenario is a position and "one or more turns"; none (absent or []) is a
+    # bad file naming the field, not a pass that checks nothing.
+    head = GOOD.split("turns:")[0]
+    absent = write(tmp_path, "absent.yaml", head + "expect: {turn: red}\n")
+    empty = write(tmp_path, "empty.yaml", head + "turns: []\nexpect: {turn: red}\n")
+    code, lines, err = run(absent, empty)
+    assert code == 2 and "Traceback" not in err
+    for path, line in zip((absent, empty), lines):
+        assert line["ok"] is False and path.name in line["error"], line
+        assert "field turns" in line["error"], line
