@@ -478,7 +478,10 @@ class Hub:
                 else:                                   # a babbler: let the others run
                     link.flooding += 1
                     sleep(_QUARANTINE_PAUSE if link.flooding > _QUARANTINE_AFTER else _FLOOD_PAUSE)
-                self._watch(link, self._clock())
+                now = self._clock()
+                self._watch(link, now)
+                if link.state == HANDSHAKE and now - link.hello_asked >= self.hello_retry:
+                    self._housekeeping(link, now)       # a line never quiet still gets its HostHello (SPEC 7.4)
                 continue
             self._housekeeping(link, self._clock())
         with self._lock:

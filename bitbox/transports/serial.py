@@ -45,6 +45,29 @@ except ImportError:  # pragma: no cover - Windows
     _PosixSerial = None
 
 
+def _write_fd(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the non-blocking descriptor, waiting at most
+    :data:`WRITE_TIMEOUT` for room while the line is full. A write that went through is never
+    reported as timed out, however long the process was kept from running around it:
+    pyserial's ``write`` raises its "Write timeout" when the write *took* longer than the
+    timeout, even with every byte written (a loaded machine, a thread holding the interpreter
+    lock), and the hub then skips the link for a second, dropping its seat, lights and hints."""
+    view = memoryview(data)
+    deadline = time.monotonic() + WRITE_TIMEOUT
+    while view:
+        try:
+            n = os.write(fd, view)
+        except (BlockingIOError, InterruptedError):
+            n = 0
+        if n:
+            view = view[n:]
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise SerialTimeoutException("Write timeout")
+        select.select((), (fd,), (), left)
+
+
 def _is_unplug(exc: BaseException) -> bool:
     if isinstance(exc, OSError) and exc.errno in _GONE:
         return True
@@ -132,7 +155,11 @@ class SerialTransport(Transport):
             raise Unplugged(f"{self.port}: closed")
         try:
             with self._write_lock:
-                self._serial.write(data)
+                fd = self._serial.fd if self._rfd is not None else None
+                if fd is not None:
+                    _write_fd(fd, data)
+                else:
+                    self._serial.write(data)
         except SerialTimeoutException:
             raise TransportError(f"{self.port}: write timed out (the controller is not reading)") from None
         except (SerialException, OSError, ValueError, TypeError, AttributeError) as exc:
