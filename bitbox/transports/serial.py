@@ -22,9 +22,12 @@ import select
 import termios
 import threading
 import time
+from typing import Any
 
 import serial
 from serial.serialutil import SerialException, SerialTimeoutException
+
+import firmware_protocol as fp
 
 from . import READ_TIMEOUT, OpenError, Transport, TransportError, Unplugged
 
@@ -88,6 +91,7 @@ class SerialTransport(Transport):
         self._closed = False
         self._reading = False
         self._rfd: int | None = None
+        self._opened = True                  # the first frame after opening starts with a 0x00
         # The fast path only for pyserial's own POSIX class (not subclasses such as spy://).
         if _PosixSerial is not None and type(ser) is _PosixSerial and getattr(ser, "fd", None) is not None:
             self._rfd = _blocking_reader(ser)
@@ -102,6 +106,16 @@ class SerialTransport(Transport):
         except (SerialException, OSError) as exc:
             raise OpenError(_open_message(url, exc)) from None
         return cls(url, ser)
+
+    def frame(self, message: Any) -> bytes:
+        """The frame of ``message``; the first one after opening the port starts with a 0x00
+        (SPEC.md 4.3), which ends whatever partial frame the controller may hold (from a host
+        that died mid-write), so the first HostHello is not lost."""
+        data = fp.encode(message)
+        if self._opened:
+            self._opened = False
+            return b"\x00" + data
+        return data
 
     @property
     def fileno(self) -> int | None:

@@ -8,6 +8,7 @@ HostHello with Hello, starts a session on Welcome and records what the host send
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
 import tty
@@ -197,3 +198,20 @@ def test_a_line_never_quiet_still_gets_host_hellos(pty_pair) -> None:
             hub.add_url(path)
             hellos = ctl.wait_for(fp.HostHello, count=2, timeout=5.0)
             assert len(hellos) >= 2
+
+
+def test_the_host_starts_with_a_delimiter(pty_pair) -> None:
+    """SPEC 4.3 and 7.4: after opening the port the host writes a 0x00, then its HostHello, so a
+    controller holding half a frame (from a host that died mid-write) reads the HostHello."""
+    master, path = pty_pair
+    with Hub() as hub:
+        hub.add_url(path)
+        data = b""
+        deadline = time.monotonic() + 5
+        while b"\x00" not in data[1:] and time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                data += os.read(master, 100)
+    assert data[:1] == b"\x00"
+    held = b"\x05\x82\x01"                                       # half a frame, held
+    assert fp.Decoder().feed(held + data) == [fp.HostHello(*fp.PROTOCOL_VERSION)]
