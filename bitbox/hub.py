@@ -694,6 +694,9 @@ class Hub:
             seat.connected = True
             self._events.append(Connected(seat.seat, info, now))
             self._log(logging.INFO, "seat %d: controller %#018x connected on %s", seat.seat + 1, cid, link.port)
+            if not info.has_lock:                       # SPEC.md 6.3: it can never lock a choice
+                self._log(logging.WARNING, "seat %d: controller %#018x has no lock switch (its Hello's "
+                          "capabilities): its player cannot lock a choice", seat.seat + 1, cid)
         elif not seat.connected:
             seat.connected = True
             self._events.append(Back(seat.seat, cid, link.port, now))

@@ -40,9 +40,10 @@ class SpecController:
     """SPEC 7.2: 00 and Hello at once and every 500 ms until welcomed, then State on Welcome and
     every 250 ms. Reads the master end of a pty in a thread; ``received`` is every message."""
 
-    def __init__(self, master: int, garbage: bool = False) -> None:
+    def __init__(self, master: int, garbage: bool = False, capabilities: int = 7) -> None:
         self.master = master
         self.garbage = garbage
+        self.capabilities = capabilities
         self.received: list[object] = []
         self.running = False
         self.seq = 0
@@ -66,7 +67,7 @@ class SpecController:
     def _hello(self) -> None:
         if self.garbage:
             return                                 # drowned in the noise anyway
-        self._write(b"\x00" + fp.encode(fp.Hello(1, 2, ID, (1, 0, 0), (16, 16, 16), 7)))
+        self._write(b"\x00" + fp.encode(fp.Hello(1, 2, ID, (1, 0, 0), (16, 16, 16), self.capabilities)))
 
     def _run(self) -> None:
         decoder = fp.Decoder()
@@ -215,3 +216,19 @@ def test_the_host_starts_with_a_delimiter(pty_pair) -> None:
     assert data[:1] == b"\x00"
     held = b"\x05\x82\x01"                                       # half a frame, held
     assert fp.Decoder().feed(held + data) == [fp.HostHello(*fp.PROTOCOL_VERSION)]
+
+
+def test_a_controller_without_a_lock_switch_is_named(pty_pair, caplog) -> None:
+    """SPEC 6.3: capability bit 2 clear, no lock switch: its player can never submit a choice
+    (8.6). The host seats it (a display, a bench) and says so in one line."""
+    master, path = pty_pair
+    with caplog.at_level("WARNING", logger="bitbox.hub"), SpecController(master, capabilities=3), Hub() as hub:
+        hub.add_url(path)
+        deadline = time.monotonic() + 5
+        while not any("no lock switch" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, "not named"
+            hub.poll(timeout=0.05)
+        assert hub.links()[0].state == "active"
+    line = next(r.getMessage() for r in caplog.records if "no lock switch" in r.getMessage())
+    assert line == ("seat 1: controller 0x4d414b4552000001 has no lock switch (its Hello's capabilities): "
+                    "its player cannot lock a choice")
