@@ -460,12 +460,11 @@ def _invalid() -> dict[str, Any]:
             UNKNOWN if counter.unknown_messages else _bad(hid_reason(report)))
         if said != outcome:
             raise AssertionError(f"HID vector {name}: intended {outcome}, codec says {said}")
-        for_controller = outcome
+        controller_view = outcome
         if outcome["outcome"] != "bad" or outcome["reason"] == "layout":
-            n = report[1]
-            for_controller = UNKNOWN if report[2] < 0x80 and 5 <= n <= MAX_RAW_FRAME else outcome
+            controller_view = UNKNOWN if report[2] < 0x80 else outcome
         hid.append({"name": name, "description": description, "input": _hex(report),
-                    "expect": outcome, "expect_controller": for_controller})
+                    "expect": outcome, "expect_controller": controller_view})
     return {
         "description": "Input that must be dropped or ignored, and edge cases that must be "
                        "accepted. serial: a byte stream, each delimited frame's outcome in "
