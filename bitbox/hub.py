@@ -478,7 +478,10 @@ class Hub:
                 else:                                   # a babbler: let the others run
                     link.flooding += 1
                     sleep(_QUARANTINE_PAUSE if link.flooding > _QUARANTINE_AFTER else _FLOOD_PAUSE)
-                self._watch(link, self._clock())
+                now = self._clock()
+                self._watch(link, now)
+                if link.state == HANDSHAKE and now - link.hello_asked >= self.hello_retry:
+                    self._housekeeping(link, now)       # a line never quiet still gets its HostHello (SPEC 7.4)
                 continue
             self._housekeeping(link, self._clock())
         with self._lock:
@@ -691,6 +694,9 @@ class Hub:
             seat.connected = True
             self._events.append(Connected(seat.seat, info, now))
             self._log(logging.INFO, "seat %d: controller %#018x connected on %s", seat.seat + 1, cid, link.port)
+            if not info.has_lock:                       # SPEC.md 6.3: it can never lock a choice
+                self._log(logging.WARNING, "seat %d: controller %#018x has no lock switch (its Hello's "
+                          "capabilities): its player cannot lock a choice", seat.seat + 1, cid)
         elif not seat.connected:
             seat.connected = True
             self._events.append(Back(seat.seat, cid, link.port, now))

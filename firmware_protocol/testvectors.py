@@ -248,6 +248,10 @@ def _serial_cases() -> list[tuple[str, str, bytes, list[dict[str, Any]]]]:
     hello_v2 = Hello(2, 0, _ID, (1, 0, 0), (16, 16, 16), 7)
     garbage = bytes((0x55, 0xAA, 0x13, 0x37, 0xFE, 0x01, 0x99))
     text_bytes = b"y" * (MAX_TEXT_BYTES + 1)
+    ping = Ping(0x12345678)
+    lights = SetLights(True, False, True, (1, 2, 3))
+    welcome = codec.encode(Welcome(1, 2, True, ""))
+    refusal_48 = codec.encode_raw(Welcome(1, 2, False, "r" * MAX_TEXT_BYTES))[:-4]
     return [
         ("two-frames", "Two frames in one read: both come out, in order.",
          s + h, [_ok(state), _ok(hello)]),
@@ -319,6 +323,25 @@ def _serial_cases() -> list[tuple[str, str, bytes, list[dict[str, Any]]]]:
         ("text-49-bytes-welcome", "A Welcome whose reason is 49 bytes (limit 48): dropped. "
          "A sender cuts its text to 48 bytes on a character boundary instead.",
          _frame(bytes((0x82, 1, 1, 0, 49)) + b"r" * 49), [_bad("layout")]),
+        # The same checks on frames a controller receives (most cases above carry a State or a
+        # Hello, which a controller only counts as unknown: expect_controller).
+        ("two-commands", "A Ping and a SetLights in one read: both come out, in order.",
+         codec.encode(ping) + codec.encode(lights), [_ok(ping), _ok(lights)]),
+        ("truncated-command-no-delimiter", "Half a Welcome without its delimiter, then two "
+         "Pings: the half and the first Ping read as one frame, dropped; the second Ping is "
+         "decoded.", welcome[: len(welcome) // 2] + codec.encode(ping) + codec.encode(ping),
+         [_bad("crc"), _ok(ping)]),
+        ("max-size-command", f"A {MAX_RAW_FRAME}-byte Welcome (a 48-byte reason and bytes "
+         "appended by a later minor version): accepted, the extra bytes ignored.",
+         _frame(refusal_48 + bytes(range(1, 1 + MAX_RAW_FRAME - 4 - len(refusal_48)))),
+         [_ok(Welcome(1, 2, False, "r" * MAX_TEXT_BYTES))]),
+        ("set-lights-bool-2", "A SetLights whose left byte is 2 (must be 0 or 1): dropped.",
+         _frame(bytes((0x84, 2, 0, 0, 1, 2, 3))), [_bad("layout")]),
+        ("show-short", "A Show (1.2) with 5 payload bytes instead of 6: dropped.",
+         _frame(bytes((0x8A, 8, 0, 0, 0, 0))), [_bad("layout")]),
+        ("unknown-command-type", "A well-formed frame of type 0xfe (a host -> controller type "
+         "of a later version): ignored and counted apart; the Ping after it is decoded.",
+         _frame(b"\xfe\x01\x02") + codec.encode(ping), [UNKNOWN, _ok(ping)]),
     ]
 
 
@@ -389,6 +412,16 @@ def _classify(part: bytes) -> dict[str, Any]:
         return _bad("layout")
 
 
+def _classify_for_controller(part: bytes) -> dict[str, Any]:
+    """The same part as a controller judges it (SPEC.md 10.2): a frame that passes the framing
+    checks but is of a controller -> host type (below 0x80) is unknown to it, whatever its
+    layout; host -> controller frames as the codec says."""
+    said = _classify(part)
+    if said["outcome"] == "bad" and said["reason"] != "layout":
+        return said
+    return UNKNOWN if cobs_decode(part)[0] < 0x80 else said
+
+
 def _expect_counts(frames: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "messages": [f["message"] for f in frames if f["outcome"] == "message"],
@@ -404,8 +437,10 @@ def _invalid() -> dict[str, Any]:
         parts = data.split(b"\x00")
         tail = parts.pop()
         seen = [_classify(p) for p in parts if p]
+        for_controller = [_classify_for_controller(p) for p in parts if p]
         if len(tail) > MAX_ENCODED_FRAME:
             seen.append(_bad("size"))
+            for_controller.append(_bad("size"))
         if seen != frames:
             raise AssertionError(f"vector {name}: intended {frames}, codec says {seen}")
         expect = _expect_counts(frames)
@@ -415,7 +450,8 @@ def _invalid() -> dict[str, Any]:
                 expect["messages"], expect["bad_frames"], expect["unknown_messages"]):
             raise AssertionError(f"vector {name}: the decoder disagrees with its frames")
         serial.append({"name": name, "description": description, "input": _hex(data),
-                       "frames": frames, "expect": expect})
+                       "frames": frames, "expect": expect,
+                       "expect_controller": _expect_counts(for_controller)})
     hid = []
     for name, description, report, outcome in _hid_cases():
         counter = codec.HidDecoder()
@@ -424,15 +460,22 @@ def _invalid() -> dict[str, Any]:
             UNKNOWN if counter.unknown_messages else _bad(hid_reason(report)))
         if said != outcome:
             raise AssertionError(f"HID vector {name}: intended {outcome}, codec says {said}")
+        controller_view = outcome
+        if outcome["outcome"] != "bad" or outcome["reason"] == "layout":
+            controller_view = UNKNOWN if report[2] < 0x80 else outcome
         hid.append({"name": name, "description": description, "input": _hex(report),
-                    "expect": outcome})
+                    "expect": outcome, "expect_controller": controller_view})
     return {
         "description": "Input that must be dropped or ignored, and edge cases that must be "
                        "accepted. serial: a byte stream, each delimited frame's outcome in "
                        "order (message / bad with a reason / unknown), and the totals a "
                        "decoder fed the whole stream, split anywhere, must reach. hid: one "
                        "report and its outcome. Reasons: cobs, size, crc, layout (payload "
-                       "too short or a field out of range), report (wrong id or report size).",
+                       "too short or a field out of range), report (wrong id or report size). "
+                       "frames and expect are a codec's view (it knows every type of both "
+                       "directions); expect_controller is a controller's: a frame of a "
+                       "controller -> host type that passes the framing checks is unknown "
+                       "to it, whatever its layout (SPEC 10.2).",
         "serial": serial,
         "hid": hid,
     }

@@ -231,8 +231,18 @@ class Session(Referee):
         return (int(left), int(centre), int(right))
 
     def _refused_wheels(self, kind: str) -> int:
+        """The wheels the refusal points at: the game's choice, less every wheel resting on a
+        stop of its Hint (SPEC.md 6.14: the Hint said that stop is valid, the fault is in the
+        others), unless that would leave none."""
         refused = self._hook("refused_wheels")
-        return int(refused(self._refusing)) if refused is not None and self._refusing is not None else 0b001
+        prompt = self._refusing
+        bits = int(refused(prompt)) if refused is not None and prompt is not None else 0b001
+        if prompt is not None and prompt.player in self.ctl:
+            hint, wheels = self._hint(prompt.player), self.ctl[prompt.player].wheels
+            valid = sum(1 << i for i in range(3) if hint[i] >> wheels[i] & 1)
+            if bits & ~valid:
+                bits &= ~valid
+        return bits
 
     def _hint(self, player: str) -> tuple[int, int, int]:
         prompt = self.awaiting(player)

@@ -22,9 +22,12 @@ import select
 import termios
 import threading
 import time
+from typing import Any
 
 import serial
 from serial.serialutil import SerialException, SerialTimeoutException
+
+import firmware_protocol as fp
 
 from . import READ_TIMEOUT, OpenError, Transport, TransportError, Unplugged
 
@@ -43,6 +46,29 @@ try:
     _PosixSerial = _Posix
 except ImportError:  # pragma: no cover - Windows
     _PosixSerial = None
+
+
+def _write_fd(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the non-blocking descriptor, waiting at most
+    :data:`WRITE_TIMEOUT` for room while the line is full. A write that went through is never
+    reported as timed out, however long the process was kept from running around it:
+    pyserial's ``write`` raises its "Write timeout" when the write *took* longer than the
+    timeout, even with every byte written (a loaded machine, a thread holding the interpreter
+    lock), and the hub then skips the link for a second, dropping its seat, lights and hints."""
+    view = memoryview(data)
+    deadline = time.monotonic() + WRITE_TIMEOUT
+    while view:
+        try:
+            n = os.write(fd, view)
+        except (BlockingIOError, InterruptedError):
+            n = 0
+        if n:
+            view = view[n:]
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise SerialTimeoutException("Write timeout")
+        select.select((), (fd,), (), left)
 
 
 def _is_unplug(exc: BaseException) -> bool:
@@ -65,6 +91,7 @@ class SerialTransport(Transport):
         self._closed = False
         self._reading = False
         self._rfd: int | None = None
+        self._opened = True                  # the first frame after opening starts with a 0x00
         # The fast path only for pyserial's own POSIX class (not subclasses such as spy://).
         if _PosixSerial is not None and type(ser) is _PosixSerial and getattr(ser, "fd", None) is not None:
             self._rfd = _blocking_reader(ser)
@@ -79,6 +106,16 @@ class SerialTransport(Transport):
         except (SerialException, OSError) as exc:
             raise OpenError(_open_message(url, exc)) from None
         return cls(url, ser)
+
+    def frame(self, message: Any) -> bytes:
+        """The frame of ``message``; the first one after opening the port starts with a 0x00
+        (SPEC.md 4.3), which ends whatever partial frame the controller may hold (from a host
+        that died mid-write), so the first HostHello is not lost."""
+        data = fp.encode(message)
+        if self._opened:
+            self._opened = False
+            return b"\x00" + data
+        return data
 
     @property
     def fileno(self) -> int | None:
@@ -132,7 +169,11 @@ class SerialTransport(Transport):
             raise Unplugged(f"{self.port}: closed")
         try:
             with self._write_lock:
-                self._serial.write(data)
+                fd = self._serial.fd if self._rfd is not None else None
+                if fd is not None:
+                    _write_fd(fd, data)
+                else:
+                    self._serial.write(data)
         except SerialTimeoutException:
             raise TransportError(f"{self.port}: write timed out (the controller is not reading)") from None
         except (SerialException, OSError, ValueError, TypeError, AttributeError) as exc:

@@ -361,3 +361,24 @@ def test_a_refused_lock_mid_marking_keeps_the_dice_marked_so_far():
     t.step()
     t.answer("red", 3, 1, 3)                          # f3: the flare is whole (f1, f3) and played
     assert t.s.inputs_applied > applied and t.s.marks is None and "flare" not in t.g.held_faces("red")
+
+
+def test_a_refusal_never_points_at_a_wheel_on_a_hinted_stop():
+    """SPEC.md 6.14: ChoiceRefused names the wheels to change. A token window hints the left
+    wheel (the usable tokens); a flare locked with a wrong target is refused for the centre and
+    right wheels only (the left's stop is valid: its Hint said so). An unusable token is refused
+    on the left wheel too."""
+    t = Table(["controller"] * 3, game=started_game(held=[["flare", "flare"]]))
+    p = t.g.state.active
+    flare = Controls().position["flare"]
+    assert t.kind == "before" and t.sim(p).hint[0] >> flare & 1
+    n = len(t.commands)
+    t.sim(p).set(flare, 0, 0, locked=True)            # no such target
+    t.step()
+    assert [c.wheels for c in t.commands[n:] if isinstance(c, RefuseChoice)] == [0b110]
+    t.sim(p).set(locked=False)
+    t.step()
+    n = len(t.commands)
+    t.sim(p).set(Controls().position["pistol"], 0, 0, locked=True)    # not held: not hinted
+    t.step()
+    assert [c.wheels for c in t.commands[n:] if isinstance(c, RefuseChoice)] == [0b111]

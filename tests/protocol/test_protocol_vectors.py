@@ -158,6 +158,40 @@ def test_serial_vector_firmware(vector: dict) -> None:
             assert wire.parse_command(body) is None
 
 
+def _firmware_counts(transport: str, chunks: list[bytes]) -> tuple[int, int]:
+    """(bad frames, unknown messages) of the reference firmware, RUNNING, fed ``chunks``."""
+    from firmware_protocol.firmware.controller import Controller
+    from firmware_protocol.firmware.virtual_hal import VirtualHAL
+    hal = VirtualHAL(transport=transport)
+    controller = Controller(hal, 0x0123456789ABCDEF)
+    controller.step()
+    welcome = fp.Welcome(*fp.PROTOCOL_VERSION, True, "")
+    hal.send_to_controller(fp.encode(welcome) if transport == "serial" else fp.encode_hid_report(welcome))
+    controller.step()
+    for chunk in chunks:
+        hal.send_to_controller(chunk)
+        controller.step()
+    return controller.bad_frames, controller.unknown_messages
+
+
+@pytest.mark.parametrize("vector", INVALID["serial"], ids=_id)
+def test_serial_vector_as_a_controller_counts_it(vector: dict) -> None:
+    """expect_controller: what a controller counts (SPEC 10.2: a controller -> host frame is
+    unknown to it, whatever its layout), whole and byte by byte."""
+    data = bytes.fromhex(vector["input"])
+    expect = vector["expect_controller"]
+    assert all(tv.message_from_json(m).TYPE & 0x80 for m in expect["messages"])
+    for chunks in ([data], [data[i : i + 1] for i in range(len(data))]):
+        assert _firmware_counts("serial", chunks) == (expect["bad_frames"], expect["unknown_messages"])
+
+
+@pytest.mark.parametrize("vector", INVALID["hid"], ids=_id)
+def test_hid_vector_as_a_controller_counts_it(vector: dict) -> None:
+    expect = vector["expect_controller"]
+    counts = _firmware_counts("hid", [bytes.fromhex(vector["input"])])
+    assert counts == (expect["outcome"] == "bad", expect["outcome"] == "unknown")
+
+
 @pytest.mark.parametrize("vector", INVALID["hid"], ids=_id)
 def test_hid_vector(vector: dict) -> None:
     report = bytes.fromhex(vector["input"])
