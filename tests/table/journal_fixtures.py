@@ -37,7 +37,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 DATA = Path(__file__).with_name("data") / "main-journals"
 GAMES = ("outspeed", "lastonealive")
@@ -54,8 +54,10 @@ def command(game: str) -> list[str]:
 
 def env(folder: Path) -> dict[str, str]:
     e = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    runtime = folder / "runtime"             # the emulated controllers' sockets: this run's own
+    runtime.mkdir(mode=0o700, exist_ok=True)
     e.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", XDG_DATA_HOME=str(folder / "xdg"),
-             PYGAME_HIDE_SUPPORT_PROMPT="1")
+             XDG_RUNTIME_DIR=str(runtime), PYGAME_HIDE_SUPPORT_PROMPT="1")
     return e
 
 
@@ -171,51 +173,60 @@ def _normal(text: str, folder: Path) -> str:
     return text
 
 
-def outputs(names: tuple[str, ...] = GAMES, only: str | None = None) -> dict[str, Any]:
-    """What each command prints of the fixtures (run on copies, in a scratch folder). ``only``:
-    the first word of the commands to run (history, replay, resume, import), else all."""
+def commands(name: str) -> list[str]:
+    """The keys of every command :func:`outputs` runs on ``name``'s fixtures."""
+    keys = ["history", "history --json"]
+    for gid, (_finished, resumable) in CONTENTS[name].items():
+        keys.append(f"replay {gid}")
+        if resumable:
+            keys += [f"resume {gid}", f"resume {gid} history --json"]
+        keys += [f"import {gid}", f"import {gid} history --json"]
+    return keys
+
+
+def outputs(names: tuple[str, ...] = GAMES, keys: Sequence[str] | None = None) -> dict[str, Any]:
+    """What each command prints of the fixtures, by ``"GAME KEY"`` (run on copies, in a
+    scratch folder). ``keys``: the commands to run (:func:`commands`), else all of them."""
     import tempfile
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="journal-fixtures-") as tmp:
         folder = Path(tmp)
         for name in names:
             journal = _private_copy(DATA / f"{name}.sqlite", folder / f"{name}.sqlite")
-
-            def record(key: str, r: subprocess.CompletedProcess, *extra: str) -> None:
-                out[f"{name} {key}"] = {"code": r.returncode, "stdout": _normal(r.stdout, folder),
-                                        "stderr_lines": len(r.stderr.splitlines()) if r.returncode else None,
-                                        **({"snapshots": list(extra)} if extra else {})}
-
-            if only in (None, "history"):
-                record("history", run(name, ["history", "--journal", str(journal)], folder))
-                record("history --json", run(name, ["history", "--json", "--journal", str(journal)], folder))
-            for gid, (_finished, resumable) in CONTENTS[name].items():
-                if only in (None, "replay"):
+            for key in (k for k in commands(name) if keys is None or k in keys):
+                word, *rest = key.split(" ", 1)
+                gid = rest[0].split(" ")[0] if rest and rest[0][:1].isdigit() else None
+                shots: Path | None = None
+                target = journal
+                if word == "history":
+                    args = ["history", *(["--json"] if key.endswith("--json") else [])]
+                elif word == "replay":
                     shots = folder / f"replay-{name}-{gid}"
-                    r = run(name, ["replay", str(gid), "--headless", "--size", "320x180", "--journal", str(journal),
-                                   "--snapshots", str(shots)], folder)
-                    record(f"replay {gid}", r, *_snapshots(shots))
-                if only in (None, "resume") and resumable:
-                    copy = _private_copy(journal, folder / f"resume-{name}-{gid}.sqlite")
-                    shots = folder / f"resume-{name}-{gid}"
-                    r = run(name, ["play", "--resume", *FAST, "--journal", str(copy), "--snapshots", str(shots)],
-                            folder)
-                    record(f"resume {gid}", r, *_snapshots(shots))
-                    record(f"resume {gid} history --json", run(name, ["history", "--json", "--journal", str(copy)],
-                                                                folder))
-                if only in (None, "import"):
+                    args = ["replay", str(gid), "--headless", "--size", "320x180", "--snapshots", str(shots)]
+                elif word == "resume":
+                    target = folder / f"resume-{name}-{gid}.sqlite"
+                    if not key.endswith("--json"):
+                        _private_copy(journal, target)
+                        shots = folder / f"resume-{name}-{gid}"
+                        args = ["play", "--resume", *FAST, "--snapshots", str(shots)]
+                    else:
+                        args = ["history", "--json"]
+                else:
                     target = folder / f"import-{name}-{gid}.sqlite"
-                    r = run(name, ["import", str(DATA / f"{name}-{gid}.json"), "--journal", str(target)], folder)
-                    record(f"import {gid}", r)
-                    record(f"import {gid} history --json", run(name, ["history", "--json", "--journal", str(target)],
-                                                               folder))
-    return {k: _strip_dates(k, v) for k, v in out.items()}
+                    args = ["history", "--json"] if key.endswith("--json") else \
+                        ["import", str(DATA / f"{name}-{gid}.json")]
+                r = run(name, [*args, "--journal", str(target)], folder)
+                out[f"{name} {key}"] = _strip_dates(key, {
+                    "code": r.returncode, "stdout": _normal(r.stdout, folder),
+                    "stderr_lines": len(r.stderr.splitlines()) if r.returncode else None,
+                    **({"snapshots": _snapshots(shots)} if shots is not None else {})})
+    return out
 
 
 def _strip_dates(key: str, value: dict[str, Any]) -> dict[str, Any]:
     """An import or a resume writes the time it ran ("created" stays the game's own; "ended"
     of a resumed game is now): kept out of the comparison."""
-    if "--json" in key and value["code"] == 0 and key.startswith(("outspeed resume", "lastonealive resume")):
+    if key.startswith("resume") and key.endswith("--json") and value["code"] == 0:
         doc = json.loads(value["stdout"])
         for g in doc.get("games", []):
             g.pop("ended", None)
