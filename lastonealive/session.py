@@ -28,7 +28,7 @@ from typing import Any, Mapping, Sequence
 from bitbox.display.model import PlayerStatus, ShellView
 from bitbox.table.referee import fingerprint as state_hash
 
-from .rules import APOCALYPSE_TOKENS, UNSTARTED, Action, Event, Game, RulesError
+from .rules import APOCALYPSE_TOKENS, UNSTARTED, Event, Game, RulesError
 from .rules.game import variant_problem
 
 

@@ -114,7 +114,7 @@ def _scripted(game_name: str, journal: Path, *, seed: int, players: list[str], t
                 input_kind, data = RULES.input_of(game, answers)
             if bag is not None:
                 entered: list[str] = []
-                while (who := bag.who(game, input_kind, data, entered)) is not None:
+                while bag.who(game, input_kind, data, entered) is not None:
                     left = list(game.engine.state.bag)
                     for t in entered:
                         left.remove(t)

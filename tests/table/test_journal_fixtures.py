@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bitbox.table.history import replay_frames
-from bitbox.table.journal import InputRecord, Journal, JournalError, rebuild, replay, verify
+from bitbox.table.journal import InputRecord, Journal, JournalError, rebuild, verify
 from bitbox.table.protocol_rules import INPUT_KIND, ProtocolJournalRules, journal_rules_of
 
 from . import journal_fixtures as F
