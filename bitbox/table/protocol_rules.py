@@ -137,10 +137,23 @@ class ProtocolJournalRules:
                 raise GameError(f"unknown input kind {str(kind)[:20]!r}")
             return list(events)
         try:
+            self._listed(g, answers)
             return list(g.apply(answers))
         except Refusal as exc:               # said in one line: whose answer, and the game's code
             why = ", ".join(f"{str(p)[:20]}: {str(c)[:40]}" for p, c in exc.codes.items())
             raise GameError(f"refused by the rules ({why})") from None
+
+    @staticmethod
+    def _listed(game: Any, answers: Mapping[str, Any]) -> None:
+        """A journaled answer is one of its prompt's options, as it is (the protocol's one
+        source of legality): what a game takes from a host besides (Outspeed reads a number
+        given to a path that takes none as no number) is refused, so that an edited input
+        never passes for the one written."""
+        prompts = {p.player: p for p in game.prompts()}
+        for player, answer in answers.items():
+            prompt = prompts.get(player)
+            if prompt is not None and answer not in prompt.options:
+                raise Refusal({player: game.refusal(player, answer) or "not_an_option"})
 
     def state_hash(self, game: Any) -> str:
         return fingerprint(game)
