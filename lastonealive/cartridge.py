@@ -279,7 +279,8 @@ class LastOneAliveCartridge(EngineCartridge):
 
     @property
     def journal(self) -> Any:
-        """How the console's journal records and rebuilds Last One Alive's games."""
+        """How the console's journal records and rebuilds Last One Alive's games: the
+        protocol's rules with Last One Alive's hooks (:mod:`lastonealive.journaling`)."""
         from .journaling import RULES
         return RULES
 

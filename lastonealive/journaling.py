@@ -1,58 +1,86 @@
-"""Last One Alive's side of the console's journal (:mod:`bitbox.table.journal`) and replay
-(:mod:`bitbox.table.history`): how a journaled input is applied
-(:func:`lastonealive.session.apply_input`), how a state is fingerprinted, what the log says
-of an event, when a turn ends (the rest is the console's
-:class:`~bitbox.table.journal.StateJournalRules`)."""
+"""Last One Alive's hooks on the console's journal rules (:mod:`bitbox.table.protocol_rules`):
+the journal is the protocol's (each answer applied through ``Game.apply``, fingerprints of
+``to_data()``, seed, turn and winners from the game); what is Last One Alive's own is kept here:
+
+* ``start`` ``{"first": player}``: who starts, chosen at the table (the first lock closed),
+  an input that answers no prompt;
+* the spelling its journals have always given an answer, written and read: ``answer``
+  ``{"action": Action.to_data()}`` (with ``"auto": true`` when the prompt had nothing to
+  decide); an ``answers`` input is read too, as for every game;
+* ``drawn``: the tokens entered from a real bag (``--tokens physical``), journaled with the
+  input that draws them and put on top of the engine's bag before it is applied;
+* the phase recorded with an input (the engine's), its settings in a record (language, bots,
+  token mode, variants, first zombie), and what the journal's readers get: the engine's game.
+"""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from bitbox.table.journal import StateJournalRules, check_choices
+from bitbox.table.journal import check_choices
+from bitbox.table.protocol_rules import INPUT_KIND, ProtocolJournalRules
 
-from .rules import Event, Game, Refused, RulesError
-from .session import apply_input, public_view, state_hash
+from .rules import Action, Event, Game, Refused, RulesError
+from .session import stack_bag, started
 
 
-class LastOneAliveJournalRules(StateJournalRules):
-    """The :class:`bitbox.table.journal.JournalRules` of Last One Alive."""
+def _engine(game: Any) -> Game:
+    return getattr(game, "engine", game)
 
-    name = "lastonealive"
-    game_type = Game
+
+class LastOneAliveJournal:
+    """Last One Alive's :class:`bitbox.table.protocol_rules.JournalHooks`."""
+
     input_errors: tuple[type[BaseException], ...] = (RulesError, Refused)
-    settings_keys: tuple[str, ...] | None = ("lang", "bot", "tokens", "variants", "first_zombie")
+    settings_keys: tuple[str, ...] = ("lang", "bot", "tokens", "variants", "first_zombie")
 
-    def apply_input(self, game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
-        return apply_input(game, kind, data)
+    def from_data(self, data: Mapping[str, Any]) -> Game:
+        return Game.from_data(data)
 
-    def state_hash(self, game: Game) -> str:
-        return state_hash(game)
-
-    # ---- the console's session (bitbox.table.session): inputs as this journal has always had them
-    def input_of(self, game: Any, answers: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    @staticmethod
+    def input_of(game: Any, answers: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """``answer`` with the action (``auto`` when the prompt had nothing to decide)."""
         ((_, action),) = answers.items()
-        pr = getattr(game, "engine", game).prompt()
+        pr = _engine(game).prompt()
         data: dict[str, Any] = {"action": action.to_data()}
         if pr is not None and pr.auto and pr.default == action:
             data["auto"] = True
         return "answer", data
 
-    def position(self, game: Any) -> tuple[int, str]:
-        """(turn, phase) recorded with each input."""
-        state = getattr(game, "engine", game).state
-        return int(state.turn), str(state.phase)
+    @staticmethod
+    def before_input(game: Any, kind: str, data: Mapping[str, Any]) -> None:
+        """The tokens entered from a real bag (``drawn``) on top of the engine's bag."""
+        g = _engine(game)
+        drawn = data.get("drawn") or []
+        if not isinstance(drawn, list) or not all(isinstance(t, str) for t in drawn):
+            raise RulesError("drawn must be a list of token names")
+        if kind == "start":
+            if started(g):
+                raise RulesError("the game has already started")
+            if data["first"] not in g.state.players:
+                raise RulesError(f"unknown first player {data['first']!r}")
+        elif kind in ("answer", INPUT_KIND) and not started(g):
+            raise RulesError("the game has not started")
+        stack_bag(g, drawn)
 
-    # ---- replay (bitbox.table.history.ReplayRules)
-    def public_view(self, game: Game) -> Mapping[str, Any]:
-        return public_view(game)
+    @staticmethod
+    def answers_of(game: Any, kind: str, data: Mapping[str, Any]) -> dict[str, Any] | None:
+        if kind != "answer":
+            return None
+        return {str(_engine(game).state.active): Action.from_data(data["action"])}
 
-    def log_data(self, event: Event, before: Mapping[str, Any], after: Mapping[str, Any], game: Game) -> dict[str, Any]:
-        return dict(event.data)
+    @staticmethod
+    def table_input(game: Any, kind: str, data: Mapping[str, Any]) -> Sequence[Event] | None:
+        """``start``: who starts (checked by :meth:`before_input`)."""
+        if kind != "start":
+            return None
+        return _engine(game).apply(Action("start", None, data["first"]))
 
-    def die(self, event: Event) -> None:
-        return None                      # the tray is in the view
+    @staticmethod
+    def phase(game: Any) -> str:
+        return str(_engine(game).state.phase)
 
-    def check_settings(self, settings: Mapping[str, Any]) -> None:
+    @staticmethod
+    def check_settings(settings: Mapping[str, Any]) -> None:
         """Last One Alive's own settings of a record: language, bots (a comma list), token mode, variants."""
         from .rules import VARIANTS
         from .strategy import BOT_NAMES
@@ -65,4 +93,12 @@ class LastOneAliveJournalRules(StateJournalRules):
             raise ValueError("unknown variants")
 
 
-RULES = LastOneAliveJournalRules()
+def _rules() -> ProtocolJournalRules:
+    from .cartridge import CARTRIDGE
+    return ProtocolJournalRules(CARTRIDGE, LastOneAliveJournal())
+
+
+#: Last One Alive's journal rules: the protocol's with :class:`LastOneAliveJournal` (the cartridge's ``journal``).
+RULES = _rules()
+
+__all__ = ["LastOneAliveJournal", "RULES"]

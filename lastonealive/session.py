@@ -15,10 +15,10 @@ giving the game's stages; docs/last-one-alive.md "The controls, turn by turn"):
 * ``showing``: the events of an answer, step by step (dice tumbling, "+" re-rolls one after
   another), then the next prompt.
 
-This module gives the journal's inputs (:func:`apply_input`, shared with the journal's
-replay): ``start`` (the first player) and ``answer`` (an engine action), each with the tokens
-entered from a real bag (``drawn``), which are put on top of the engine's bag first; and the
-view the game's display draws (:class:`TableView`, :func:`table_view`).
+This module gives the game the table starts (:func:`new_game`: before the setup draws), the
+bag a real bag's tokens are put on (:func:`stack_bag`; the journal's inputs are
+:mod:`lastonealive.journaling`'s, applied by :func:`apply_input`), and the view the game's
+display draws (:class:`TableView`, :func:`table_view`).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from typing import Any, Mapping, Sequence
 from bitbox.display.model import PlayerStatus, ShellView
 from bitbox.table.referee import fingerprint as state_hash
 
-from .rules import APOCALYPSE_TOKENS, UNSTARTED, Action, Event, Game, RulesError
+from .rules import APOCALYPSE_TOKENS, UNSTARTED, Event, Game, RulesError
 from .rules.game import variant_problem
 
 
@@ -65,26 +65,11 @@ def stack_bag(game: Game, drawn: Sequence[str]) -> None:
 
 
 def apply_input(game: Game, kind: str, data: Mapping[str, Any]) -> list[Event]:
-    """Apply one journaled input (the session and the journal's replay share it) to the
-    rules' game or the protocol's (the console's session holds the protocol's)."""
-    game = getattr(game, "engine", game)
-    drawn = data.get("drawn") or []
-    if not isinstance(drawn, list) or not all(isinstance(t, str) for t in drawn):
-        raise RulesError("drawn must be a list of token names")
-    if kind == "start":
-        if started(game):
-            raise RulesError("the game has already started")
-        first = data["first"]
-        if first not in game.state.players:
-            raise RulesError(f"unknown first player {first!r}")
-        stack_bag(game, drawn)
-        return game.apply(Action("start", None, first))
-    if kind == "answer":
-        if not started(game):
-            raise RulesError("the game has not started")
-        stack_bag(game, drawn)
-        return game.apply(Action.from_data(data["action"]))
-    raise RulesError(f"unknown input kind {kind!r}")
+    """Apply one journaled input (``start``, ``answer`` or the protocol's ``answers``, with
+    the tokens entered from a real bag) to the rules' game or the protocol's, in place: the
+    journal's rules do (:data:`lastonealive.journaling.RULES`, through ``Game.apply``)."""
+    from .journaling import RULES
+    return RULES.apply_input(game, kind, data)
 
 
 def public_view(game: Game) -> dict[str, Any]:

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from bitbox.games.scenarios import ScenarioFormat
 
     from .bots import Bot as OutspeedBot
-    from .journaling import OutspeedJournalRules
+    from bitbox.table.protocol_rules import ProtocolJournalRules
     from .content import Content
     from .sim.runner import Statistics as OutspeedStatistics
 
@@ -466,8 +466,9 @@ class OutspeedCartridge(EngineCartridge):
         return OutspeedPresentation()
 
     @property
-    def journal(self) -> "OutspeedJournalRules":
-        """How the console's journal records and rebuilds Outspeed's games."""
+    def journal(self) -> "ProtocolJournalRules":
+        """How the console's journal records and rebuilds Outspeed's games: the protocol's
+        rules with Outspeed's hooks (:mod:`outspeed.journaling`)."""
         from .journaling import RULES
         return RULES
 

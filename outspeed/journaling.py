@@ -1,41 +1,48 @@
-"""Outspeed's side of the console's journal (:mod:`bitbox.table.journal`) and replay
-(:mod:`bitbox.table.history`): how a journaled input is applied, how a state is
-fingerprinted, what the log says of an event, when a turn ends (the rest is the console's
-:class:`~bitbox.table.journal.StateJournalRules`)."""
+"""Outspeed's hooks on the console's journal rules (:mod:`bitbox.table.protocol_rules`): the
+journal is the protocol's (each input applied through ``Game.apply``, fingerprints of
+``to_data()``, seed, turn and winners from the game); what is Outspeed's own is kept here:
+
+* the spelling its journals have always given a phase's answers, written and read:
+  ``bonus`` ``{"plays": {player: token or null}}`` (empty when nobody holds a token),
+  ``program`` ``{"choices": {player: [path, number]}}``, ``keep`` ``{"player", "token"}``
+  (an ``answers`` input is read too, as for every game);
+* the phase recorded with an input (the engine's: ``bonus``, ``programming``, ``draw``);
+* the replay log's wording (:mod:`.session.log`) and the die shown with a roll;
+* its settings in a record (language, bots, token mode, first game);
+* what the journal's readers get: the engine's game (its tools read its state).
+"""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from bitbox.display.model import DieShown
-from bitbox.table.journal import StateJournalRules, check_choices
+from bitbox.table.journal import check_choices
+from bitbox.table.protocol_rules import ProtocolJournalRules
 
-from .rules import Event, EventKind, Game, Refused, RulesError
+from .rules import Choice, Event, EventKind, Game, Refused, RulesError
 from .session.log import log_data
-from .session import apply_input, state_hash
 
 
-class OutspeedJournalRules(StateJournalRules):
-    """The :class:`bitbox.table.journal.JournalRules` of Outspeed."""
+def _engine(game: Any) -> Game:
+    return getattr(game, "engine", game)
 
-    name = "outspeed"
-    game_type = Game
+
+class OutspeedJournal:
+    """Outspeed's :class:`bitbox.table.protocol_rules.JournalHooks`."""
+
     input_errors: tuple[type[BaseException], ...] = (RulesError, Refused)
-    settings_keys: tuple[str, ...] | None = ("lang", "bot", "first_game", "tokens")
+    settings_keys: tuple[str, ...] = ("lang", "bot", "first_game", "tokens")
 
-    def apply_input(self, game: Any, kind: str, data: Mapping[str, Any]) -> list[Event]:
-        """``data`` applied to an engine's game, or a cartridge's (the table's session)."""
-        return apply_input(getattr(game, "engine", game), kind, data)
+    def from_data(self, data: Mapping[str, Any]) -> Game:
+        return Game.from_data(data)
 
-    def state_hash(self, game: Any) -> str:
-        return state_hash(game)
-
-    # ---- the console's session (bitbox.table.session): the protocol's answers as Outspeed's inputs
+    # ---- the spelling of answers
     @staticmethod
     def input_of(game: Any, answers: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """The journal's input for the answers of one phase: ``bonus`` with every active
         player's play (none at all when nobody holds a token), ``program`` with each choice as
         ``[path, number]``, ``keep`` with the player and the token."""
-        s = getattr(game, "engine", game).state
+        s = _engine(game).state
         if s.phase == "bonus":
             return "bonus", {"plays": {p: answers[p] for p in s.active} if any(s.held[p] for p in s.active) else {}}
         if s.phase == "programming":
@@ -44,18 +51,34 @@ class OutspeedJournalRules(StateJournalRules):
         return "keep", {"player": player, "token": token}
 
     @staticmethod
-    def position(game: Any) -> tuple[int, str]:
-        """(turn, phase) recorded with an input: the engine's."""
-        engine = getattr(game, "engine", game)
-        return int(engine.state.turn), str(engine.phase)
+    def answers_of(game: Any, kind: str, data: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The answers an input of Outspeed's spelling holds (None: not one of its kinds)."""
+        if kind == "bonus":
+            plays = data["plays"]
+            if not isinstance(plays, Mapping):
+                raise RulesError("a bonus input's plays must be a mapping")
+            asked = [p.player for p in game.prompts()]
+            extra = [p for p in plays if p not in asked]
+            if extra:
+                raise RulesError(f"{str(extra[0])[:20]!r} plays no bonus token now")
+            return {p: plays.get(p) for p in asked}
+        if kind == "program":
+            choices = data["choices"]
+            if not isinstance(choices, Mapping):
+                raise RulesError("a program input's choices must be a mapping")
+            return {p: Choice(c[0], c[1]) for p, c in choices.items()}
+        if kind == "keep":
+            return {data["player"]: data["token"]}
+        return None
+
+    @staticmethod
+    def phase(game: Any) -> str:
+        return str(_engine(game).phase)
 
     # ---- replay (bitbox.table.history.ReplayRules)
-    def public_view(self, game: Game) -> Mapping[str, Any]:
-        return game.public_view()
-
-    def log_data(self, event: Event, before: Mapping[str, Any], after: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    def log_data(self, event: Event, before: Mapping[str, Any], after: Mapping[str, Any], game: Any) -> dict[str, Any]:
         previous = self._roll if event.kind == EventKind.ROLL and self._roll_input is before else None
-        data = log_data(event, before, after, game.state.token_mode, previous)
+        data = log_data(event, before, after, _engine(game).state.token_mode, previous)
         # the replay asks event by event, in order, with the same ``before`` for one input's events
         self._roll, self._roll_input = (data, before) if event.kind == EventKind.ROLL else (None, None)
         return data
@@ -63,12 +86,14 @@ class OutspeedJournalRules(StateJournalRules):
     _roll: Mapping[str, Any] | None = None      # the last roll's data, while the same input's events come
     _roll_input: Any = None
 
-    def die(self, event: Event) -> DieShown | None:
+    @staticmethod
+    def die(event: Event) -> DieShown | None:
         if event.kind != EventKind.ROLL:
             return None
         return DieShown(event.data["player"], event.data["die"], int(event.data["value"]))
 
-    def check_settings(self, settings: Mapping[str, Any]) -> None:
+    @staticmethod
+    def check_settings(settings: Mapping[str, Any]) -> None:
         """Outspeed's own settings of a record: language, bots (a comma list), token mode, first game."""
         from .bots import BOTS
         from .words import LANGUAGES
@@ -78,4 +103,12 @@ class OutspeedJournalRules(StateJournalRules):
             raise ValueError("first_game must be true or false")
 
 
-RULES = OutspeedJournalRules()
+def _rules() -> ProtocolJournalRules:
+    from .cartridge import CARTRIDGE
+    return ProtocolJournalRules(CARTRIDGE, OutspeedJournal())
+
+
+#: Outspeed's journal rules: the protocol's with :class:`OutspeedJournal` (the cartridge's ``journal``).
+RULES = _rules()
+
+__all__ = ["OutspeedJournal", "RULES"]

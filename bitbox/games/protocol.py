@@ -58,6 +58,13 @@ comes from a generator held in the state (:class:`bitbox.games.chance.Chance` is
 game can use), so :meth:`Game.to_data` after the same inputs is the same data, and
 :meth:`Cartridge.from_data` of it plays on exactly as the original.
 
+**Optional members.** A game may also give ``turn`` (an int: the turn it is in; a host takes
+a turn's end as a milestone: the table's snapshot and replay frame, the journal's position of
+an input) and ``seed`` (an int: the seed it was dealt with; without it, ``to_data()["seed"]``,
+else 0). :func:`turn_of` and :func:`seed_of` read them. With ``players``, ``finished`` and
+``winners`` they are all a journal needs to list a game (the console's journal rules,
+:mod:`bitbox.table.protocol_rules`).
+
 Values that cross the boundary (views, event data, saved state, options, answers as data)
 are :data:`JSON` values, so a journal, a log or another process can hold them.
 """
@@ -322,5 +329,20 @@ def check_players(cartridge: Cartridge, players: Sequence[Player]) -> tuple[Play
     return players
 
 
+
+def turn_of(game: object) -> int | None:
+    """``game.turn`` (an optional member of :class:`Game`), or None when the game has none."""
+    t = getattr(game, "turn", None)
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+def seed_of(game: Game) -> int:
+    """``game.seed`` (an optional member of :class:`Game`), else ``to_data()["seed"]``, else 0."""
+    seed = getattr(game, "seed", None)
+    if seed is None:
+        seed = game.to_data().get("seed", 0)
+    return int(seed) if isinstance(seed, int) and not isinstance(seed, bool) else 0
+
+
 __all__ = ["JSON", "Action", "Cartridge", "Game", "GameError", "GameEvent", "OptionError", "OptionSpec",
-           "Player", "Prompt", "Refusal", "check_options", "check_players", "redeal_keeping"]
+           "Player", "Prompt", "Refusal", "check_options", "check_players", "redeal_keeping", "seed_of", "turn_of"]

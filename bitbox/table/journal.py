@@ -28,8 +28,11 @@ is stored in the ``seed`` column as hexadecimal text (``0x...``); the initial st
 holds it too.
 
 The journal knows no game: it records *which* game each record is (``settings["game"]``)
-and asks that game's :class:`JournalRules` (from its cartridge) to rebuild a state from data,
-apply an input, fingerprint a state and check the game's own settings. Journals written
+and asks that game's :class:`JournalRules` to rebuild a state from data, apply an input,
+fingerprint a state and check the game's own settings: the protocol's rules
+(:class:`bitbox.table.protocol_rules.ProtocolJournalRules`, an input is answers applied by
+``Game.apply``, a fingerprint is of ``to_data()``), with the optional hooks of what is the
+game's own (its cartridge's ``journal``). Journals written
 before the console existed carry no game name; they were all Outspeed's
 (:data:`LEGACY_GAME`), and still resume and replay.
 """
@@ -135,38 +138,6 @@ class JournalRules(Protocol):
     def finished(self, game: Any) -> bool: ...
     def winners(self, game: Any) -> list[str]: ...
     def check_settings(self, settings: Mapping[str, Any]) -> None: ...   # ValueError naming what is wrong
-
-
-class StateJournalRules:
-    """The parts of :class:`JournalRules` (and of replay's rules) that every game whose game
-    object has a ``state`` with ``seed``, ``players``, ``winners`` and ``turn``, a ``finished``
-    flag and a ``from_data`` class method shares; a game sets ``name``, ``game_type`` and
-    ``input_errors`` and adds the rest (applying an input, fingerprints, its own settings)."""
-
-    name: str
-    game_type: Any                                   # the game's class: game_type.from_data(data)
-    input_errors: tuple[type[BaseException], ...] = ()
-    # The keys of the game's own settings in a record, besides the console's (CONSOLE_SETTINGS):
-    # any other key is refused by the readers (and so by `import`). None: not checked.
-    settings_keys: tuple[str, ...] | None = None
-
-    def from_data(self, data: Mapping[str, Any]) -> Any:
-        return self.game_type.from_data(data)
-
-    def seed(self, game: Any) -> int:
-        return int(game.state.seed)
-
-    def players(self, game: Any) -> list[str]:
-        return list(game.state.players)
-
-    def finished(self, game: Any) -> bool:
-        return bool(game.finished)
-
-    def winners(self, game: Any) -> list[str]:
-        return list(game.state.winners)
-
-    def turn(self, game: Any) -> int:
-        return int(game.state.turn)
 
 
 def command_of(game: str) -> str:
