@@ -431,8 +431,7 @@ class Home(Menu):
             self.bots_row.select(n)
 
     def _expressible(self, spec: Any, values: Sequence[Any]) -> bool:
-        """The game's play command takes every value of this option (a game's own command may
-        not take them all: ``play_flags``)."""
+        """The game's play command takes every value of this option (each value has a flag)."""
         return all(option_flags(self.cartridge, {spec.name: v}) for v in values if v != spec.default)
 
     def _settled(self, spec: Any) -> bool:
