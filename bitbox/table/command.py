@@ -1,22 +1,26 @@
-"""The table command of any game, built by the console from its cartridge.
+"""The table command of every game, built by the console from its cartridge.
 
-``bitbox game NAME COMMAND ...`` (and ``bitbox play --game NAME`` for a game that brings no
-table of its own) runs any installed cartridge with no code of the game's besides its rules,
-its cartridge object and (optionally) its bots, controls and words:
+``outspeed``, ``lastonealive``, ``bitbox play --game NAME`` and ``bitbox game NAME ...`` all
+run this module's parser (:func:`build_parser`) and table (:class:`CartridgeTable`) for the
+cartridge: a game writes no command and no table of its own, only its rules, its cartridge
+object and, optionally, bots, controls, words and the members of docs/games.md ("The table
+command"):
 
 * ``play``: controllers found (or simulated ones for bots), ``--bots``, ``--keyboard``,
   ``--seed``, ``--lang``, ``--headless``, ``--snapshots``, ``--journal``, ``--resume``,
-  ``--speed``, ``--size``, ``--fullscreen``, ``--mute``, ``--lobby``, and one option per
-  option of the cartridge (``--cards 5``);
+  ``--speed``, ``--size``, ``--fullscreen``, ``--mute``, ``--lobby``, ``--table-config``,
+  and one option per option of the cartridge and of its ``table_options`` (``--cards 5``,
+  ``--variant survivors`` for options sharing a ``flag``);
 * ``history`` (``--json``), ``replay``, ``export``, ``import``: the journal's, the same as
   every game's;
-* ``simulate``: the console's harness (``bitbox simulate NAME``);
+* ``simulate``: the console's harness (``bitbox simulate NAME``), unless the game brings its own;
 * ``scenario``: for a cartridge with a scenario format (``scenarios``), the console's
-  runner (:mod:`bitbox.games.scenarios`).
+  runner (:mod:`bitbox.games.scenarios`);
+* the game's own subcommands (its cartridge's ``add_commands``: Outspeed's ``tiles``).
 
-A game's package can give its players a command of its own name with a console script
-pointing at :func:`main` (``goofspiel = "bitbox.table.command:main"``): the script's name
-chooses the cartridge.
+A game's package gives its players a command of its own name with a console script
+pointing at :func:`main` (``goofspiel = "bitbox.table.command:main"``: the script's name
+chooses the cartridge) or at a one-line ``main = game_main("outspeed")``.
 """
 from __future__ import annotations
 
