@@ -330,7 +330,7 @@ def _games(args: argparse.Namespace) -> int:
 
 def play(argv: Sequence[str]) -> int:
     """``bitbox play [--game NAME] [the game's play options]``: the game found by name in the
-    registry plays at the table (its cartridge's ``play_main``). With a screen, the home screen
+    registry plays at the console's table (:mod:`bitbox.table.command`). With a screen, the home screen
     (:mod:`bitbox.table.home`) chooses what the options leave open (the game among them), then
     the game, then play again or back home. Without a screen and ``--game``, the one game
     installed (or ``--default-game``: ``./dev play`` gives outspeed; a choice to make when there
@@ -372,11 +372,8 @@ def _play_one(name: str, rest: Sequence[str]) -> int:
     cartridge = _find(name, "bitbox play")
     if cartridge is None:
         return 2
-    play_main = getattr(cartridge, "play_main", None)
-    if play_main is None:                    # the console's table: any game plays at it
-        from .table.command import run
-        return run(cartridge, ["play", *rest], f"bitbox game {name}")
-    return int(play_main(list(rest)) or 0)
+    from .table.command import own_command
+    return own_command(cartridge, list(rest))     # the console's table, as the game's own command names it
 
 
 def game(argv: Sequence[str]) -> int:
@@ -391,7 +388,7 @@ def game(argv: Sequence[str]) -> int:
     if cartridge is None:
         return 2
     from .table.command import own_command
-    return own_command(cartridge, list(argv[1:]), None)      # a game with a command of its own runs it
+    return own_command(cartridge, list(argv[1:]), None)      # the same as the game's own command
 
 
 def _check_game(name: str) -> int:

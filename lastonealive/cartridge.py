@@ -29,12 +29,13 @@ from .rules.game import MAX_PLAYERS, MIN_PLAYERS, VARIANT_PLAYERS, variant_probl
 NAME = "lastonealive"
 TITLE = "Last One Alive"
 
-_OPTIONS = (
+_OPTIONS = (          # the variants: one repeatable flag of its command, --variant NAME
     OptionSpec("survivors", False, "three lives each, scores at the third apocalypse token (2-3 players)",
-               players=VARIANT_PLAYERS["survivors"]),
-    OptionSpec("day_night", False, "the night token in the bag: +1 level until the day token is drawn"),
-    OptionSpec("zombies_everywhere", False, "each elimination raises the apocalypse level (to 4)"),
-    OptionSpec("zombified_rolls", False, "eliminated players roll a zombie die on their turn"),
+               players=VARIANT_PLAYERS["survivors"], flag="variant"),
+    OptionSpec("day_night", False, "the night token in the bag: +1 level until the day token is drawn",
+               flag="variant"),
+    OptionSpec("zombies_everywhere", False, "each elimination raises the apocalypse level (to 4)", flag="variant"),
+    OptionSpec("zombified_rolls", False, "eliminated players roll a zombie die on their turn", flag="variant"),
     OptionSpec("first_zombie", "each", "the starting 1-zombie die: each player, or the first only (L-4)",
                ("each", "first")),
 )
@@ -42,7 +43,7 @@ _OPTIONS = (
 #: tokens (virtual) or the table draws them from a real bag and enters them (physical).
 _TABLE_OPTIONS = (
     OptionSpec("tokens", "virtual", "tokens drawn by the bridge (virtual) or from a real bag (physical)",
-               ("virtual", "physical")),
+               ("virtual", "physical"), controllers_only=("physical",)),
 )
 
 
@@ -170,18 +171,70 @@ class LastOneAliveCartridge(EngineCartridge):
         from .presentation import LastOneAlivePresentation
         return LastOneAlivePresentation()
 
-    def play_flags(self, options: Mapping[str, JSON]) -> list[str]:
-        """``lastonealive play``'s flags for these options (the home screen's choices,
-        bitbox.table.home): its command takes the variants as ``--variant NAME``; an option it
-        does not take gives no flag (the home screen does not offer it)."""
-        from .table import VARIANT_CHOICES
-        flags = [flag for v in VARIANT_CHOICES if options.get(v) is True for flag in ("--variant", v)]
-        first = options.get("first_zombie")
-        if first in ("each", "first") and first != "each":     # the default gives no flag
-            flags += ["--first-zombie", str(first)]
-        if options.get("tokens") == "physical":                 # a table option (table_options)
-            flags += ["--tokens", "physical"]
-        return flags
+    # -------------------------------------------------------------- at the table (bitbox.table.command)
+    #: the bots a demo seats when --bots names none: a mix, so a first game is lively
+    demo_bots = "careful,random"
+    headlines = frozenset({"turn", "game_over", "started", "resumed"})       # printed flush left at the table
+    replay_headlines = frozenset({"turn", "game_over", "started"})
+    _wheels: tuple[Any, Any] | None = None                  # (content, the wheel map): loaded once a game
+
+    def words(self, code: str) -> Any:
+        from .words import Lang
+        return Lang(code)
+
+    def display(self, size: tuple[int, int], words: Any, surface: Any = None) -> Any:
+        from .display import TableDisplay
+        return TableDisplay(size=size, lang=words, surface=surface)
+
+    def replay_view(self, frame: Any, info: Any, done: bool) -> Any:
+        from dataclasses import replace
+
+        from .session import TableView
+        return replace(TableView.from_public(frame.view), stage="replay", prompt=None, log=tuple(frame.log))
+
+    def new_at_table(self, players: Sequence[Player], seed: int, options: Mapping[str, JSON]) -> LastOneAliveGame:
+        """A game dealt at the table: stopped before the setup draws (the players choose who
+        starts: :func:`lastonealive.session.new_game`)."""
+        from .session import new_game
+        return LastOneAliveGame(new_game(players, seed=seed, variants=[v for v in VARIANTS if options.get(v)],
+                                         first_zombie=str(options["first_zombie"]), **self.content.game_options()))
+
+    def table_controls(self, settings: Mapping[str, Any]) -> Any:
+        """The controls of the table's token mode (``tokens`` recorded) on the game's wheel map."""
+        from bitbox.wheels import load_wheel_map
+
+        from .controls import TableControls
+        if self._wheels is None or self._wheels[0] is not self.content:
+            self._wheels = (self.content, load_wheel_map(game=NAME))
+        return TableControls(self._wheels[1], str(settings.get("tokens", "virtual")))
+
+    def table_settings(self, options: Mapping[str, Any], game: Any = None) -> dict[str, Any]:
+        """What a game records: its token mode, its variants (the game's: a variant may bring
+        another), and the first zombie die when not each."""
+        variants = list(game.engine.state.variants) if game is not None else [v for v in VARIANTS if options.get(v)]
+        settings: dict[str, Any] = {"tokens": options["tokens"], "variants": variants}
+        if options.get("first_zombie", "each") != "each":
+            settings["first_zombie"] = options["first_zombie"]
+        return settings
+
+    @staticmethod
+    def variant_names(words: Any, variants: Sequence[str]) -> str:
+        """The variants as the table's language names them (the base game when none)."""
+        return ", ".join(words.t(f"variant.{v}") for v in variants) or words.t("status.base_game")
+
+    def table_notes(self, settings: Mapping[str, Any], words: Any) -> tuple[list[str], list[str]]:
+        before = [self.variant_names(words, settings["variants"])]
+        if "first_zombie" in settings:
+            before.append(words.t("status.first_zombie.first"))
+        return before, [words.t(f"status.tokens.{settings['tokens']}")]
+
+    def lobby_lines(self, settings: Mapping[str, Any], words: Any) -> list[str]:
+        return [self.variant_names(words, settings["variants"]), words.t(f"status.tokens.{settings['tokens']}")]
+
+    def add_commands(self, sub: Any, prog: str) -> None:
+        """Last One Alive's own commands: ``dice show``, and its ``simulate``."""
+        from .cli import add_commands
+        add_commands(sub, prog)
 
     def load_content(self) -> Any:
         from .content import load_content

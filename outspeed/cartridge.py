@@ -40,7 +40,7 @@ from bitbox.games.base import BotFactory, EngineCartridge, EngineGame
 from bitbox.games.protocol import JSON, Action, GameError, GameEvent, OptionSpec, Player, Prompt, Refusal
 from bitbox.games.protocol import Game as AnyGame
 
-from .rules import PATHS, TOKENS, UNKNOWN, Choice, Game, Refused, RulesError, TileError
+from .rules import PATHS, TOKENS, UNKNOWN, Choice, EventKind, Game, Refused, RulesError, TileError
 from .rules.game import _NOTHING, MAX_PLAYERS, MIN_PLAYERS, _Options
 
 if TYPE_CHECKING:
@@ -60,7 +60,14 @@ BONUS, PROGRAM, KEEP = "bonus", "program", "keep"
 _OPTIONS = (
     OptionSpec("first_game", False, "tiles 1-13 in order, as for a first game"),
     OptionSpec("tokens", "virtual", "bonus tokens held by the bridge (virtual) or on the table (physical)",
-               ("virtual", "physical")),
+               ("virtual", "physical"), controllers_only=("physical",)),
+)
+#: Outspeed's fields of config/table.yaml (bitbox.table.config): the token mode at a real
+#: table (its option's default there) and the bots a demo seats.
+_TABLE_FIELDS = (
+    OptionSpec("tokens", "physical", "bonus tokens on the table (physical) or held by the bridge (virtual)",
+               ("physical", "virtual")),
+    OptionSpec("bot", "mixed", "the bots that fill seats: random, greedy, lookahead, or mixed"),
 )
 
 
@@ -471,6 +478,54 @@ class OutspeedCartridge(EngineCartridge):
         rules with Outspeed's hooks (:mod:`outspeed.journaling`)."""
         from .journaling import RULES
         return RULES
+
+    # -------------------------------------------------------------- at the table (bitbox.table.command)
+    table_fields = _TABLE_FIELDS
+    headlines = frozenset({EventKind.TURN, EventKind.GAME_OVER})     # printed flush left at the table
+    replay_headlines = frozenset({EventKind.TURN})
+    sounds = MappingProxyType({EventKind.PROGRAMMED: "reveal", EventKind.BONUS_PLAYED: "reveal", EventKind.ROLL: "dice",
+                               EventKind.ELIMINATED: "eliminated", EventKind.GAME_OVER: "winner"})
+    _wheels: tuple[Any, Any] | None = None                         # (content, its wheel map): loaded once a game
+
+    def words(self, code: str) -> Any:
+        from .words import Lang
+        return Lang(code)
+
+    def display(self, size: tuple[int, int], words: Any, surface: Any = None) -> Any:
+        from .display.render import TableDisplay
+        return TableDisplay(size=size, lang=words, surface=surface)
+
+    def replay_view(self, frame: Any, info: Any, done: bool) -> Any:
+        from dataclasses import replace
+
+        from .display.model import TableView
+        return replace(TableView.from_public(frame.view), stage="replay", prompt=("prompt.replay", {"game": info.id}),
+                       log=tuple(frame.log), dice=tuple(frame.dice))
+
+    def table_controls(self, settings: Mapping[str, Any]) -> Any:
+        """Outspeed's controls on the wheel map of the game's tiles (checked: a mistake is one line)."""
+        from .controls import Controls
+        from .wheelmap import load_outspeed_wheel_map
+        content = self.content
+        if self._wheels is None or self._wheels[0] is not content:
+            self._wheels = (content, load_outspeed_wheel_map(tiles=content.tiles))
+        return Controls(self._wheels[1])
+
+    def table_settings(self, options: Mapping[str, Any], game: Any = None) -> dict[str, Any]:
+        """What a game records of its options: ``first_game`` and ``tokens`` (the mode played)."""
+        return {"first_game": bool(options["first_game"]), "tokens": options["tokens"]}
+
+    def table_notes(self, settings: Mapping[str, Any], words: Any) -> tuple[list[str], list[str]]:
+        return [], [words.t(f"status.tokens.{settings['tokens']}")]
+
+    def lobby_lines(self, settings: Mapping[str, Any], words: Any) -> list[str]:
+        return [words.t(f"status.tokens.{settings['tokens']}")] + \
+            ([words.t("status.first_game")] if settings.get("first_game") else [])
+
+    def add_commands(self, sub: Any, prog: str) -> None:
+        """Outspeed's own commands: ``tiles check`` and ``tiles show``, and its ``simulate``."""
+        from .cli import add_commands
+        add_commands(sub, prog)
 
     def action_to_data(self, action: Action) -> JSON:
         if isinstance(action, Choice):

@@ -34,9 +34,9 @@ def assert_usage_error(proc: subprocess.CompletedProcess, *words: str) -> str:
 def test_one_config_error_class_and_one_loader_for_console_and_game():
     import outspeed.content
     import outspeed.scenario
-    import outspeed.table
+    import bitbox.table.config
     assert outspeed.content.ConfigError is bc.ConfigError
-    assert outspeed.content.load_yaml is outspeed.scenario.load_yaml is outspeed.table.load_yaml is bc.load_yaml
+    assert outspeed.content.load_yaml is outspeed.scenario.load_yaml is bitbox.table.config.load_yaml is bc.load_yaml
 
 
 def test_a_key_given_twice_is_refused_in_the_consoles_files_too(tmp_path):

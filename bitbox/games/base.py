@@ -46,6 +46,12 @@ class EngineGame(Generic[E]):
         self.engine = engine
 
     @property
+    def state(self) -> Any:
+        """The engine's state (for journal rules written against the engine: its ``seed``,
+        ``turn``, ``players`` and ``winners``)."""
+        return self.engine.state
+
+    @property
     def players(self) -> Sequence[Player]:
         return self.engine.state.players
 
@@ -183,8 +189,8 @@ class EngineCartridge(ABC):
 
     # -------------------------------------------------------------- the table
     def play_main(self, argv: Sequence[str]) -> int:
-        """``bitbox play --game NAME ARGS``: the game's own command (the console script of its
-        name, ``NAME play ARGS``), found by name, not imported by the cartridge."""
+        """``bitbox play --game NAME ARGS``: the console's table command for this game
+        (:func:`bitbox.table.command.own_command`, named as its console script when it has one)."""
         from bitbox.table.command import own_command
         return own_command(self, list(argv))
 

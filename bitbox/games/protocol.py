@@ -138,13 +138,21 @@ class OptionSpec:
     (``choices``; empty means any value of ``default``'s type), a line of help, and
     ``players``: when a value other than the default is for some player counts only, their
     ``(min, max)`` (``Cartridge.new`` refuses it at other counts with a :class:`GameError`;
-    the conformance checks hold it to that); ``None``: every count the game takes."""
+    the conformance checks hold it to that); ``None``: every count the game takes.
+
+    Two more fields say how the table's command spells and plays it (:mod:`bitbox.table.command`):
+    ``flag``, for an on/off option, a flag it shares with others, repeatable
+    (``flag="variant"``: ``--variant survivors --variant day_night``; default: ``--NAME`` and
+    ``--no-NAME``); ``controllers_only``, the values the table plays only when every seat is a
+    controller (another seat gets the default, said in one line: physical tokens)."""
 
     name: str
     default: JSON
     help: str = ""
     choices: tuple[JSON, ...] = ()
     players: tuple[int, int] | None = None
+    flag: str | None = None
+    controllers_only: tuple[JSON, ...] = ()
 
     def barred(self, value: JSON, players: int) -> bool:
         """``value`` of this option cannot be played by ``players`` players."""

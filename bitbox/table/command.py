@@ -1,22 +1,26 @@
-"""The table command of any game, built by the console from its cartridge.
+"""The table command of every game, built by the console from its cartridge.
 
-``bitbox game NAME COMMAND ...`` (and ``bitbox play --game NAME`` for a game that brings no
-table of its own) runs any installed cartridge with no code of the game's besides its rules,
-its cartridge object and (optionally) its bots, controls and words:
+``outspeed``, ``lastonealive``, ``bitbox play --game NAME`` and ``bitbox game NAME ...`` all
+run this module's parser (:func:`build_parser`) and table (:class:`CartridgeTable`) for the
+cartridge: a game writes no command and no table of its own, only its rules, its cartridge
+object and, optionally, bots, controls, words and the members of docs/games.md ("The table
+command"):
 
 * ``play``: controllers found (or simulated ones for bots), ``--bots``, ``--keyboard``,
   ``--seed``, ``--lang``, ``--headless``, ``--snapshots``, ``--journal``, ``--resume``,
-  ``--speed``, ``--size``, ``--fullscreen``, ``--mute``, ``--lobby``, and one option per
-  option of the cartridge (``--cards 5``);
+  ``--speed``, ``--size``, ``--fullscreen``, ``--mute``, ``--lobby``, ``--table-config``,
+  and one option per option of the cartridge and of its ``table_options`` (``--cards 5``,
+  ``--variant survivors`` for options sharing a ``flag``);
 * ``history`` (``--json``), ``replay``, ``export``, ``import``: the journal's, the same as
   every game's;
-* ``simulate``: the console's harness (``bitbox simulate NAME``);
+* ``simulate``: the console's harness (``bitbox simulate NAME``), unless the game brings its own;
 * ``scenario``: for a cartridge with a scenario format (``scenarios``), the console's
-  runner (:mod:`bitbox.games.scenarios`).
+  runner (:mod:`bitbox.games.scenarios`);
+* the game's own subcommands (its cartridge's ``add_commands``: Outspeed's ``tiles``).
 
-A game's package can give its players a command of its own name with a console script
-pointing at :func:`main` (``goofspiel = "bitbox.table.command:main"``): the script's name
-chooses the cartridge.
+A game's package gives its players a command of its own name with a console script
+pointing at :func:`main` (``goofspiel = "bitbox.table.command:main"``: the script's name
+chooses the cartridge) or at a one-line ``main = game_main("outspeed")``.
 """
 from __future__ import annotations
 
@@ -182,12 +186,24 @@ def option_flag(spec: OptionSpec) -> str:
     return "--" + spec.name.replace("_", "-")
 
 
+def play_options(cartridge: Cartridge) -> list[OptionSpec]:
+    """The options of a game's ``play``: its rules' (``options``), then how its table plays
+    it (the optional ``table_options``, never given to ``Cartridge.new``)."""
+    return [*cartridge.options, *(getattr(cartridge, "table_options", None) or ())]
+
+
 def add_game_options(p: argparse.ArgumentParser, cartridge: Cartridge) -> None:
-    """One command-line option per option of the cartridge (its help, its choices)."""
+    """One command-line option per option of the cartridge (its help, its choices); on/off
+    options that share a ``flag`` are one repeatable ``--FLAG NAME``."""
     group = p.add_argument_group(f"{cartridge.title}'s options")
-    for spec in cartridge.options:
+    shared: dict[str, list[OptionSpec]] = {}
+    for spec in play_options(cartridge):
         flag, dest = option_flag(spec), f"opt_{spec.name}"
-        if isinstance(spec.default, bool):
+        if isinstance(spec.default, bool) and spec.flag:
+            if spec.flag not in shared:
+                shared[spec.flag] = []
+            shared[spec.flag].append(spec)
+        elif isinstance(spec.default, bool):
             group.add_argument(flag, dest=dest, action=argparse.BooleanOptionalAction, default=None,
                                help=f"{spec.help} (default {'on' if spec.default else 'off'})")
         else:
@@ -195,11 +211,22 @@ def add_game_options(p: argparse.ArgumentParser, cartridge: Cartridge) -> None:
             choices = list(spec.choices) or None
             group.add_argument(flag, dest=dest, type=kind, choices=choices, default=None, metavar="VALUE" if not choices else None,
                                help=f"{spec.help} (default {spec.default})")
+    for name, specs in shared.items():
+        group.add_argument(f"--{name.replace('_', '-')}", dest=f"flag_{name}", action="append",
+                           choices=[s.name for s in specs], metavar="NAME",
+                           help=f"a {name} (repeatable): " + "; ".join(f"{s.name}: {s.help}" for s in specs))
 
 
 def given_options(args: argparse.Namespace, cartridge: Cartridge) -> dict[str, Any]:
-    return {s.name: getattr(args, f"opt_{s.name}") for s in cartridge.options
-            if getattr(args, f"opt_{s.name}", None) is not None}
+    """The options the command line gives (a shared flag's names: on)."""
+    out: dict[str, Any] = {}
+    for s in play_options(cartridge):
+        if isinstance(s.default, bool) and s.flag:
+            if s.name in (getattr(args, f"flag_{s.flag}", None) or ()):
+                out[s.name] = True
+        elif getattr(args, f"opt_{s.name}", None) is not None:
+            out[s.name] = getattr(args, f"opt_{s.name}")
+    return out
 
 
 def seat_rules(cartridge: Cartridge) -> SeatRules:
@@ -212,27 +239,35 @@ def seat_rules(cartridge: Cartridge) -> SeatRules:
 
 
 def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
-    """``PROG play|history|replay|export|import|simulate`` of any cartridge."""
+    """``PROG play|history|replay|export|import|simulate|scenario`` of any cartridge, and
+    the commands it adds of its own (its optional ``add_commands(sub, prog)``)."""
     from bitbox.bots import bot_names, seat_names
     from bitbox.console import OneLineParser, add_version, bots_help
 
-    from .journal_commands import kit_of
     parser = OneLineParser(prog=prog, description=f"{cartridge.title} at the 8Bitbox table.")
     add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    p = sub.add_parser("play", help="play a game at the table (a bot demo when no controller is found)")
+    p = sub.add_parser("play", help="play a game at the table (a bot demo when no controller is found)",
+                       description=f"Play {cartridge.title} with the controllers found; with none, a demo on "
+                                   "simulated controllers driven by bots. See docs/table.md.")
     add_play_arguments(p, title=cartridge.title, min_players=cartridge.min_players, max_players=cartridge.max_players,
                        bots=bots_help(tuple(seat_names(cartridge)), f"{', '.join(bot_names(cartridge))} in turn; as many as the seats without "
                                                                    "controllers, or a demo"))
+    p.add_argument("--table-config", metavar="PATH", help="another table.yaml (default: config/table.yaml)")
     add_search_arguments(p)
     add_game_options(p, cartridge)
     p.set_defaults(func=lambda a: play(cartridge, a, prog))
     add_table_commands(sub, prog, lambda a: kit_of(cartridge, prog))
-    p = sub.add_parser("simulate", help="play many games with bots (the console's harness: bitbox simulate)",
-                       add_help=False)
-    p.set_defaults(func=None)
+    own = getattr(cartridge, "add_commands", None)
+    if callable(own):
+        own(sub, prog)
+    parser.set_defaults(console_simulate="simulate" not in sub.choices)
+    if "simulate" not in sub.choices:           # run() hands it to `bitbox simulate NAME`
+        p = sub.add_parser("simulate", help="play many games with bots (the console's harness: bitbox simulate)",
+                           add_help=False)
+        p.set_defaults(func=None)
     scenarios = getattr(cartridge, "scenarios", None)
-    if scenarios is not None:
+    if scenarios is not None and "scenario" not in sub.choices:
         p = sub.add_parser("scenario", help=f"run scenario files (format: {scenarios.doc})",
                            description="Run each scenario file; one JSON line per file; exit 0 if all met their "
                                        "expect, 1 if any did not, 2 if a file is not a valid scenario. "
@@ -242,20 +277,25 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
     return parser
 
 
+def kit_of(cartridge: Cartridge, prog: str, table_config: str | None = None) -> Any:
+    from .journal_commands import kit_of as journal_kit
+    return journal_kit(cartridge, prog, table_config)
+
+
 # ---------------------------------------------------------------------------- play
 def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO | None = None) -> int:
     """``PROG play``: the console's table flow (:mod:`bitbox.table.play`) with the game's rules."""
-    from bitbox.bots import seat_names
+    from bitbox.bots import bot_names
     from bitbox.console import BotsError, command_bots
 
     from .play import PlayRequest
     from .play import play as console_play
     try:
-        spec = command_bots(args.bots, args.bot, tuple(seat_names(cartridge)), getattr(cartridge, "mixed_bots", None),
-                            most=cartridge.max_players)
-        if args.resume and given_options(args, cartridge):
+        spec = command_bots(args.bots, args.bot, tuple(bot_names(cartridge)), getattr(cartridge, "mixed_bots", None),
+                            most=cartridge.max_players, extra=("search",))
+        given = given_options(args, cartridge)
+        if args.resume and given:
             raise TableError("--resume keeps the game's options: leave the game's options out")
-        options = check_options(cartridge, given_options(args, cartridge))
     except (BotsError, TableError, OptionError) as exc:
         print(f"{prog} play: {exc}", file=sys.stderr)
         return 2
@@ -264,82 +304,182 @@ def play(cartridge: Cartridge, args: argparse.Namespace, prog: str, out: TextIO 
                       seed=args.seed, lang=args.lang, headless=args.headless, snapshots=args.snapshots,
                       keep_snapshots=args.keep_snapshots, journal=args.journal, resume=args.resume, speed=args.speed, fullscreen=args.fullscreen,
                       size=args.size, controllers=tuple(args.controller), max_seconds=args.max_seconds, mute=args.mute,
-                      lobby=args.lobby, options=options, out=out, names=args.names, then_home=args.then_home,
+                      lobby=args.lobby, options=given, out=out, names=args.names, then_home=args.then_home,
                       think=getattr(args, "think", None), rollouts=getattr(args, "rollouts", None))
-    return console_play(CartridgeTable(cartridge, prog), req, errors=(GameError, OptionError))
+    errors = (GameError, OptionError, *getattr(cartridge, "rules_errors", ()))
+    return console_play(CartridgeTable(cartridge, prog, getattr(args, "table_config", None)), req, errors=errors)
+
+
+def played(cartridge: Cartridge, game: Any) -> Any:
+    """``game`` as the cartridge plays it: a game rebuilt by rules written for its engine
+    (no ``prompts``) wrapped in the cartridge's game (its ``game_class``, else through its data)."""
+    if callable(getattr(game, "prompts", None)):
+        return game
+    wrap = getattr(cartridge, "game_class", None)
+    return wrap(game) if wrap is not None else cartridge.from_data(game.to_data())
+
+
+def session_of(cartridge: Cartridge, game: Any, plans: Any, controls: Any = None, **kwargs: Any) -> Any:
+    """``cartridge``'s ``game`` at the console's session (:class:`bitbox.table.session.Session`)
+    with ``controls`` (default: the cartridge's); ``kwargs``: the session's (journal, pace,
+    clock, inputs_applied, on_event)."""
+    from .controls import controls_of
+    from .session import Session
+    return Session(cartridge, played(cartridge, game), plans,
+                   controls=controls if controls is not None else controls_of(cartridge), **kwargs)
+
+
+def bot_of(cartridge: Cartridge, player: str, sim: Any, bot: str, controls: Any = None, *, seed: int,
+           think: float = 0.0, budget: Any = None) -> Any:
+    """The bot ``bot`` of ``cartridge`` (or the console's search bot, with ``budget``) playing
+    ``player`` on the simulated controller ``sim`` (:class:`bitbox.table.session.BotDriver`)."""
+    from bitbox.bots import make_bot
+
+    from .controls import controls_of
+    from .session import BotDriver
+    return BotDriver(player, sim, make_bot(cartridge, bot, None, budget),
+                     controls if controls is not None else controls_of(cartridge), seed=seed, think=think)
 
 
 class CartridgeTable:
     """Any cartridge at the console's table (:class:`bitbox.table.play.GameTable`): the
-    console's own session (:class:`bitbox.table.session.Session`), drivers and generic display."""
+    console's own session (:class:`bitbox.table.session.Session`), drivers and display, with
+    what the cartridge adds, each optional (docs/games.md, "At the table: what a game may add"):
+    ``table_fields`` (its fields of table.yaml), ``table_options``, ``use_content`` /
+    ``load_content`` (its content, loaded once a game), ``table_controls(settings)``,
+    ``new_at_table(players, seed, options)``, ``table_settings(options, game)`` (what a game records
+    of its options), ``table_notes(settings, words)`` (its status lines when dealt),
+    ``lobby_lines(settings, words)``, ``headlines``, ``sounds``, ``display``, ``words``."""
 
-    headlines = frozenset({"game_over"})
-
-    def __init__(self, cartridge: Cartridge, prog: str) -> None:
-        from .controls import controls_of
-        from .journal_commands import kit_of
+    def __init__(self, cartridge: Cartridge, prog: str, table_config: str | None = None) -> None:
+        from .config import defaults_of
         self.cartridge = cartridge
-        self.kit = kit_of(cartridge, prog)
+        self.table_config = table_config
+        self.kit = kit_of(cartridge, prog, table_config)
         self.seating = seat_rules(cartridge)
-        self.controls = controls_of(cartridge)
+        self.headlines = frozenset(getattr(cartridge, "headlines", None) or {"game_over"})
+        self.cfg = defaults_of(cartridge)
+        self.controls: Any = None
+        self.options: dict[str, Any] = {}        # the game's options, complete (rules' and table's)
         self.budget: Any = None                  # the search bot's, from the request (prepare)
 
+    def _hook(self, name: str) -> Any:
+        hook = getattr(self.cartridge, name, None)
+        return hook if callable(hook) else None
+
     def defaults(self) -> Any:
-        from .play import TableDefaults
-        return TableDefaults()
+        from .config import load_table_config
+        self.cfg = load_table_config(self.table_config, self.cartridge)   # read here, inside play: a bad file is one line
+        return self.cfg
 
     def words(self, code: str) -> Any:
         return self.kit.words(code)
 
+    def complete(self, given: Any) -> dict[str, Any]:
+        """The options of a game: the given ones, else table.yaml's field of the same name,
+        else the option's default; checked (:class:`OptionError`)."""
+        table = list(getattr(self.cartridge, "table_options", None) or ())
+        rules = {s.name for s in self.cartridge.options}
+        start = {s.name: self.cfg.fields[s.name] for s in play_options(self.cartridge) if s.name in self.cfg.fields}
+        start.update(given)
+        options = check_options(self.cartridge, {k: v for k, v in start.items() if k in rules})
+        for spec in table:
+            value = start.get(spec.name, spec.default)
+            if spec.choices and value not in spec.choices:
+                raise OptionError(spec.name, f"must be one of {', '.join(map(repr, spec.choices))}, not {value!r}")
+            options[spec.name] = value
+        unknown = [k for k in given if k not in options]
+        if unknown:
+            raise OptionError(str(unknown[0]), f"unknown option for {self.cartridge.name}")
+        return options
+
+    def rules_options(self, options: Any) -> dict[str, Any]:
+        rules = {s.name for s in self.cartridge.options}
+        return {k: v for k, v in options.items() if k in rules}
+
+    def settings_of(self, options: Any, game: Any = None) -> dict[str, Any]:
+        """What a game records of its options (the cartridge's ``table_settings(options, game)``;
+        ``game``: the game dealt, None before)."""
+        own = self._hook("table_settings")
+        return dict(own(dict(options), game)) if own is not None else {"options": dict(options)}
+
+    def make_controls(self, settings: Any) -> Any:
+        from .controls import controls_of
+        own = self._hook("table_controls")
+        return own(settings) if own is not None else controls_of(self.cartridge)
+
     def prepare(self, req: Any, headless: bool) -> str:
-        from bitbox.bots import bot_names
+        from dataclasses import replace
+
         from bitbox.bots.search import Budget
         self.budget = Budget.at_table(getattr(req, "rollouts", None), getattr(req, "think", None))
-        known = list(bot_names(self.cartridge))
-        return str(req.bot or ",".join(getattr(self.cartridge, "mixed_bots", None) or known))
+        load, use = self._hook("load_content"), self._hook("use_content")
+        if load is not None and use is not None:
+            use(load())                          # read now (a file changed since is read again), once a game
+        self.options = options = self.complete(req.options)
+        barred = [s for s in play_options(self.cartridge) if s.players is not None and options.get(s.name) != s.default]
+        for spec in barred:                      # an option for some player counts only: before anyone is seated
+            if req.players is not None and spec.barred(options[spec.name], req.players):
+                lo, hi = spec.players or (0, 0)
+                what = f"the {spec.name} {spec.flag}" if spec.flag else f"the {spec.name} option"
+                raise TableError(f"{what} is for {lo} {'or' if hi == lo + 1 else 'to'} {hi} players, not {req.players}")
+        most = min([spec.players[1] for spec in barred if spec.players is not None], default=None)
+        if most is not None and req.players is None and most < self.seating.demo_players:
+            self.seating = replace(self.seating, demo_players=most)       # a demo the option allows
+        if not req.resume:                       # checked now: a mistake in the game's controls is one line
+            self.controls = self.make_controls(self.settings_of(options))
+        mixed = getattr(self.cartridge, "mixed_bots", None)
+        demo = getattr(self.cartridge, "demo_bots", None) or ",".join(mixed or self._bot_names())
+        return str(req.bot or self.cfg.bot or demo)
+
+    def _bot_names(self) -> list[str]:
+        from bitbox.bots import bot_names
+        return list(bot_names(self.cartridge))
 
     def bot_cycle(self, bot: str) -> list[str]:
-        return [b.strip() for b in bot.split(",") if b.strip()]
+        mixed = list(getattr(self.cartridge, "mixed_bots", None) or ())
+        out: list[str] = []
+        for name in (b.strip() for b in bot.split(",") if b.strip()):
+            out.extend(mixed if name == "mixed" and mixed else (name,))
+        return out
 
     def deal(self, seats: list[dict], seed: int, req: Any, words: Any) -> Any:
+        from bitbox.i18n import Words
+
         from .play import NewGame
-        game = self.cartridge.new([s["player"] for s in seats], seed, dict(req.options))
-        notes = [f"{o.name} {words.value(req.options[o.name])}" for o in self.cartridge.options if o.name in req.options]
-        return NewGame(game, {"options": dict(req.options)}, after=notes)
+        options = dict(self.options)
+        if {s["kind"] for s in seats} != {"controller"}:
+            for spec in play_options(self.cartridge):
+                if options.get(spec.name) in spec.controllers_only:       # never silently
+                    logging.getLogger(f"bitbox.{self.cartridge.name}").info("%s", Words(words.code).t("status.cardboard"))
+                    options[spec.name] = spec.default
+        players = [s["player"] for s in seats]
+        new = self._hook("new_at_table") or self.cartridge.new
+        game = new(players, seed, self.rules_options(options))
+        settings = self.settings_of(options, game)
+        notes = self._hook("table_notes")
+        before, after = notes(settings, words) if notes is not None else \
+            ([], [f"{o.name} {words.value(options[o.name])}" for o in play_options(self.cartridge) if o.name in options])
+        self.controls = self.make_controls(settings)
+        return NewGame(game, settings, before=list(before), after=list(after))
 
     def resume(self, game: Any, settings: Any) -> None:
-        pass
+        self.controls = self.make_controls(settings)
 
     def session(self, game: Any, plans: list[Any], record: Any, pace: Any, inputs: int, printer: Any) -> Any:
-        from .session import Session
-        return Session(self.cartridge, game, plans, controls=self.controls, journal=record, pace=pace,
-                       inputs_applied=inputs, on_event=printer)
+        return session_of(self.cartridge, game, plans, self.controls, journal=record, pace=pace,
+                          inputs_applied=inputs, on_event=printer)
 
     def bot_driver(self, player: str, sim: Any, bot: str, game: Any, pace: Any) -> Any:
-        from bitbox.bots import make_bot
-
-        from .protocol_rules import game_seed
-        from .session import BotDriver
-        return BotDriver(player, sim, make_bot(self.cartridge, bot, None, self.budget), self.controls,
-                         seed=game_seed(game), think=pace.think)
+        return bot_of(self.cartridge, player, sim, bot, self.controls, seed=self.seed(game), think=pace.think,
+                      budget=self.budget)
 
     def keyboard(self, sims: Any, words: Any) -> Any:
         from .session import KeyboardDriver
         return KeyboardDriver(sims, self.controls, words)
 
     def loop(self) -> type:
-        from .app import TableLoop
-        cartridge, kit = self.cartridge, self.kit
-
-        class GameLoop(TableLoop):
-            caption = f"{cartridge.title} — 8Bitbox"
-            command = f"{kit.command} play"
-            SOUNDS = {"game_over": "winner"}
-
-            def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
-                return kit.display(size, self.lang, surface)
-
-        return GameLoop
+        return table_loop(self.cartridge, self.kit)
 
     def turn(self, game: Any) -> int:
         return self.kit.rules.turn(game) if hasattr(self.kit.rules, "turn") else 0
@@ -348,15 +488,34 @@ class CartridgeTable:
         return int(self.kit.rules.seed(game))
 
     def winners(self, game: Any) -> list[str]:
-        return list(game.winners)
+        return list(self.kit.rules.winners(game))
 
     def started(self, game: Any, given: bool) -> dict[str, Any]:
         return {"seed": self.seed(game)} if given else {}
 
     def lobby_options(self, req: Any, words: Any, bot: str) -> list[str]:
         from bitbox.i18n import LANGUAGE_NAMES, Words
-        return [LANGUAGE_NAMES[words.code], Words(words.code).t("lobby.opt.bots", bots=bot),
-                *(f"{k} {v}" for k, v in req.options.items())]
+        lines = self._hook("lobby_lines")
+        own = lines(self.settings_of(self.options), words) if lines is not None else \
+            [f"{k} {v}" for k, v in self.options.items()]
+        return [LANGUAGE_NAMES[words.code], Words(words.code).t("lobby.opt.bots", bots=bot), *own]
+
+
+def table_loop(cartridge: Cartridge, kit: Any) -> type:
+    """The console's table loop (:class:`bitbox.table.app.TableLoop`) for ``cartridge``: its
+    caption and command, its display (the kit's) and its sounds by event kind (its optional
+    ``sounds``; default: the winner's)."""
+    from .app import TableLoop
+
+    class GameLoop(TableLoop):
+        caption = f"{cartridge.title} — 8Bitbox"
+        command = f"{kit.command} play"
+        SOUNDS = dict(getattr(cartridge, "sounds", None) or {"game_over": "winner"})
+
+        def make_display(self, size: tuple[int, int], surface: Any = None) -> Any:
+            return kit.display(size, self.lang, surface)
+
+    return GameLoop
 
 
 def scenario(scenarios: Any, files: Sequence[str], prog: str) -> int:
@@ -369,12 +528,12 @@ def scenario(scenarios: Any, files: Sequence[str], prog: str) -> int:
 def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     """``PROG COMMAND ...`` for ``cartridge`` (``play`` when the first word is an option)."""
     argv = list(argv)
-    if argv[:1] == ["simulate"]:
-        from bitbox.cli import main as bitbox_main
-        return int(bitbox_main(["simulate", cartridge.name, *argv[1:]]))
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["play", *argv]
     parser = build_parser(cartridge, prog)
+    if argv[:1] == ["simulate"] and parser.get_default("console_simulate"):     # the console's harness
+        from bitbox.cli import main as bitbox_main
+        return int(bitbox_main(["simulate", cartridge.name, *argv[1:]]))
     args = parser.parse_args(argv)
     if getattr(args, "func", None) is None:
         parser.print_help()
@@ -386,30 +545,19 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     return int(args.func(args) or 0)
 
 
-def own_script(cartridge: Cartridge) -> Any:
-    """The game's own command: the installed console script called as the cartridge (found
-    among the entry points, not imported by the cartridge), unless it is the console's
-    generic one (:func:`main`); None when the game has none."""
-    from importlib.metadata import entry_points
-    found = [ep for ep in entry_points(group="console_scripts") if ep.name == cartridge.name]
-    if not found or found[0].value == f"{__name__}:main":
-        return None
-    return found[0].load()
+def command_name(cartridge: Cartridge) -> str:
+    """The name a game's command goes by: its console script's (``outspeed``), else the
+    console's ``bitbox game NAME``."""
+    from .journal import command_of
+    return command_of(str(cartridge.name))
 
 
 def own_command(cartridge: Cartridge, argv: list[str], command: str | None = "play") -> int:
     """``bitbox play --game NAME ARGS`` (and ``bitbox game NAME COMMAND ARGS``, ``command``
-    None) for a game that has a command of its own: that command, run as ``NAME play ARGS``
-    (``NAME ARGS``), so that a game played, listed or replayed through the console is its own
-    table's, journal format included; else the console's (:func:`run`)."""
+    None): the game's command, the same code path as its own script's (``NAME play ARGS``),
+    named as that script when it has one."""
     argv = [command, *argv] if command is not None else list(argv)
-    main_of = own_script(cartridge)
-    if main_of is None:
-        return run(cartridge, argv, f"bitbox game {cartridge.name}")
-    try:
-        return int(main_of(argv) or 0)
-    except SystemExit as exc:                    # argparse's own exit (bad option: 2, --help: 0)
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    return run(cartridge, argv, command_name(cartridge))
 
 
 def main(argv: Sequence[str] | None = None, name: str | None = None) -> int:
@@ -426,4 +574,13 @@ def main(argv: Sequence[str] | None = None, name: str | None = None) -> int:
     return run_main(lambda: run(cartridge, sys.argv[1:] if argv is None else argv, name))
 
 
-__all__ = ["CartridgeTable", "add_play_arguments", "add_table_commands", "build_parser", "main", "play", "run", "seed_arg"]
+def game_main(name: str) -> Any:
+    """The console-script target of the game ``name``'s own command (``outspeed =
+    "outspeed.cli:main"`` where ``main = game_main("outspeed")``)."""
+    def main_of(argv: Sequence[str] | None = None) -> int:
+        return main(argv, name)
+    return main_of
+
+
+__all__ = ["CartridgeTable", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_main", "main",
+           "own_command", "play", "played", "run", "seed_arg", "session_of", "table_loop"]

@@ -196,18 +196,16 @@ def given_of(game: str | None, rest: Sequence[str]) -> Given:
 def _has_own_script(name: str) -> bool:
     """Whether the game ``name`` has a console script of its own (looked up once: the
     installed entry points do not change while the table runs)."""
-    from types import SimpleNamespace
-
-    from .command import own_script
-    return own_script(SimpleNamespace(name=name)) is not None
+    from .journal import command_of
+    return command_of(name) == name
 
 
 def game_options(cartridge: Any) -> list[Any]:
     """What the home screen offers of a game: its ``options`` (the rules', given to
     ``Cartridge.new``), then its optional ``table_options`` (:class:`OptionSpec` s of how the
     table plays it, never given to ``Cartridge.new``: Last One Alive's token mode), when the
-    game plays at a table command of its own (``play_main``: the console's generic table has
-    no table options). Both are flags of the game's play command (:func:`option_flags`)."""
+    game has a command of its own (a console script of its name). Both are flags of the game's
+    play command (:func:`option_flags`)."""
     out: list[Any] = []
     own_table = callable(getattr(cartridge, "play_main", None)) and _has_own_script(str(cartridge.name))
     for attr in ("options", "table_options") if own_table else ("options",):
@@ -219,20 +217,19 @@ def game_options(cartridge: Any) -> list[Any]:
 
 
 def option_flags(cartridge: Any, options: Mapping[str, Any]) -> list[str]:
-    """The game's play options for ``options`` (name -> value): the cartridge's own
-    ``play_flags(options)`` when its command spells them its way, else the console's rule
-    (``--first-game`` for an option that is on, ``--no-NAME`` for one turned off whose default
-    is on, ``--tokens physical``); an option at its default gives no flag."""
-    own = getattr(cartridge, "play_flags", None)
-    if callable(own):
-        return list(own(dict(options)))
+    """The game's play options for ``options`` (name -> value), as the console's table command
+    spells them (:mod:`bitbox.table.command`): ``--first-game`` for an option that is on,
+    ``--no-NAME`` for one turned off whose default is on, ``--variant NAME`` for one that shares
+    a flag, ``--tokens physical``; an option at its default gives no flag."""
     out: list[str] = []
     for spec in game_options(cartridge):
         if spec.name not in options or options[spec.name] == spec.default:
             continue
         flag = "--" + spec.name.replace("_", "-")
         value = options[spec.name]
-        if isinstance(spec.default, bool):
+        if isinstance(spec.default, bool) and getattr(spec, "flag", None):
+            out += ["--" + str(spec.flag).replace("_", "-"), spec.name] if value else []
+        elif isinstance(spec.default, bool):
             out.append(flag if value else "--no-" + spec.name.replace("_", "-"))
         else:
             out += [flag, str(value)]
@@ -434,8 +431,7 @@ class Home(Menu):
             self.bots_row.select(n)
 
     def _expressible(self, spec: Any, values: Sequence[Any]) -> bool:
-        """The game's play command takes every value of this option (a game's own command may
-        not take them all: ``play_flags``)."""
+        """The game's play command takes every value of this option (each value has a flag)."""
         return all(option_flags(self.cartridge, {spec.name: v}) for v in values if v != spec.default)
 
     def _settled(self, spec: Any) -> bool:
@@ -537,9 +533,9 @@ class Home(Menu):
         say = self.words()
         if row.key.startswith("opt:") and self.cartridge is not None:
             name = row.key[4:]
-            if name == "tokens" and row.value == "physical" and not self.controllers:
-                return say.t("status.cardboard")        # what the game will do: said before, not after
             spec = next((s for s in game_options(self.cartridge) if s.name == name), None)
+            if spec is not None and row.value in getattr(spec, "controllers_only", ()) and not self.controllers:
+                return say.t("status.cardboard")        # what the game will do: said before, not after
             return self.setting(f"setting.{name}.help", str(spec.help) if spec is not None else "")
         if row.key == "bots":
             people = self.players_row.value - self.bots_row.value

@@ -56,8 +56,13 @@ class TableKit:
         return ("" if entry.kind in self.headlines else "  ") + words.event(entry.kind, entry.data)
 
 
-def kit_of(cartridge: Any, command: str | None = None) -> TableKit:
-    """The kit of a cartridge that brings only its rules (optional members used when given)."""
+def kit_of(cartridge: Any, command: str | None = None, table_config: str | None = None) -> TableKit:
+    """The kit of a cartridge (its optional members used when given: ``display``,
+    ``replay_view``, ``words``, ``headlines`` / ``replay_headlines``, ``figures``, ``journal``);
+    its journal and language default to config/table.yaml's (``table_config``: another file)."""
+    from bitbox.config import ConfigError
+
+    from .config import journal_path_of, load_table_config
     from .protocol_rules import journal_rules_of
     from .words import words_of
 
@@ -68,9 +73,14 @@ def kit_of(cartridge: Any, command: str | None = None) -> TableKit:
         from bitbox.display.generic import GenericDisplay
         return GenericDisplay(size, words, surface, title=cartridge.title, words=words)
 
+    view = getattr(cartridge, "replay_view", None)
+    headlines = getattr(cartridge, "replay_headlines", None) or getattr(cartridge, "headlines", None) or {"game_over"}
     return TableKit(cartridge.name, cartridge.title, command or f"bitbox game {cartridge.name}",
                     journal_rules_of(cartridge), lambda code: words_of(cartridge, code), display,
-                    figures=getattr(cartridge, "figures", None))
+                    replay_view=view if callable(view) else generic_replay_view, headlines=frozenset(headlines),
+                    journal_path=lambda given: journal_path_of(given, table_config, cartridge),
+                    default_lang=lambda: load_table_config(table_config, cartridge).language,
+                    path_errors=(ConfigError,), figures=getattr(cartridge, "figures", None))
 
 
 def _fail(prog: str, exc: BaseException) -> int:

@@ -72,8 +72,9 @@ class PlayRequest:
 
 @dataclass(frozen=True)
 class TableDefaults:
-    """A table's defaults where the command line says nothing (Outspeed reads them from
-    config/table.yaml)."""
+    """A table's defaults where the command line says nothing (config/table.yaml,
+    :mod:`bitbox.table.config`): the console's fields, and ``fields``, the game's own
+    (its cartridge's ``table_fields``, by name)."""
 
     language: str = "en"
     speed: float = 1.0
@@ -84,6 +85,7 @@ class TableDefaults:
     journal: str | None = None
     sound: bool = True
     bot: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -120,23 +122,6 @@ class GameTable(Protocol):
     def winners(self, game: Any) -> list[str]: ...
     def started(self, game: Any, given: bool) -> dict[str, Any]: ...
     def lobby_options(self, req: PlayRequest, words: Any, bot: str) -> list[str]: ...
-
-
-class EngineTable:
-    """The parts of a :class:`GameTable` every game whose engine keeps a ``state`` with
-    ``turn``, ``seed`` and ``winners`` shares (Outspeed's and Last One Alive's)."""
-
-    def turn(self, game: Any) -> int:
-        return int(game.state.turn)
-
-    def seed(self, game: Any) -> int:
-        return int(game.state.seed)
-
-    def winners(self, game: Any) -> list[str]:
-        return list(game.state.winners)
-
-    def resume(self, game: Any, settings: Mapping[str, Any]) -> None:
-        """Nothing of the record's settings to restore (a game overrides it)."""
 
 
 class Printer:
@@ -260,8 +245,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
         if req.resume:
             resumed = journal.last_unfinished()
             if resumed is None:
-                none = getattr(table, "none_to_resume", f"no unfinished {kit.title} game")
-                raise TableError(f"{none} to resume in {journal_path} (see `{kit.command} history`)")
+                raise TableError(f"no unfinished {kit.title} game to resume in {journal_path}: it holds no unfinished "
+                                 f"game (see `{kit.command} history`)")
             game, n_inputs = rebuild(journal, resumed.id)
             settings = resumed.settings
             bot = settings.get("bot", bot) or bot
@@ -393,4 +378,4 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
         journal.close()
 
 
-__all__ = ["EngineTable", "GameTable", "NewGame", "PlayRequest", "Printer", "SECRET_SEED_BITS", "TableDefaults", "new_seed", "play"]
+__all__ = ["GameTable", "NewGame", "PlayRequest", "Printer", "SECRET_SEED_BITS", "TableDefaults", "new_seed", "play"]

@@ -43,11 +43,13 @@ def test_the_search_bot_plays_reproducibly_with_rollouts_from_either_command(tmp
 
 
 def test_think_is_the_search_bots_time_at_the_table():
-    from lastonealive.table import LastOneAliveTable, PlayOptions
-    table = LastOneAliveTable()
-    table.prepare(PlayOptions(think=300), True)
+    from bitbox.table.command import CartridgeTable
+    from bitbox.table.play import PlayRequest
+    from lastonealive.cartridge import CARTRIDGE
+    table = CartridgeTable(CARTRIDGE, "lastonealive")
+    table.prepare(PlayRequest(think=300), True)
     assert (table.budget.think_ms, table.budget.rollouts) == (300, None)
-    table.prepare(PlayOptions(), True)                          # neither: a person waits at most a second
+    table.prepare(PlayRequest(), True)                          # neither: a person waits at most a second
     assert table.budget == Budget.at_table()
 
 

@@ -22,10 +22,13 @@ from bitbox_tools.emulate import Emulator, emulator_controller_id
 from lastonealive.content import load_content
 from lastonealive.journaling import RULES
 from lastonealive.session import new_game
-from lastonealive.table import TableLoop
+from bitbox.table.command import CartridgeTable
+from lastonealive.cartridge import CARTRIDGE as _LOA
 from lastonealive.words import Lang
 
 from .test_table import loa_bot, loa_session
+
+TableLoop = CartridgeTable(_LOA, "lastonealive").loop()      # its table loop, as `lastonealive play` runs it
 
 
 class Hand:

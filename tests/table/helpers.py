@@ -10,27 +10,29 @@ from bitbox.wheels import load_wheel_map
 from outspeed.content import load_content
 from outspeed.display.model import PLAYER_ORDER
 from outspeed.rules import Game
-from outspeed.table import bot_of, session_of
+from bitbox.table.command import CartridgeTable, bot_of, session_of
+from outspeed.cartridge import CARTRIDGE
+from outspeed.controls import Controls
 
 from bitbox.testing import FakeHub
 
 WM = load_wheel_map(game="outspeed")
+TableLoop = CartridgeTable(CARTRIDGE, "outspeed").loop()      # Outspeed's table loop, as `outspeed play` runs it
 CONTENT = load_content()
 
 
 def outspeed_session(game: Game, plans: Sequence[SeatPlan], **kwargs: Any) -> Session:
     """Outspeed at the console's session, as its table seats it (``outspeed play``)."""
-    return session_of(game, plans, WM, **kwargs)
+    return session_of(CARTRIDGE, game, plans, Controls(WM), **kwargs)
 
 
 def outspeed_bot(player: str, sim: Any, bot: str, seed: int, think: float = 0.0) -> BotDriver:
     """One of Outspeed's bots on a simulated controller, as its table seats it."""
-    return bot_of(player, sim, bot, WM, seed=seed, think=think)
+    return bot_of(CARTRIDGE, player, sim, bot, Controls(WM), seed=seed, think=think)
 
 
 def outspeed_keyboard(sims: Any, words: Any) -> KeyboardDriver:
     """The keyboard hot-seat of Outspeed's table."""
-    from outspeed.controls import Controls
     return KeyboardDriver(sims, Controls(WM), words)
 
 

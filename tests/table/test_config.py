@@ -4,12 +4,22 @@ from __future__ import annotations
 import pytest
 
 from outspeed.content import ConfigError
-from outspeed.table import TableConfig, load_table_config
+from bitbox.table import config
+from outspeed.cartridge import CARTRIDGE
+
+
+def load_table_config(path=None):
+    """Outspeed's table.yaml: the console's schema and Outspeed's fields (tokens, bot)."""
+    return config.load_table_config(path, CARTRIDGE)
+
+
+def TableConfig():
+    return config.defaults_of(CARTRIDGE)
 
 
 def test_the_shipped_table_config_is_valid():
     cfg = load_table_config()
-    assert cfg.language in ("en", "es", "fr", "de") and cfg.tokens in ("physical", "virtual")
+    assert cfg.language in ("en", "es", "fr", "de") and cfg.fields["tokens"] in ("physical", "virtual")
 
 
 @pytest.mark.parametrize("text,message", [

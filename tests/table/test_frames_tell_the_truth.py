@@ -63,9 +63,12 @@ def check(frames: list[dict]) -> None:
 
 
 def test_outspeed_frames(monkeypatch, tmp_path):
-    from outspeed.table import PlayOptions, play
+    from bitbox.table.command import CartridgeTable
+    from bitbox.table.play import PlayRequest, play
+    from outspeed.cartridge import CARTRIDGE
     frames = capture(monkeypatch)
-    code = play(PlayOptions(players=3, bots=3, seed=4, headless=True, speed=0, journal=str(tmp_path / "j.sqlite"),
+    code = play(CartridgeTable(CARTRIDGE, "outspeed"),
+                PlayRequest(players=3, bots=3, seed=4, headless=True, speed=0, journal=str(tmp_path / "j.sqlite"),
                             snapshots=str(tmp_path / "s"), size=(320, 180), out=io.StringIO()))
     assert code == 0
     check(frames)
@@ -73,10 +76,14 @@ def test_outspeed_frames(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("variant", [(), ("survivors",)])
 def test_last_one_alive_frames(monkeypatch, tmp_path, variant):
-    from lastonealive.table import PlayOptions, play
+    from bitbox.table.command import CartridgeTable
+    from bitbox.table.play import PlayRequest, play
+    from lastonealive.cartridge import CARTRIDGE
     frames = capture(monkeypatch)
-    code = play(PlayOptions(players=3, bots=3, seed=8, headless=True, speed=0, journal=str(tmp_path / "j.sqlite"),
-                            snapshots=str(tmp_path / "s"), size=(320, 180), variant=variant, out=io.StringIO()))
+    code = play(CartridgeTable(CARTRIDGE, "lastonealive"),
+                PlayRequest(players=3, bots=3, seed=8, headless=True, speed=0, journal=str(tmp_path / "j.sqlite"),
+                            snapshots=str(tmp_path / "s"), size=(320, 180), options={v: True for v in variant},
+                            out=io.StringIO()))
     assert code == 0
     check(frames)
     assert frames[-1]["prompt"][0] == "prompt.finished"          # not "…"

@@ -9,9 +9,15 @@ from bitbox.table.journal import GameRecord, Journal, JournalError, rebuild, rep
 from outspeed.journaling import RULES
 from outspeed.rules import EventKind
 from outspeed.session import state_hash
-from outspeed.table import replay_frames
+from bitbox.table.history import replay_frames as console_replay_frames
+from outspeed.cartridge import CARTRIDGE as _OUTSPEED
 
 from .helpers import Table, new_game
+
+
+
+def replay_frames(journal, game_id):
+    return console_replay_frames(journal, game_id, _OUTSPEED.journal)
 
 BOTS = ("red", "blue", "green", "yellow")
 

@@ -16,10 +16,16 @@ from pathlib import Path
 from bitbox.table.journal import LEGACY_GAME, Journal, rebuild
 from outspeed.journaling import RULES
 from outspeed.session import state_hash
-from outspeed.table import replay_frames
+from bitbox.table.history import replay_frames as console_replay_frames
+from outspeed.cartridge import CARTRIDGE as _OUTSPEED
 
 from .helpers import Table, new_game
 from .test_cli import env_without_display
+
+
+
+def replay_frames(journal, game_id):
+    return console_replay_frames(journal, game_id, _OUTSPEED.journal)
 
 DATA = Path(__file__).with_name("data") / "journal-v1.sqlite"
 FINGERPRINTS = {1: (31, 13, "21b71f2f095c4e0bd9579b7ab6106faa"), 2: (20, 9, "cafd42fc5cb112df96c9e7a07cb40cd7")}

@@ -261,7 +261,9 @@ def test_bot_only_and_demo_runs_never_wait_in_the_lobby(tmp_path):
 
 def test_connect_with_the_lobby_window_keeps_the_colours_chosen_and_bots_take_the_free_ones(window, caplog):
     caplog.set_level("INFO", logger="bitbox")
-    from outspeed.table import SEATING
+    from bitbox.table.command import seat_rules
+    from outspeed.cartridge import CARTRIDGE
+    SEATING = seat_rules(CARTRIDGE)
     from bitbox.table.seating import SeatRequest, connect
     with Emulator(2) as emu:
         emu.set(1, locked=1)                    # controller 1 sits first: Red
@@ -292,7 +294,9 @@ def test_connect_with_the_lobby_window_keeps_the_colours_chosen_and_bots_take_th
 
 
 def test_the_bots_settled_on_in_the_lobby_fill_the_table(tmp_path):
-    from outspeed.table import SEATING
+    from bitbox.table.command import seat_rules
+    from outspeed.cartridge import CARTRIDGE
+    SEATING = seat_rules(CARTRIDGE)
     from bitbox.table.seating import SeatRequest, connect
 
     class Settled:                        # what arrange() leaves after a lobby where + was pressed twice

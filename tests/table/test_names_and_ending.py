@@ -393,7 +393,9 @@ def test_the_window_shows_the_end_screen_until_it_is_closed(tmp_path, monkeypatc
     from outspeed.display import Lang
     from outspeed.journaling import RULES
     from bitbox.table.referee import Pace
-    from outspeed.table import TableLoop
+    from bitbox.table.command import CartridgeTable
+    from outspeed.cartridge import CARTRIDGE as OUTSPEED
+    TableLoop = CartridgeTable(OUTSPEED, "outspeed").loop()
 
     from .helpers import Table, new_game
 

@@ -103,7 +103,9 @@ def test_the_table_loop_sends_hints_and_refusals_through_a_real_hub_to_one_contr
     from bitbox.controllers import ControllersConfig
     from bitbox.hub import Hub
     from outspeed.display import Lang
-    from outspeed.table import TableLoop
+    from bitbox.table.command import CartridgeTable
+    from outspeed.cartridge import CARTRIDGE
+    TableLoop = CartridgeTable(CARTRIDGE, "outspeed").loop()
 
     class Commands:                            # a session that only has commands to give
         def __init__(self, commands):

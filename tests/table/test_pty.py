@@ -20,7 +20,7 @@ from bitbox.table.journal import Journal, rebuild
 from outspeed.journaling import RULES
 from bitbox.table.referee import Pace
 from bitbox.table.seating import SeatPlan
-from outspeed.table import TableLoop
+from .helpers import TableLoop
 
 from .helpers import new_game, outspeed_bot, outspeed_session
 

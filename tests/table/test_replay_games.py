@@ -42,11 +42,9 @@ def frames_of(journal: Path, game: str, game_id: int):
 
 
 def _kit(game: str):
-    if game == "outspeed":
-        from outspeed.table import table_kit
-    else:
-        from lastonealive.table import table_kit
-    return table_kit()
+    from bitbox.games import find
+    from bitbox.table.journal_commands import kit_of
+    return kit_of(find(game), game)
 
 
 @pytest.mark.parametrize("game, game_id", [("outspeed", 1), ("lastonealive", 2)])

@@ -13,7 +13,8 @@ from pathlib import Path
 from bitbox.table.journal import Journal, verify
 from outspeed.journaling import RULES
 from outspeed.rules import Game
-from outspeed.table import SECRET_SEED_BITS, _new_seed
+from bitbox.table.play import SECRET_SEED_BITS
+from bitbox.table.play import new_seed as _new_seed
 
 from .helpers import CONTENT, Table
 from .test_journal_files import GAME, OUTSPEED, _count, env, run

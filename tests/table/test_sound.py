@@ -15,7 +15,7 @@ import pytest
 from bitbox.sound import NAMES, SOUND_DIR, Sounds
 from outspeed.display import Lang
 from bitbox.table.referee import Pace
-from outspeed.table import TableLoop
+from .helpers import TableLoop
 
 from .helpers import Table, new_game
 
@@ -140,7 +140,7 @@ def test_headless_play_is_silent_and_mute_changes_nothing_else(tmp_path):
 
 def test_sound_in_table_yaml_is_checked(tmp_path):
     from outspeed.content import ConfigError
-    from outspeed.table import load_table_config
+    from bitbox.table.config import load_table_config
     good = tmp_path / "good.yaml"
     good.write_text("sound: false\n")
     assert load_table_config(good).sound is False

@@ -92,8 +92,10 @@ def _usage_error(name: str, args: list[str]) -> str:
     """What the command's own parser (in this process) says of ``args``: exit 2, the message."""
     import contextlib
     import io
-    import importlib
-    parser = importlib.import_module(f"{name}.cli").build_parser()
+
+    from bitbox.games import find
+    from bitbox.table.command import build_parser
+    parser = build_parser(find(name), name)          # the command's parser: the console's, for its cartridge
     err = io.StringIO()
     with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as stop:
         parser.parse_args(args)

@@ -11,7 +11,7 @@ from bitbox.table.journal import Journal, rebuild
 from outspeed.journaling import RULES
 from bitbox.table.referee import Pace
 from bitbox.table.session import KeyboardDriver
-from outspeed.table import TableLoop
+from .helpers import TableLoop
 
 from .helpers import Table, new_game
 

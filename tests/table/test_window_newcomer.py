@@ -16,7 +16,7 @@ from bitbox.table.app import MIN_WINDOW
 from bitbox.table.journal import Journal, rebuild
 from outspeed.display import Lang, TableDisplay
 from outspeed.journaling import RULES
-from outspeed.table import TableLoop
+from .helpers import TableLoop
 
 from .helpers import Table, new_game
 

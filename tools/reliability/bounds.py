@@ -209,7 +209,7 @@ def bound_session(tries: int) -> dict[str, Any]:
     from outspeed.rules import Game
     from bitbox.table.referee import Pace
     from bitbox.table.seating import SeatPlan
-    from outspeed.table import session_of
+    from .core import session_of
     content, wm = _content()
     names = list(PLAYER_ORDER[:3])
     game = Game.new(names, content.tiles, seed=1, dice=content.dice, token_counts=content.token_counts,

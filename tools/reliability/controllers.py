@@ -73,7 +73,7 @@ class _PtyTable:
         from bitbox.hub import Hub
         from bitbox.table.referee import Pace
         from bitbox.table.seating import SeatPlan
-        from outspeed.table import session_of
+        from .core import session_of
         _, wm = _content()
         self.hub = Hub(config=ControllersConfig())
         for port in emu.ports:

@@ -100,6 +100,29 @@ def _content() -> tuple[Any, Any]:
     return load_content(), load_wheel_map(game="outspeed")
 
 
+def session_of(game: Any, plans: Any, wm: Any, **kwargs: Any) -> Any:
+    """Outspeed at the console's session, on the wheel map ``wm`` (as `outspeed play` seats it)."""
+    from bitbox.table.command import session_of as console_session
+    from outspeed.cartridge import CARTRIDGE
+    from outspeed.controls import Controls
+    return console_session(CARTRIDGE, game, plans, Controls(wm), **kwargs)
+
+
+def bot_of(player: str, sim: Any, bot: str, wm: Any, *, seed: int, think: float = 0.0) -> Any:
+    """One of Outspeed's bots on the simulated controller ``sim`` (as `outspeed play` seats it)."""
+    from bitbox.table.command import bot_of as console_bot
+    from outspeed.cartridge import CARTRIDGE
+    from outspeed.controls import Controls
+    return console_bot(CARTRIDGE, player, sim, bot, Controls(wm), seed=seed, think=think)
+
+
+def outspeed_loop() -> Any:
+    """Outspeed's table loop, as `outspeed play` runs it."""
+    from bitbox.table.command import CartridgeTable
+    from outspeed.cartridge import CARTRIDGE
+    return CartridgeTable(CARTRIDGE, "outspeed").loop()
+
+
 def _play_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", XDG_DATA_HOME=str(home / "data"),

@@ -211,7 +211,8 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
     from outspeed.journaling import RULES
     from outspeed.rules import Game
     from bitbox.table.referee import Pace
-    from outspeed.table import TableLoop, bot_of, session_of
+    from .core import bot_of, outspeed_loop, session_of
+    TableLoop = outspeed_loop()
 
     from .rogues import RogueProcess          # (rogues builds its campaign on these games)
 

@@ -27,7 +27,7 @@ class _World:
         from bitbox.table.seating import SeatPlan
         from outspeed.display.model import PLAYER_ORDER
         from outspeed.rules import Game
-        from outspeed.table import bot_of, session_of
+        from .core import bot_of, session_of
         content, self.wm = _content()
         names = list(PLAYER_ORDER[:players])
         game = Game.new(names, content.tiles, seed=seed, first_game=first_game, dice=content.dice,
