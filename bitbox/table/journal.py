@@ -107,6 +107,13 @@ SEED_KINDS = ("secret", "given")      # settings["seed"]: drawn from the OS, or 
 CONSOLE_SETTINGS = ("seats", "game", "seed", "names")   # the settings every game's record may have (besides its own)
 
 
+def _count(value: Any) -> int:
+    """An audit counter as stored: a whole number from 0 (anything else: ValueError)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"not a count: {value!r}")
+    return value
+
+
 class JournalError(Exception):
     """The journal cannot be used; the message says why, naming the file."""
 
@@ -506,6 +513,11 @@ class Journal:
                                f"{version}, this one reads {SCHEMA_VERSION}); it was left untouched.")
         if not {"games", "inputs"} <= tables:
             raise JournalError(f"{self.path}: the journal is damaged (tables missing); it was left untouched.")
+        foreign = db.execute("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') "
+                             "ORDER BY type, name").fetchone()
+        if foreign is not None:                 # the journal makes neither: one would act inside its writes
+            raise JournalError(f"{self.path}: the journal holds a {foreign[0]} {str(foreign[1])[:40]!r} that is not "
+                               f"the journal's own; it was left untouched.")
 
     def _create_tables(self) -> None:
         """The schema, in one transaction; a write that fails (a full disk) is one clear line."""
@@ -555,8 +567,15 @@ class Journal:
             "SELECT controller, GROUP_CONCAT(DISTINCT kind), COUNT(DISTINCT game), SUM(locks), SUM(refusals), "
             "SUM(frames), SUM(bad_frames), SUM(losses), MAX(at) FROM controller_audit GROUP BY controller "
             "ORDER BY controller")
-        return [AuditTotals(int(r[0], 16), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]), int(r[7]),
-                            str(r[8])) for r in rows]
+        totals = []
+        for r in rows:
+            try:
+                totals.append(AuditTotals(int(str(r[0]), 16), str(r[1]), *(_count(v) for v in r[2:8]), str(r[8])))
+            except (TypeError, ValueError):
+                raise JournalError(f"{self.path}: the journal is damaged (controller_audit: the row of controller "
+                                   f"{str(r[0])[:24]!r} is not a controller's counters); it was left untouched.") \
+                    from None
+        return totals
 
     # ------------------------------------------------------------------ writing
     def new_game(self, game: JournaledGame, settings: dict[str, Any]) -> "GameRecord":

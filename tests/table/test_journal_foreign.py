@@ -1,0 +1,59 @@
+"""A journal edited by hand beyond its rows' values (found by the red team): an audit row whose
+controller is not an id, a trigger or a view the journal did not make. Each is one line naming
+what is wrong, exit 2, the file left as it was; a trigger never runs inside the table's writes."""
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bitbox.cli import main as bitbox_main
+from lastonealive.cli import main as lastonealive_main
+
+DATA = Path(__file__).parent / "data" / "main-journals"
+
+
+def _copy(tmp_path: Path, sql: str) -> Path:
+    path = tmp_path / "j.sqlite"
+    shutil.copyfile(DATA / "lastonealive.sqlite", path)
+    db = sqlite3.connect(path)
+    db.executescript(sql)
+    db.commit()
+    db.close()
+    path.chmod(0o600)
+    return path
+
+
+def test_an_audit_row_that_is_not_a_controller_is_one_line(tmp_path, capsys):
+    path = _copy(tmp_path, "UPDATE controller_audit SET controller = 'zz' WHERE rowid = 1")
+    before = path.read_bytes()
+    assert bitbox_main(["audit", "--journal", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "controller_audit" in err[0] and "'zz'" in err[0], err
+    assert path.read_bytes() == before
+
+
+def test_an_audit_count_that_is_not_a_number_is_one_line(tmp_path, capsys):
+    path = _copy(tmp_path, "UPDATE controller_audit SET locks = 'x' WHERE rowid = 1")
+    assert bitbox_main(["audit", "--journal", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "controller_audit" in err[0], err
+
+
+@pytest.mark.parametrize("sql, named", [
+    ("CREATE TRIGGER wipe AFTER INSERT ON inputs BEGIN DELETE FROM games; END", "trigger 'wipe'"),
+    ("CREATE VIEW peek AS SELECT * FROM games", "view 'peek'"),
+])
+def test_a_trigger_or_view_not_the_journals_is_refused_and_never_runs(tmp_path, capsys, sql, named):
+    path = _copy(tmp_path, sql)
+    before = path.read_bytes()
+    assert lastonealive_main(["history", "--journal", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and named in err[0] and "left untouched" in err[0], err
+    assert lastonealive_main(["play", "--headless", "--speed", "0", "--players", "3", "--bots", "3",
+                              "--snapshots", str(tmp_path / "s"), "--journal", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert named in err and "Traceback" not in err
+    assert path.read_bytes() == before
