@@ -899,9 +899,20 @@ def replay(journal: Journal, game_id: int, *, upto: int | None = None,
     game = journal.initial(game_id)
     errors: tuple[type[BaseException], ...] = (*rules.input_errors, KeyError, TypeError, ValueError, AttributeError, IndexError,
                                                OverflowError)
+    position = getattr(rules, "position", None)     # (turn, phase) as the game's rules record them
     for rec in journal.inputs(game_id):
         if upto is not None and rec.seq >= upto:
             break
+        if callable(position):                  # not in the fingerprints: checked here, always (cheap)
+            try:
+                turn, phase = position(game)
+            except errors as exc:
+                raise JournalError(f"{journal.path}: game {game_id}, input {rec.seq} cannot be applied: {exc}") \
+                    from None
+            if (int(turn), str(phase)) != (rec.turn, rec.phase):
+                raise JournalError(f"{journal.path}: game {game_id} was altered: input {rec.seq} records turn "
+                                   f"{rec.turn}, {_shown(rec.phase)}, but its game was then at turn {turn}, "
+                                   f"{_shown(str(phase))}; it was left untouched")
         if verify and rules.state_hash(game) != rec.state:
             raise JournalError(f"{journal.path}: game {game_id} does not replay with this version of the rules "
                                f"(input {rec.seq}, turn {rec.turn}: the state differs from the one recorded)")
@@ -911,6 +922,10 @@ def replay(journal: Journal, game_id: int, *, upto: int | None = None,
             raise JournalError(f"{journal.path}: game {game_id}, input {rec.seq} ({rec.kind}, turn {rec.turn}) "
                                f"cannot be applied: {exc}") from None
         yield rec, game, events
+
+
+def _shown(phase: str) -> str:
+    return repr(phase[:40]) if phase.isprintable() else "a phase that is not text"
 
 
 def rebuild(journal: Journal, game_id: int) -> tuple[Any, int]:

@@ -57,3 +57,20 @@ def test_a_trigger_or_view_not_the_journals_is_refused_and_never_runs(tmp_path, 
     err = capsys.readouterr().err
     assert named in err and "Traceback" not in err
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE inputs SET phase = 'teleport' WHERE game = 1 AND seq = 20",
+    "UPDATE inputs SET turn = turn + 3 WHERE game = 1 AND seq = 20",
+])
+def test_an_inputs_turn_or_phase_edited_is_an_altered_game(tmp_path, capsys, sql):
+    """The turn and phase recorded with each input are not in the state fingerprints: the
+    replay checks them against the game's own (the red team's edit passed history, export,
+    import and replay's --suggest)."""
+    path = _copy(tmp_path, sql)
+    assert lastonealive_main(["export", "1", str(tmp_path / "g.json"), "--journal", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "game 1 was altered: input 20 records turn" in err[0], err
+    assert not (tmp_path / "g.json").exists()
+    assert lastonealive_main(["history", "--journal", str(path)]) == 2
+    assert "game 1 was altered: input 20" in capsys.readouterr().err
