@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
                         "see `bitbox games`, or search), or both (2:random); every seat is a bot, so N is the number of "
                         "players (default random)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="one of the game's options (`bitbox games` lists them with their defaults), e.g. "
+                        "--option goal=50; repeat it for several; on/off for an option that is on or off")
     add_search_options(p)
     add_simulate_options(p, games=100)
     add_logging_options(p, quiet=False)
@@ -172,7 +175,7 @@ def _simulate(args: argparse.Namespace) -> int:
                                                              extra=("search",))
             players, bots = simulated_seats(args.players, spec, found[0].min_players, ("random",))
             runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats,
-                            search=common.search_budget(args)))
+                            options=game_options(found[0], args.option), search=common.search_budget(args)))
             runs[0].check()
         except (GameError, BotsError, ValueError) as exc:
             return str(exc)
@@ -183,6 +186,39 @@ def _simulate(args: argparse.Namespace) -> int:
         return simulate(run, workers, Progress(run.games, progress) if progress is not None else None, ray=ray)
 
     return common.run("bitbox simulate", args, play, check, report=lambda summary: summary.report(found[0].title))
+
+
+_ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
+
+
+def game_options(cartridge: Any, given: Sequence[str]) -> dict[str, Any]:
+    """``--option NAME=VALUE`` of ``bitbox simulate``: each value read as its option's default
+    is (on/off, a whole or decimal number, or text); the choices are the cartridge's check."""
+    from .games import OptionError
+    specs = {s.name: s for s in cartridge.options}
+    out: dict[str, Any] = {}
+    for text in given:
+        name, sep, raw = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise ValueError(f"--option {text!r}: give NAME=VALUE (e.g. --option {next(iter(specs), 'name')}=...)")
+        if name not in specs:
+            raise OptionError(name, f"unknown option for {cartridge.name} (known: {', '.join(specs) or 'none'})")
+        default, raw = specs[name].default, raw.strip()
+        try:
+            if isinstance(default, bool):
+                if raw.lower() not in _ON + _OFF:
+                    raise ValueError
+                out[name] = raw.lower() in _ON
+            elif isinstance(default, (int, float)):
+                out[name] = type(default)(raw)
+            else:
+                out[name] = raw
+        except ValueError:
+            kind = "on or off" if isinstance(default, bool) else \
+                "a whole number" if isinstance(default, int) else "a number"
+            raise OptionError(name, f"must be {kind}, not {raw!r}") from None
+    return out
 
 
 def _find(name: str, prog: str) -> Any:

@@ -15,7 +15,11 @@ of the registry, so a new game gets them by being registered).
   :meth:`Cartridge.redeal` (hidden parts drawn again), and each private view holds the
   public view;
 * :func:`check_player_redeal`: ``redeal(game, seed, keep=player)``
-  redeal from one player's information keeps what that player knows and depends on nothing else.
+  redeal from one player's information keeps what that player knows and depends on nothing else;
+* :func:`check_controls`: the game's controls (the console's when it gives none) turn the
+  wheels to every option and read it back, and the hint is kept (firmware_protocol/SPEC.md
+  6.13): every hinted stop is part of an accepted answer with the other wheels within their
+  masks, and a stop outside a wheel's mask is refused whatever the other wheels.
 
 Each check raises :class:`ConformanceError` with a message naming the cartridge, the seed
 and the step.
@@ -338,6 +342,68 @@ def check_redeal_hides_something(cartridge: Cartridge, players: int, seed: int) 
     return changed[0]
 
 
+#: The prompts of a game whose controls :func:`check_controls` tries (every stop of each).
+CONTROLS_PROMPTS = 12
+
+_STOPS = range(16)
+
+
+def check_controls(cartridge: Cartridge, players: int, seed: int, prompts: int = CONTROLS_PROMPTS) -> None:
+    """The controls and the prompts of a random game agree (its first ``prompts`` prompts).
+    Controls that take answers over several locks (``read_marked``) are read lock by lock at
+    the table, so their single reads are not held to this."""
+    from bitbox.table.controls import controls_of      # the table's, as the table finds them
+    controls = controls_of(cartridge)
+    if callable(getattr(controls, "read_marked", None)):
+        return
+    rng = random.Random(seed)
+    game = cartridge.new(player_names(cartridge, players), seed, {})
+    tried, step = 0, 0
+    while not game.finished and tried < prompts:
+        open_now = game.prompts()
+        for prompt in open_now:
+            tried += 1
+            where = f"{cartridge.name}, {players} players, seed {seed}, step {step}, {prompt.player}'s {prompt.kind!r}"
+            _check_prompt_controls(game, controls, prompt, where)
+        game.apply(_pick(rng, open_now))
+        step += 1
+
+
+def _check_prompt_controls(game: Game, controls: object, prompt: Prompt, where: str) -> None:
+    read = getattr(controls, "read")
+
+    def accepted(wheels: tuple[int, int, int]) -> bool:
+        try:
+            action = read(prompt, wheels)
+        except (LookupError, TypeError, ValueError):    # nothing at the wheels: a refused lock (as the table)
+            return False
+        return action in prompt.options and game.refusal(prompt.player, action) is None
+
+    for option in prompt.options:
+        wheels = tuple(getattr(controls, "wheels_for")(prompt, option))
+        try:
+            back = read(prompt, wheels)
+        except (LookupError, TypeError, ValueError) as exc:
+            back = f"nothing ({type(exc).__name__})"
+        if back != option:
+            raise ConformanceError(f"{where}: wheels_for({option!r}) gives {wheels}, which read as {back!r}")
+    masks = tuple(getattr(controls, "hint")(prompt))
+    within = [[s for s in _STOPS if masks[w] >> s & 1] or list(_STOPS) for w in range(3)]
+    for w in range(3):
+        if not masks[w]:
+            continue                                    # no hint for this wheel: nothing promised
+        for stop in _STOPS:
+            hinted = bool(masks[w] >> stop & 1)
+            others = [[stop] if k == w else (within[k] if hinted else list(_STOPS)) for k in range(3)]
+            found = any(accepted((a, b, c)) for a in others[0] for b in others[1] for c in others[2])
+            if hinted and not found:
+                raise ConformanceError(f"{where}: stop {stop} of wheel {'LCR'[w]} is hinted (mask {masks}) "
+                                       "but no answer with it is accepted")
+            if not hinted and found:
+                raise ConformanceError(f"{where}: stop {stop} of wheel {'LCR'[w]} is outside the hint "
+                                       f"(mask {masks}) but an answer with it is accepted")
+
+
 def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple[str, str | None]]:
     """Every check on ``cartridge`` (each player count, each seed): ``(check, None)`` when it
     passed, ``(check, what failed)`` when not. A game that raises anything else while checked
@@ -355,6 +421,8 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple
     plan += [(f"random play, {n} players", each(check_random_play, [n])) for n in counts]
     plan += [("determinism", each(check_determinism, counts)),
              ("data round trip", each(check_round_trip, counts))]
+    plan.append(("controls: the wheels, the hint and the options agree",
+                 lambda: check_controls(cartridge, cartridge.min_players, seeds[0])))
     def player_redeal() -> None:               # two player counts, one seed: it redeals at every step
         for n in sorted({cartridge.min_players, min(cartridge.min_players + 1, cartridge.max_players)}):
             check_player_redeal(cartridge, n, seeds[0])
@@ -373,5 +441,5 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple
     return results
 
 
-__all__ = ["ConformanceError", "MAX_STEPS", "check_all", "check_determinism", "check_public_view", "check_random_play",
+__all__ = ["CONTROLS_PROMPTS", "ConformanceError", "MAX_STEPS", "check_all", "check_controls", "check_determinism", "check_public_view", "check_random_play",
            "check_player_redeal", "check_redeal_hides_something", "check_round_trip", "check_setup", "play_random", "player_names"]

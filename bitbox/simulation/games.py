@@ -107,7 +107,8 @@ class Summary:
     def report(self, title: str) -> str:
         run = self.run
         out = [f"{title} simulation: {counted(self.games, 'game', 'games')}, {run.players} players, bots {','.join(run.bots)} "
-               f"({'rotated over the seats game by game' if run.rotate else 'fixed seats'}), seed {run.seed}",
+               f"({'rotated over the seats game by game' if run.rotate else 'fixed seats'}), seed {run.seed}"
+               + "".join(f", {name} {json.dumps(value)}" for name, value in run.options.items()),
                run_line(self.games, self.seconds, self.workers),
                *([f"search bot: {run.search}"] if "search" in run.bots and run.search is not None else []),
                f"{self.steps / max(self.games, 1):.1f} prompts answered per game on average", SMALL_NOTE,

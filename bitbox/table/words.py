@@ -64,8 +64,13 @@ class GameWords(Words):
         key = f"event.{kind}"
         if kind == "started" and "seed" in data:
             key = "event.started_seed"
-        if self.has(key):
+        if key in self._messages:
             return self.t(key, **shown)
+        template = self.console.raw(key)
+        if template is not None and placeholders(template) <= shown.keys():
+            return self.console.t(key, **shown)
+        # the console's sentence only for the data it was written for (its own `game_over`
+        # has {winners}: a game's game_over event with other data is not "Game over: {winners}")
         parts = ", ".join(f"{k} {v}" for k, v in shown.items())
         return f"{kind.replace('_', ' ')}: {parts}" if parts else kind.replace("_", " ")
 
