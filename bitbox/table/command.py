@@ -405,8 +405,7 @@ class CartridgeTable:
 
     def make_controls(self, settings: Any) -> Any:
         from .controls import controls_of
-        own = self._hook("table_controls")
-        return own(settings) if own is not None else controls_of(self.cartridge)
+        return controls_of(self.cartridge, settings)
 
     def prepare(self, req: Any, headless: bool) -> str:
         from dataclasses import replace

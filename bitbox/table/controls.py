@@ -129,8 +129,14 @@ class Entries(Protocol):
     def data(self, kind: str, data: Mapping[str, Any], entered: Sequence[Any]) -> dict[str, Any]: ...
 
 
-def controls_of(cartridge: Any) -> Controls:
-    """The cartridge's controls, or the console's :class:`IndexControls`."""
+def controls_of(cartridge: Any, settings: Mapping[str, Any] | None = None) -> Controls:
+    """The cartridge's controls: its ``table_controls(settings)`` (``settings``: what a game
+    records, docs/games.md; none: the defaults), else its ``controls``, else the console's
+    :class:`IndexControls`. The one place the table, the drivers and the conformance check
+    find them."""
+    own = getattr(cartridge, "table_controls", None)
+    if callable(own):
+        return own(dict(settings or {}))
     controls = getattr(cartridge, "controls", None)
     return controls if isinstance(controls, Controls) else IndexControls()
 
