@@ -402,10 +402,11 @@ def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
     """``ID [--out DIR] [--journal PATH] [--rollouts N] [--seed S]`` (the command adds the
     logging options: its ``-q`` also hides the progress bar)."""
     from .table.gamefile import game_id_arg
+    from .table.options import journal_arg
     p.add_argument("id", type=game_id_arg, metavar="ID", help="the game's number (see history)")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write analysis.json and win-chance.png into DIR (default analysis-ID)")
-    p.add_argument("--journal", metavar="PATH", help="the journal (default: the table's)")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg, help="the journal (default: the table's)")
     p.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS, metavar="N",
                    help=f"games played out from each turn (default {DEFAULT_ROLLOUTS}: about ±10 points)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the rollouts' seed (default 0)")

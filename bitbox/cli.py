@@ -37,8 +37,8 @@ def _parser() -> argparse.ArgumentParser:
 
     from .analysis import add_analyse_arguments
 
-    from .console import add_logging_options, add_version
-    parser = argparse.ArgumentParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
+    from .console import OneLineParser, add_logging_options, add_version
+    parser = OneLineParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
     add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, text in (("ports", ports, "list candidate devices and probe them"),
@@ -171,6 +171,9 @@ def _simulate(args: argparse.Namespace) -> int:
             spec = None if args.bots is None else parse_bots(args.bots, known, getattr(found[0], "mixed_bots", None),
                                                              extra=("search",))
             players, bots = simulated_seats(args.players, spec, found[0].min_players, ("random",))
+            lo, hi = found[0].min_players, found[0].max_players
+            if not lo <= players <= hi:          # before anything is made per player (10**23 seats: for ever)
+                raise GameError(f"{found[0].title} is for {lo} to {hi} players, not {players}")
             runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats,
                             search=common.search_budget(args)))
             runs[0].check()
@@ -335,8 +338,9 @@ def play(argv: Sequence[str]) -> int:
     the game, then play again or back home. Without a screen and ``--game``, the one game
     installed (or ``--default-game``: ``./dev play`` gives outspeed; a choice to make when there
     are several)."""
+    from .console import OneLineParser
     from .games import names
-    parser = argparse.ArgumentParser(prog="bitbox play", add_help=False,
+    parser = OneLineParser(prog="bitbox play", add_help=False,
                                      description="Play a game at the table; the other options are the game's own.")
     parser.add_argument("--game", metavar="NAME", help="which game (see `bitbox games`)")
     parser.add_argument("--default-game", metavar="NAME", help=argparse.SUPPRESS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from pathlib import Path
 
 from .seating import TableError
@@ -106,4 +107,19 @@ def journal_arg(text: str) -> str:
                                          "default one)")
     if "\0" in text:
         raise argparse.ArgumentTypeError("a path cannot hold a NUL character")
+    try:                               # a name too long, a loop of symbolic links: said here, in one line
+        os.lstat(os.path.expanduser(text))
+    except (FileNotFoundError, NotADirectoryError):
+        pass                           # a new journal, or one the command reports itself
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{short_path(text)}: {exc.strerror or exc}") from None
     return text
+
+
+def short_path(text: str, limit: int = 120) -> str:
+    """A path as a message shows it: whole up to ``limit`` characters, else its start and end
+    around the number of characters left out (a 5,000-character name stays one short line)."""
+    if len(text) <= limit:
+        return text
+    keep = (limit - 20) // 2
+    return f"{text[:keep]}…({len(text) - 2 * keep} characters)…{text[-keep:]}"

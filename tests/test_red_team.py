@@ -1,0 +1,84 @@
+"""What the red team found and fixed (hostile options, files and paths from outside): each case
+through its real command in a subprocess, which must exit 2 with one line naming what was
+wrong, no traceback, and leave nothing behind."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bitbox.config import ConfigError, load_yaml
+
+LONG = "A" * 5000                     # longer than any file name (NAME_MAX is 255 on Linux)
+
+
+def run(module: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", module, *args], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def one_line(proc: subprocess.CompletedProcess, *words: str) -> str:
+    err = proc.stderr.strip()
+    assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], err[-2000:])
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    for w in words:
+        assert w in err, (w, err)
+    return err
+
+
+# --------------------------------------------------------------------------- YAML from a pipe or a device
+
+def test_a_config_path_that_is_a_device_is_refused_without_reading_it():
+    with pytest.raises(ConfigError, match="^/dev/zero: is not a regular file"):
+        load_yaml("/dev/zero")
+
+
+@pytest.mark.parametrize("command", [["outspeed.cli", "tiles", "check"], ["lastonealive.cli", "dice", "show"]])
+def test_a_named_pipe_nobody_writes_to_is_refused_at_once_not_waited_on(command, tmp_path):
+    fifo = tmp_path / "tiles.yaml"
+    os.mkfifo(fifo)
+    proc = run(command[0], *command[1:], str(fifo), timeout=30)       # before the fix: blocked for ever
+    one_line(proc, str(fifo), "not a regular file")
+
+
+# --------------------------------------------------------------------------- --journal names
+
+@pytest.mark.parametrize("module, args", [
+    ("outspeed.cli", ["history"]),
+    ("lastonealive.cli", ["replay"]),
+    ("outspeed.cli", ["export", "1", "out.json"]),
+    ("lastonealive.cli", ["analyse", "1"]),
+])
+def test_a_journal_name_too_long_for_the_system_is_one_short_line(module, args, tmp_path):
+    proc = run(module, *args, "--journal", str(tmp_path / LONG))
+    err = one_line(proc, "--journal", "File name too long", "characters)")
+    assert len(err) < 400, err                                     # the name is shortened, not printed whole
+    assert not (tmp_path / "out.json").exists()
+
+
+# --------------------------------------------------------------------------- bitbox's own usage errors
+
+@pytest.mark.parametrize("args, words", [
+    (["ports", "--timeout", "soon"], ["bitbox ports", "--timeout"]),
+    (["monitor", "/dev/null", "--count", "inf"], ["bitbox monitor", "--count"]),
+    (["nonesuch"], ["bitbox", "invalid choice: 'nonesuch'"]),
+    (["play", "--game"], ["bitbox play", "--game"]),
+])
+def test_bitbox_usage_errors_are_one_line_like_every_other_command(args, words):
+    one_line(run("bitbox.cli", *args, timeout=30), *words)
+
+
+# --------------------------------------------------------------------------- bitbox simulate's seat count
+
+@pytest.mark.parametrize("option, words", [
+    ("--players", ["Outspeed is for 3 to 6 players, not 99999999999999999999999"]),
+    ("--bots", ["Outspeed is for 3 to 6 players, not 99999999999999999999999"]),
+])
+def test_bitbox_simulate_refuses_a_huge_seat_count_before_seating_anyone(option, words, tmp_path):
+    # before the fix: a name was made for each of the 10**23 seats (a hang, then memory)
+    proc = run("bitbox.cli", "simulate", "outspeed", "--games", "1", "--workers", "1", option,
+               "99999999999999999999999", "--out", str(tmp_path / "out"), timeout=30)
+    one_line(proc, "bitbox simulate", *words)
+    assert not (tmp_path / "out").exists()
