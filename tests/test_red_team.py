@@ -82,3 +82,30 @@ def test_bitbox_simulate_refuses_a_huge_seat_count_before_seating_anyone(option,
                "99999999999999999999999", "--out", str(tmp_path / "out"), timeout=30)
     one_line(proc, "bitbox simulate", *words)
     assert not (tmp_path / "out").exists()
+
+
+# --------------------------------------------------------------------------- output files that are pipes
+
+@pytest.mark.parametrize("module, args, words", [
+    ("outspeed.cli", ["history", "--log-file"], ["outspeed history: --log-file"]),
+    ("bitbox.cli", ["emulate", "--seconds", "1", "--trace"], ["bitbox emulate: --trace"]),
+])
+def test_an_output_file_that_is_a_pipe_nobody_reads_is_refused_not_waited_on(module, args, words, tmp_path):
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    proc = run(module, *args, str(fifo), "--journal" if module == "outspeed.cli" else "--link-dir",
+               str(tmp_path / ("j.sqlite" if module == "outspeed.cli" else "links")), timeout=30)
+    one_line(proc, *words, "a named pipe that nothing reads")
+
+
+def test_a_log_file_that_is_a_pipe_being_read_is_still_accepted(tmp_path):
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)      # someone reads it (kept open throughout)
+    try:
+        proc = run("outspeed.cli", "history", "--journal", str(tmp_path / "j.sqlite"), "--log-file", str(fifo),
+                   timeout=30)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        assert "no games yet" in proc.stdout
+    finally:
+        os.close(reader)
