@@ -109,3 +109,18 @@ def test_a_log_file_that_is_a_pipe_being_read_is_still_accepted(tmp_path):
         assert "no games yet" in proc.stdout
     finally:
         os.close(reader)
+
+
+# --------------------------------------------------------------------------- the fuzzer that found these
+
+def test_the_cli_fuzzer_finds_nothing_in_tiles_check_and_would_see_a_hang_or_a_traceback():
+    from bitbox_tools.reliability.cli_fuzz import Case, Outcome
+    proc = subprocess.run([sys.executable, "-m", "bitbox_tools.reliability.cli_fuzz", "outspeed tiles check"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout == "", (proc.stdout, proc.stderr)
+    assert "22 cases, 0 findings" in proc.stderr                # every hostile value, a named pipe among them
+    case = Case("outspeed", ("tiles", "check", "x"))
+    assert Outcome(case, "timeout", "").finding == "did not end in time"
+    assert Outcome(case, 1, "Traceback (most recent call last):\n  ...\nOSError: boom\n").finding == "traceback: OSError: boom"
+    assert Outcome(case, 2, "usage: outspeed\noutspeed: error: x\n").finding == "usage error in 2 lines"
+    assert Outcome(case, 2, "outspeed tiles check: x: no such file\n").finding is None
