@@ -28,7 +28,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 __all__ = ["Case", "Outcome", "cases", "main", "run"]
@@ -175,8 +175,10 @@ def _child(case: Case, out: str) -> None:
         os._exit(code if isinstance(code, int) else 98)
 
 
-def run(selected: Sequence[Case], scratch: str, *, jobs: int = 2, limit: float = 15.0) -> list[Outcome]:
-    """Every case in a forked child, ``jobs`` at a time, each stopped after ``limit`` seconds."""
+def run(selected: Sequence[Case], scratch: str, *, jobs: int = 2, limit: float = 15.0,
+        on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Every case in a forked child, ``jobs`` at a time, each stopped after ``limit`` seconds
+    (``on_outcome``: called with each outcome as it comes)."""
     todo, done = list(selected), []
     running: dict[int, tuple[Case, float, str]] = {}
     n = 0
@@ -209,6 +211,8 @@ def run(selected: Sequence[Case], scratch: str, *, jobs: int = 2, limit: float =
                 os.unlink(out + suffix)
             del running[pid]
             done.append(Outcome(case, code, err))
+            if on_outcome is not None:
+                on_outcome(done[-1])
     return done
 
 
@@ -229,7 +233,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         selected = [c for c in cases(scratch, args.values) if c.line().startswith(args.prefix)]
         os.chdir(os.path.join(scratch, "cwd"))      # what a case writes in its folder stays in the scratch one
         print(f"{len(selected)} cases", file=sys.stderr)
-        outcomes = run(selected, scratch, jobs=max(1, args.jobs))
+        def say(o: Outcome) -> None:                  # each finding as soon as it is known
+            if o.finding:
+                print(f"{o.case.line()}: {o.finding}", flush=True)
+        outcomes = run(selected, scratch, jobs=max(1, args.jobs), on_outcome=say)
     finally:
         os.chdir(cwd)
         for k, v in saved.items():
@@ -238,9 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 os.environ[k] = v
         shutil.rmtree(scratch, ignore_errors=True)
-    findings = [(o, o.finding) for o in outcomes if o.finding]
-    for o, what in findings:
-        print(f"{o.case.line()}: {what}")
+    findings = [o for o in outcomes if o.finding]
     print(f"{len(outcomes)} cases, {len(findings)} findings", file=sys.stderr)
     return 1 if findings else 0
 
