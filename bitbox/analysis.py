@@ -436,9 +436,15 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
     if args.rollouts < 1:
         print(f"{prog}: --rollouts must be 1 or more, not {args.rollouts}", file=sys.stderr)
         return 2
+    from .table.options import journal_exists
+    from .table.seating import TableError
     path = Path(args.journal) if args.journal else default_journal_path()
-    if not path.exists():
-        print(f"{prog}: {path}: no journal here (no game has been played with it)", file=sys.stderr)
+    try:
+        if not journal_exists(path):
+            print(f"{prog}: {path}: no journal here (no game has been played with it)", file=sys.stderr)
+            return 2
+    except TableError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     try:
         from .games import find

@@ -58,6 +58,19 @@ def test_a_journal_name_too_long_for_the_system_is_one_short_line(module, args, 
     assert not (tmp_path / "out.json").exists()
 
 
+@pytest.mark.parametrize("module, args", [
+    ("outspeed.cli", ["history"]),
+    ("lastonealive.cli", ["replay"]),
+    ("outspeed.cli", ["analyse", "1"]),
+    ("bitbox.cli", ["audit"]),
+])
+def test_a_default_journal_path_the_system_refuses_is_one_line(module, args, tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / ("D" * 300)))    # a folder name longer than NAME_MAX
+    proc = subprocess.run([sys.executable, "-m", module, *args], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60, env=env)
+    one_line(proc, "journal.sqlite: cannot be read: File name too long", "characters)")
+
+
 # --------------------------------------------------------------------------- bitbox's own usage errors
 
 @pytest.mark.parametrize("args, words", [

@@ -17,6 +17,7 @@ from bitbox.display.model import ShellView
 
 from .history import ReplayFrame
 from .journal import GameInfo, Journal, JournalError, default_journal_path
+from .options import journal_exists
 from .seating import TableError
 
 
@@ -86,7 +87,7 @@ def history(kit: TableKit, journal: str | None, *, as_json: bool = False, out: T
     prog = f"{kit.command} history"
     try:
         path = kit.journal_path(journal)
-        if not path.exists() and not path.is_symlink():
+        if not journal_exists(path) and not path.is_symlink():
             if as_json:
                 print_history_json([], str(path.absolute()), out)
             else:
@@ -155,7 +156,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     prog = f"{kit.command} replay"
     try:
         path = kit.journal_path(journal)
-        if not path.exists() and not path.is_symlink():
+        if not journal_exists(path) and not path.is_symlink():
             raise JournalError(f"{path}: no journal here (no game has been played with it)")
         snapshot_dir = check_snapshots(snapshots) if snapshots else None
         with Journal(path, kit.rules, create=False, command=kit.command) as j:

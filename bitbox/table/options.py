@@ -116,6 +116,23 @@ def journal_arg(text: str) -> str:
     return text
 
 
+def journal_exists(path: "str | Path") -> bool:
+    """Whether there is a file at ``path`` (through symbolic links): :meth:`Path.exists`, except
+    that a path the system refuses to look at (a name too long, from ``--journal``, the table
+    config or ``XDG_DATA_HOME``; a folder it may not search) is a :class:`TableError` in one
+    line instead of an ``OSError`` traceback. A loop of links is False (the journal says more)."""
+    import errno
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return False
+        raise TableError(f"{short_path(str(path))}: cannot be read: {exc.strerror or exc}") from None
+    return True
+
+
 def short_path(text: str, limit: int = 120) -> str:
     """A path as a message shows it: whole up to ``limit`` characters, else its start and end
     around the number of characters left out (a 5,000-character name stays one short line)."""
