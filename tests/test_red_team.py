@@ -137,3 +137,16 @@ def test_the_cli_fuzzer_finds_nothing_in_tiles_check_and_would_see_a_hang_or_a_t
     assert Outcome(case, 1, "Traceback (most recent call last):\n  ...\nOSError: boom\n").finding == "traceback: OSError: boom"
     assert Outcome(case, 2, "usage: outspeed\noutspeed: error: x\n").finding == "usage error in 2 lines"
     assert Outcome(case, 2, "outspeed tiles check: x: no such file\n").finding is None
+
+
+# --------------------------------------------------------------------------- a port whose name looks like a glob
+
+@pytest.mark.parametrize("name", ["tty[1", "tty*"])
+def test_a_port_whose_name_is_its_own_glob_is_opened_once_not_recursed_into(name, tmp_path):
+    port = tmp_path / name                  # matched by itself as a glob: before the fix add_url recursed for ever
+    port.write_text("not a serial port\n")
+    proc = subprocess.run([sys.executable, "-m", "bitbox.cli", "identify", name, "--wait", "0.2"], cwd=tmp_path,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    err = proc.stderr.strip()
+    assert proc.returncode == 3 and "Traceback" not in err and len(err.splitlines()) == 1, (proc.returncode, err)
+    assert f"cannot open {name}" in err
