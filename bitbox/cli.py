@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
 
     from .analysis import add_analyse_arguments
 
-    from .console import OneLineParser, add_logging_options, add_version
+    from .console import OneLineParser, add_logging_options, add_version, wait_arg
     parser = OneLineParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
     add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -107,7 +107,8 @@ def _parser() -> argparse.ArgumentParser:
                                    "or its id (16 hex digits from `bitbox ports`, or their first or last 4+).")
     p.add_argument("target", metavar="PORT|ID")
     p.add_argument("--ms", type=int, default=3000, help="how long it blinks, in milliseconds (default 3000)")
-    p.add_argument("--wait", type=float, default=4.0, help="seconds to wait for it to answer (default 4)")
+    p.add_argument("--wait", type=wait_arg, default=4.0, help="seconds to wait for it to answer (default 4, "
+                   "at most 600)")
     p.add_argument("--controller", action="append", metavar="PORT|ID", default=[],
                    help="also look on this port (besides the discovered ones) when ID is an id; repeatable")
     p.set_defaults(run=_identify)
@@ -121,8 +122,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--controller", action="append", metavar="PORT|ID", default=[],
                    help="a controller to open besides the discovered ones: its port, or its id (16 hex digits, "
                         "or their first or last 4+) among the discovered ports; repeatable")
-    p.add_argument("--wait", type=float, default=2.0,
-                   help="seconds to wait for a first controller before saying there is none (default 2)")
+    p.add_argument("--wait", type=wait_arg, default=2.0,
+                   help="seconds to wait for a first controller before saying there is none (default 2, at most 600)")
     p.add_argument("--seconds", type=float, help="stop after this long (default: at Esc; headless: 3)")
     p.add_argument("--lights", action="store_true", help="start with the lights test running")
     p.add_argument("--game", metavar="NAME", help="show what each wheel's position means in this game "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -78,6 +79,23 @@ def add_version(parser: argparse.ArgumentParser) -> None:
 
 
 # ---------------------------------------------------------------------------- --bots
+
+#: The longest a device command waits for a controller to answer (``--wait``, ``--timeout``):
+#: ten minutes is more than any plugging in takes; an infinite or 10**308-second wait is a typo.
+MAX_WAIT_S = 600.0
+
+
+def wait_arg(text: str) -> float:
+    """An argparse type for a wait in seconds: a finite number from 0 to :data:`MAX_WAIT_S`
+    (NaN, infinity, negative and larger numbers are one usage line, exit 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= MAX_WAIT_S):
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to {MAX_WAIT_S:g}, not {text!r}")
+    return value
+
 
 class BotsError(ValueError):
     """A ``--bots`` value that does not parse: one line saying why."""
@@ -312,7 +330,6 @@ def run_main(main: Callable[[], int | None]) -> int:
         return BROKEN_PIPE_EXIT
 
 
-__all__ = ["BROKEN_PIPE_EXIT", "BotSpec", "BotsError", "OneLineParser", "add_logging_options", "add_version",
-           "bots_help", "command_bots", "log", "logging_from", "parse_bots", "refuse_unread_pipe", "run_main",
-           "setup_logging", "simulated_seats",
-           "version"]
+__all__ = ["BROKEN_PIPE_EXIT", "MAX_WAIT_S", "BotSpec", "BotsError", "OneLineParser", "add_logging_options",
+           "add_version", "bots_help", "command_bots", "log", "logging_from", "parse_bots", "refuse_unread_pipe",
+           "run_main", "setup_logging", "simulated_seats", "version", "wait_arg"]

@@ -99,15 +99,17 @@ def test_bitbox_simulate_refuses_a_huge_seat_count_before_seating_anyone(option,
 
 # --------------------------------------------------------------------------- output files that are pipes
 
-@pytest.mark.parametrize("module, args, words", [
-    ("outspeed.cli", ["history", "--log-file"], ["outspeed history: --log-file"]),
-    ("bitbox.cli", ["emulate", "--seconds", "1", "--trace"], ["bitbox emulate: --trace"]),
+@pytest.mark.parametrize("module, make_args, words", [
+    ("outspeed.cli", lambda d, f: ["history", "--journal", str(d / "j.sqlite"), "--log-file", f],
+     ["outspeed history: --log-file"]),
+    ("bitbox.cli", lambda d, f: ["emulate", "--seconds", "1", "--link-dir", str(d / "links"), "--trace", f],
+     ["bitbox emulate: --trace"]),
+    ("bitbox.cli", lambda d, f: ["diagnose", "--listen", "0", "--out", f], ["bitbox diagnose:"]),
 ])
-def test_an_output_file_that_is_a_pipe_nobody_reads_is_refused_not_waited_on(module, args, words, tmp_path):
+def test_an_output_file_that_is_a_pipe_nobody_reads_is_refused_not_waited_on(module, make_args, words, tmp_path):
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
-    proc = run(module, *args, str(fifo), "--journal" if module == "outspeed.cli" else "--link-dir",
-               str(tmp_path / ("j.sqlite" if module == "outspeed.cli" else "links")), timeout=30)
+    proc = run(module, *make_args(tmp_path, str(fifo)), timeout=30)
     one_line(proc, *words, "a named pipe that nothing reads")
 
 
@@ -150,3 +152,12 @@ def test_a_port_whose_name_is_its_own_glob_is_opened_once_not_recursed_into(name
     err = proc.stderr.strip()
     assert proc.returncode == 3 and "Traceback" not in err and len(err.splitlines()) == 1, (proc.returncode, err)
     assert f"cannot open {name}" in err
+
+
+# --------------------------------------------------------------------------- waits
+
+@pytest.mark.parametrize("args", [["identify", "1d1e", "--wait", "inf"], ["identify", "1d1e", "--wait", "1e308"],
+                                  ["test-controllers", "--wait", "99999999999999999999999"],
+                                  ["ports", "--timeout", "nan"]])
+def test_a_wait_for_ever_is_a_usage_error_not_a_hang(args):
+    one_line(run("bitbox.cli", *args, timeout=30), "expected seconds from 0 to 600")
