@@ -40,6 +40,9 @@ if TYPE_CHECKING:       # a game's command parser imports this module: nothing h
 
 #: Rollouts per point when nothing else is said (an interval of about ±10 points at 50 %).
 DEFAULT_ROLLOUTS = 100
+#: The most rollouts an estimate may ask for (``analyse``, ``calibrate``; replay's ``--rollouts``
+#: too): 100,000 a turn is already minutes of work; a 10**23 typo would never end.
+MAX_ROLLOUTS = 100_000
 #: Marker shapes, by seat: the lines differ by shape as well as by colour.
 MARKERS = ("o", "s", "^", "D", "v", "P")
 
@@ -433,8 +436,8 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
     or its registry name. 2 and one line when the journal, the game or an option is wrong."""
     from .games import GameError
     from .table.journal import Journal, JournalError, default_journal_path
-    if args.rollouts < 1:
-        print(f"{prog}: --rollouts must be 1 or more, not {args.rollouts}", file=sys.stderr)
+    if not 1 <= args.rollouts <= MAX_ROLLOUTS:
+        print(f"{prog}: --rollouts must be 1 to {MAX_ROLLOUTS}, not {args.rollouts}", file=sys.stderr)
         return 2
     from .table.options import journal_exists
     from .table.seating import TableError

@@ -210,12 +210,15 @@ def _analyse(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     import json
 
-    from .analysis import calibrate
+    from .analysis import MAX_ROLLOUTS, calibrate
     from .games import GameError, check_players, find
     from .games.conformance import player_names
     try:
         cartridge = find(args.game)
         players = cartridge.min_players if args.players is None else args.players
+        lo, hi = cartridge.min_players, cartridge.max_players
+        if not lo <= players <= hi:              # before a name is made per player (10**23: for ever)
+            raise GameError(f"{cartridge.title} is for {lo} to {hi} players, not {players}")
         check_players(cartridge, player_names(cartridge, players))
     except (GameError, ValueError) as exc:
         print(f"bitbox calibrate: {exc}", file=sys.stderr)
@@ -224,6 +227,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         if getattr(args, name) < 1:
             print(f"bitbox calibrate: --{name} must be 1 or more, not {getattr(args, name)}", file=sys.stderr)
             return 2
+    if args.rollouts > MAX_ROLLOUTS:
+        print(f"bitbox calibrate: --rollouts must be 1 to {MAX_ROLLOUTS}, not {args.rollouts}", file=sys.stderr)
+        return 2
     result = calibrate(cartridge, args.games, players, args.rollouts, args.points, args.seed,
                        progress=None if args.quiet else sys.stderr)
     print(json.dumps(result.to_data(), indent=1) if args.json else result.report())

@@ -161,3 +161,16 @@ def test_a_port_whose_name_is_its_own_glob_is_opened_once_not_recursed_into(name
                                   ["ports", "--timeout", "nan"]])
 def test_a_wait_for_ever_is_a_usage_error_not_a_hang(args):
     one_line(run("bitbox.cli", *args, timeout=30), "expected seconds from 0 to 600")
+
+
+# --------------------------------------------------------------------------- calibrate and analyse's counts
+
+@pytest.mark.parametrize("module, args, words", [
+    ("bitbox.cli", ["calibrate", "outspeed", "--players", "9" * 23], ["Outspeed is for 3 to 6 players"]),
+    ("bitbox.cli", ["calibrate", "outspeed", "--rollouts", "9" * 23], ["--rollouts must be 1 to 100000"]),
+    ("outspeed.cli", ["analyse", "1", "--rollouts", "9" * 23], ["--rollouts must be 1 to 100000"]),
+])
+def test_counts_that_would_never_end_are_refused_before_any_work(module, args, words, tmp_path):
+    # before the fix: calibrate made a name for each of 10**23 players (a hang); 10**23 rollouts ran for ever
+    one_line(run(module, *args, *(["--journal", str(tmp_path / "j.sqlite")] if "analyse" in args else []),
+                 timeout=30), *words)
