@@ -174,3 +174,30 @@ def test_counts_that_would_never_end_are_refused_before_any_work(module, args, w
     # before the fix: calibrate made a name for each of 10**23 players (a hang); 10**23 rollouts ran for ever
     one_line(run(module, *args, *(["--journal", str(tmp_path / "j.sqlite")] if "analyse" in args else []),
                  timeout=30), *words)
+
+
+# --------------------------------------------------------------------------- secrecy: the status lines too
+
+def test_the_secrecy_comparison_also_reads_the_status_lines_and_would_see_a_choice_there(monkeypatch):
+    """What -v and --log-file show is compared too (bitbox_tools.reliability.secrecy): the
+    same games as the spectator comparison, and a referee that logged a locked-in path at
+    debug level would be caught."""
+    import logging
+
+    from bitbox.table.session import Session
+    from bitbox_tools import reliability as R
+    from outspeed.rules import Choice
+    params = [dict(seed=s, players=4, token_mode="virtual", prefix=0, shape_seed=s) for s in range(1, 4)]
+    assert all(R.secrecy_pair(**p)["difference"] is None for p in params)
+    original = Session.handle
+
+    def leaky(self, event):
+        out = original(self, event)
+        locked = sorted((p, a.path) for p, a in self.answers.items() if isinstance(a, Choice))
+        if locked:
+            logging.getLogger("bitbox.table").debug("locked: %s", locked)
+        return out
+
+    monkeypatch.setattr(Session, "handle", leaky)
+    found = [R.secrecy_pair(**p)["difference"] for p in params]
+    assert any(d and "status lines" in d for d in found), found
