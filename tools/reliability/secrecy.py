@@ -367,7 +367,8 @@ def campaign_secrecy(workdir: Path, games: int, seed: int, seed_games: int = 3) 
                 f"twice to the same prompt ({', '.join(f'{n} {k}' for k, n in stages.items())}); the second world "
                 f"gets other held token types, another pile order, other choices and other refused tries; "
                 f"after every hand on a wheel: the rendered frame, the log in 4 languages, the printed lines, "
-                f"the public view and every command to a controller",
+                f"the status lines at every level (-v, --log-file), the public view and every command to a "
+                f"controller",
                 f"{snaps} snapshots, {2 * snaps} frames",
                 ("identical in both worlds until the reveal: 0 differences"
                  if not bad else f"{len(bad)} differences: " + "; ".join(f"{r['difference']} ({r})" for r in bad[:3])),
