@@ -39,7 +39,7 @@ SKIP = {"flash", "game", "play"}                    # (bitbox's play and game: t
 QUIET = {
     "play": ["--headless", "--max-seconds", "3", "--speed", "0", "--players", "3", "--bots", "3"],
     "simulate": ["--games", "2", "--workers", "1"],
-    "calibrate": ["--games", "2"],
+    "calibrate": ["--games", "1", "--rollouts", "1", "--points", "1"],
     "emulate": ["--seconds", "1"],
     "test-controllers": ["--seconds", "1"],
     "monitor": ["--seconds", "1"],
