@@ -348,7 +348,7 @@ def play(argv: Sequence[str]) -> int:
     from .console import OneLineParser
     from .games import names
     parser = OneLineParser(prog="bitbox play", add_help=False,
-                                     description="Play a game at the table; the other options are the game's own.")
+                           description="Play a game at the table; the other options are the game's own.")
     parser.add_argument("--game", metavar="NAME", help="which game (see `bitbox games`)")
     parser.add_argument("--default-game", metavar="NAME", help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)

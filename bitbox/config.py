@@ -203,8 +203,8 @@ def _load(loader: Any, what: str) -> Any:
 def load_yaml(path: str | os.PathLike[str], *, what: str | None = None) -> Any:
     """Read and parse the YAML file ``path`` strictly (see the module). Errors are
     :class:`ConfigError` starting with ``what`` (default: the path): no such file, not
-    readable, too large, not valid YAML (with line and column), a key given twice, an alias
-    bomb."""
+    readable, not a regular file (a named pipe, a device), too large, not valid YAML (with
+    line and column), a key given twice, an alias bomb."""
     path = Path(path)
     what = str(path) if what is None else what
     try:

@@ -78,7 +78,7 @@ def add_version(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
 
 
-# ---------------------------------------------------------------------------- --bots
+# ---------------------------------------------------------------------------- waits
 
 #: The longest a device command waits for a controller to answer (``--wait``, ``--timeout``):
 #: ten minutes is more than any plugging in takes; an infinite or 10**308-second wait is a typo.
@@ -96,6 +96,8 @@ def wait_arg(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected seconds from 0 to {MAX_WAIT_S:g}, not {text!r}")
     return value
 
+
+# ---------------------------------------------------------------------------- --bots
 
 class BotsError(ValueError):
     """A ``--bots`` value that does not parse: one line saying why."""
@@ -247,10 +249,10 @@ class _LogFileHandler(logging.FileHandler):
 
 
 def refuse_unread_pipe(path: str) -> None:
-    """A named pipe as an output file (``--log-file``, ``bitbox emulate --trace``) is fine while
-    something reads it (``tail -f``-like); with nobody at the other end, opening it would block
-    the command for ever before it starts: an :class:`OSError` instead (the non-blocking open
-    says ENXIO)."""
+    """A named pipe as an output file (``--log-file``, ``bitbox emulate --trace``, ``bitbox
+    diagnose --out``) is fine while something reads it (``tail -f``-like); with nobody at the
+    other end, opening it would block the command for ever before it starts: an
+    :class:`OSError` instead (the non-blocking open says ENXIO)."""
     import errno
     import stat
     try:
