@@ -439,8 +439,16 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
     if not 1 <= args.rollouts <= MAX_ROLLOUTS:
         print(f"{prog}: --rollouts must be 1 to {MAX_ROLLOUTS}, not {args.rollouts}", file=sys.stderr)
         return 2
-    from .table.options import journal_exists
+    from .table.options import journal_exists, short_path
     from .table.seating import TableError
+    out = Path(args.out) if args.out else Path(f"analysis-{args.id}")
+    try:                                        # before the work: a bad --out is said at once
+        if out.exists() and not out.is_dir():
+            print(f"{prog}: --out {out} exists and is not a directory", file=sys.stderr)
+            return 2
+    except OSError as exc:                      # a name the system refuses to look at (too long)
+        print(f"{prog}: --out {short_path(str(out))}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     path = Path(args.journal) if args.journal else default_journal_path()
     try:
         if not journal_exists(path):
@@ -463,14 +471,10 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     print(analysis.report())
-    out = Path(args.out) if args.out else Path(f"analysis-{args.id}")
-    if out.exists() and not out.is_dir():
-        print(f"{prog}: --out {out} exists and is not a directory", file=sys.stderr)
-        return 2
     try:
         files = analysis.write(out)
     except OSError as exc:
-        print(f"{prog}: cannot write into {out}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{prog}: cannot write into {short_path(str(out))}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(f"\nwritten to {out}/: {', '.join(f.name for f in files)}")
     return 0

@@ -201,3 +201,29 @@ def test_the_secrecy_comparison_also_reads_the_status_lines_and_would_see_a_choi
     monkeypatch.setattr(Session, "handle", leaky)
     found = [R.secrecy_pair(**p)["difference"] for p in params]
     assert any(d and "status lines" in d for d in found), found
+
+
+# --------------------------------------------------------------------------- output paths too long
+
+@pytest.fixture(scope="module")
+def finished_journal(tmp_path_factory):
+    """One short finished Last One Alive game (bots, a seed), made by the real command."""
+    folder = tmp_path_factory.mktemp("loa")
+    journal = folder / "j.sqlite"
+    proc = subprocess.run([sys.executable, "-m", "lastonealive.cli", "play", "--headless", "--players", "2", "--bots",
+                           "2", "--seed", "3", "--speed", "0", "-q", "--journal", str(journal), "--snapshots",
+                           str(folder / "snaps")], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return journal
+
+
+@pytest.mark.parametrize("args, words", [
+    (["replay", "1", "--gif"], ["lastonealive replay: --gif"]),
+    (["replay", "1", "--headless", "--snapshots"], ["lastonealive replay: --snapshots"]),
+    (["analyse", "1", "--rollouts", "1", "--out"], ["lastonealive analyse: --out"]),
+])
+def test_an_output_name_too_long_for_the_system_is_one_short_line(args, words, finished_journal, tmp_path):
+    proc = run("lastonealive.cli", *args, str(tmp_path / LONG), "--journal", str(finished_journal))
+    err = one_line(proc, *words, "File name too long", "characters)")
+    assert len(err) < 400, err

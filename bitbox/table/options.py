@@ -87,15 +87,15 @@ def check_snapshots(folder: "str | Path | None", what: str = "--snapshots") -> "
     if folder is None:
         return None
     path = Path(folder).expanduser()
-    if path.exists() and not path.is_dir():
-        raise TableError(f"{what} {path}: exists and is not a folder")
     try:
+        if path.exists() and not path.is_dir():
+            raise TableError(f"{what} {path}: exists and is not a folder")
         path.mkdir(parents=True, exist_ok=True)
         import tempfile
         with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
             pass
     except OSError as exc:
-        raise TableError(f"{what} {path}: cannot write there ({exc.strerror or exc})") from None
+        raise TableError(f"{what} {short_path(str(path))}: cannot write there ({exc.strerror or exc})") from None
     return path
 
 
