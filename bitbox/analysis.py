@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -257,7 +258,7 @@ def analyse_game(journal: Any, game_id: int, cartridge: Cartridge, rollouts: int
             analysis.points.append(Point(turn, applied, estimate(cartridge, game, rollouts,
                                                                  derive("bitbox-analyse", seed, applied), bots)))
             if bar is not None:
-                bar.update(n + 1)
+                bar.update(1)
     finally:
         if bar is not None:
             bar.close()
@@ -386,7 +387,7 @@ def calibrate(cartridge: Cartridge, games: int, players: int, rollouts: int = DE
                 for p in names:
                     result.pairs.append((chances[p].value or 0.0, share[p].value or 0.0))
             if bar is not None:
-                bar.update(g + 1)
+                bar.update(1)
     finally:
         if bar is not None:
             bar.close()
@@ -443,11 +444,15 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
     from .table.seating import TableError
     out = Path(args.out) if args.out else Path(f"analysis-{args.id}")
     try:                                        # before the work: a bad --out is said at once
-        if out.exists() and not out.is_dir():
-            print(f"{prog}: --out {out} exists and is not a directory", file=sys.stderr)
-            return 2
+        os.lstat(out)
+        taken = not out.is_dir()                # a file, or a link to nothing or to itself
+    except (FileNotFoundError, NotADirectoryError):
+        taken = False
     except OSError as exc:                      # a name the system refuses to look at (too long)
         print(f"{prog}: --out {short_path(str(out))}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    if taken:
+        print(f"{prog}: --out {out} exists and is not a directory", file=sys.stderr)
         return 2
     path = Path(args.journal) if args.journal else default_journal_path()
     try:

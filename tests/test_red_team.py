@@ -227,3 +227,23 @@ def test_an_output_name_too_long_for_the_system_is_one_short_line(args, words, f
     proc = run("lastonealive.cli", *args, str(tmp_path / LONG), "--journal", str(finished_journal))
     err = one_line(proc, *words, "File name too long", "characters)")
     assert len(err) < 400, err
+
+
+def test_analyse_refuses_an_out_that_is_a_link_loop_before_any_work(finished_journal, tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    proc = run("lastonealive.cli", "analyse", "1", "--rollouts", "1", "--out", str(tmp_path / "a"),
+               "--journal", str(finished_journal))
+    one_line(proc, "--out", "exists and is not a directory")      # one line: no progress bar, no table first
+    assert proc.stdout == ""
+
+
+def test_analyse_progress_counts_each_turn_once(finished_journal, tmp_path):
+    # found on the way: the bar was given n + 1 as an increment (1, 3, 6...): "[200%] 6/3 turns, eta -0s"
+    proc = run("lastonealive.cli", "analyse", "1", "--rollouts", "1", "--out", str(tmp_path / "out"),
+               "--journal", str(finished_journal))
+    assert proc.returncode == 0, proc.stderr
+    import re
+    bars = [tuple(map(int, m.groups())) for m in re.finditer(r"^\[\s*\d+%\] (\d+)/(\d+) turns", proc.stderr, re.M)]
+    assert bars and bars[-1][0] == bars[-1][1], proc.stderr
+    assert all(done <= total for done, total in bars), proc.stderr

@@ -6,7 +6,8 @@ pipe, ``/dev/zero``, a loop of symbolic links, a file in a missing folder, ``-``
 
 Each case runs in a child forked from one process that has imported the commands already
 (about 10 ms a case instead of a second for a new interpreter), with standard input from
-``/dev/null``, its own session, ``HOME``/``XDG_*`` in a scratch folder and a time limit. A case
+``/dev/null``, its own session, ``HOME``/``XDG_*`` in a scratch folder and a time limit; the
+commands that read a journal get one with a finished bot game of their own (played first). A case
 is a **finding** when it ends with a traceback, an exit code other than 0 to 3, a usage error
 (2) of more than one line, or does not end in time. Findings are printed one a line; the exit
 code is 1 when there is any. ``PREFIX`` keeps only the cases whose command line starts with it
@@ -40,6 +41,7 @@ QUIET = {
     "play": ["--headless", "--max-seconds", "3", "--speed", "0", "--players", "3", "--bots", "3"],
     "simulate": ["--games", "2", "--workers", "1"],
     "calibrate": ["--games", "1", "--rollouts", "1", "--points", "1"],
+    "analyse": ["--rollouts", "1"],
     "emulate": ["--seconds", "1"],
     "test-controllers": ["--seconds", "1"],
     "monitor": ["--seconds", "1"],
@@ -146,8 +148,27 @@ def cases(scratch: str, values: int | None = None) -> Iterator[Case]:
                         given = [f"{flag}={value}"] if value.startswith("-") else [flag, value]
                     else:
                         rest, given = list(quiet), []
-                    extra = ["--journal", os.path.join(scratch, "j.sqlite")] if journal and action.dest != "journal" else []
+                    extra = ["--journal", journal_of(scratch, program)] if journal and action.dest != "journal" else []
                     yield Case(program, (*words, *pos, *rest, *extra, *given))
+
+
+def journal_of(scratch: str, program: str) -> str:
+    """The journal a case of ``program`` reads: one per game (bitbox's commands read Outspeed's)."""
+    return os.path.join(scratch, f"{'outspeed' if program == 'bitbox' else program}.sqlite")
+
+
+def play_one_game(scratch: str, program: str) -> None:
+    """A finished bot game (game 1) in ``program``'s journal, so that the commands that read a
+    game (replay, export, analyse...) get as far as their own options."""
+    import subprocess
+    journal = journal_of(scratch, program)
+    if os.path.exists(journal):
+        return
+    game = "outspeed" if program == "bitbox" else program
+    subprocess.run([sys.executable, "-m", PROGRAMS[game], "play", "--headless", "--players", "3", "--bots", "3",
+                    "--seed", "1", "--speed", "0", "-q", "--journal", journal, "--snapshots",
+                    os.path.join(scratch, "snapshots")], stdin=subprocess.DEVNULL, capture_output=True, timeout=600,
+                   check=True)
 
 
 def _child(case: Case, out: str) -> None:
@@ -231,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                           XDG_CONFIG_HOME=os.path.join(scratch, "config"), XDG_CACHE_HOME=os.path.join(scratch, "cache"),
                           SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
         selected = [c for c in cases(scratch, args.values) if c.line().startswith(args.prefix)]
+        for program in sorted({c.program for c in selected if "--journal" in c.argv}):
+            play_one_game(scratch, program)
         os.chdir(os.path.join(scratch, "cwd"))      # what a case writes in its folder stays in the scratch one
         print(f"{len(selected)} cases", file=sys.stderr)
         def say(o: Outcome) -> None:                  # each finding as soon as it is known
