@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,9 @@ if TYPE_CHECKING:       # a game's command parser imports this module: nothing h
 
 #: Rollouts per point when nothing else is said (an interval of about ±10 points at 50 %).
 DEFAULT_ROLLOUTS = 100
+#: The most rollouts an estimate may ask for (``analyse``, ``calibrate``; replay's ``--rollouts``
+#: too): 100,000 a turn is already minutes of work; a 10**23 typo would never end.
+MAX_ROLLOUTS = 100_000
 #: Marker shapes, by seat: the lines differ by shape as well as by colour.
 MARKERS = ("o", "s", "^", "D", "v", "P")
 
@@ -254,7 +258,7 @@ def analyse_game(journal: Any, game_id: int, cartridge: Cartridge, rollouts: int
             analysis.points.append(Point(turn, applied, estimate(cartridge, game, rollouts,
                                                                  derive("bitbox-analyse", seed, applied), bots)))
             if bar is not None:
-                bar.update(n + 1)
+                bar.update(1)
     finally:
         if bar is not None:
             bar.close()
@@ -383,7 +387,7 @@ def calibrate(cartridge: Cartridge, games: int, players: int, rollouts: int = DE
                 for p in names:
                     result.pairs.append((chances[p].value or 0.0, share[p].value or 0.0))
             if bar is not None:
-                bar.update(g + 1)
+                bar.update(1)
     finally:
         if bar is not None:
             bar.close()
@@ -402,10 +406,11 @@ def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
     """``ID [--out DIR] [--journal PATH] [--rollouts N] [--seed S]`` (the command adds the
     logging options: its ``-q`` also hides the progress bar)."""
     from .table.gamefile import game_id_arg
+    from .table.options import journal_arg
     p.add_argument("id", type=game_id_arg, metavar="ID", help="the game's number (see history)")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write analysis.json and win-chance.png into DIR (default analysis-ID)")
-    p.add_argument("--journal", metavar="PATH", help="the journal (default: the table's)")
+    p.add_argument("--journal", metavar="PATH", type=journal_arg, help="the journal (default: the table's)")
     p.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS, metavar="N",
                    help=f"games played out from each turn (default {DEFAULT_ROLLOUTS}: about ±10 points)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the rollouts' seed (default 0)")
@@ -432,12 +437,30 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
     or its registry name. 2 and one line when the journal, the game or an option is wrong."""
     from .games import GameError
     from .table.journal import Journal, JournalError, default_journal_path
-    if args.rollouts < 1:
-        print(f"{prog}: --rollouts must be 1 or more, not {args.rollouts}", file=sys.stderr)
+    if not 1 <= args.rollouts <= MAX_ROLLOUTS:
+        print(f"{prog}: --rollouts must be 1 to {MAX_ROLLOUTS}, not {args.rollouts}", file=sys.stderr)
+        return 2
+    from .table.options import journal_exists, short_path
+    from .table.seating import TableError
+    out = Path(args.out) if args.out else Path(f"analysis-{args.id}")
+    try:                                        # before the work: a bad --out is said at once
+        os.lstat(out)
+        taken = not out.is_dir()                # a file, or a link to nothing or to itself
+    except (FileNotFoundError, NotADirectoryError):
+        taken = False
+    except OSError as exc:                      # a name the system refuses to look at (too long)
+        print(f"{prog}: --out {short_path(str(out))}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    if taken:
+        print(f"{prog}: --out {out} exists and is not a directory", file=sys.stderr)
         return 2
     path = Path(args.journal) if args.journal else default_journal_path()
-    if not path.exists():
-        print(f"{prog}: {path}: no journal here (no game has been played with it)", file=sys.stderr)
+    try:
+        if not journal_exists(path):
+            print(f"{prog}: {path}: no journal here (no game has been played with it)", file=sys.stderr)
+            return 2
+    except TableError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     try:
         from .games import find
@@ -453,14 +476,10 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     print(analysis.report())
-    out = Path(args.out) if args.out else Path(f"analysis-{args.id}")
-    if out.exists() and not out.is_dir():
-        print(f"{prog}: --out {out} exists and is not a directory", file=sys.stderr)
-        return 2
     try:
         files = analysis.write(out)
     except OSError as exc:
-        print(f"{prog}: cannot write into {out}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{prog}: cannot write into {short_path(str(out))}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(f"\nwritten to {out}/: {', '.join(f.name for f in files)}")
     return 0

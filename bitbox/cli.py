@@ -37,8 +37,8 @@ def _parser() -> argparse.ArgumentParser:
 
     from .analysis import add_analyse_arguments
 
-    from .console import add_logging_options, add_version
-    parser = argparse.ArgumentParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
+    from .console import OneLineParser, add_logging_options, add_version, wait_arg
+    parser = OneLineParser(prog="bitbox", description="8Bitbox controllers: list, sniff, emulate.")
     add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, text in (("ports", ports, "list candidate devices and probe them"),
@@ -110,7 +110,8 @@ def _parser() -> argparse.ArgumentParser:
                                    "or its id (16 hex digits from `bitbox ports`, or their first or last 4+).")
     p.add_argument("target", metavar="PORT|ID")
     p.add_argument("--ms", type=int, default=3000, help="how long it blinks, in milliseconds (default 3000)")
-    p.add_argument("--wait", type=float, default=4.0, help="seconds to wait for it to answer (default 4)")
+    p.add_argument("--wait", type=wait_arg, default=4.0, help="seconds to wait for it to answer (default 4, "
+                   "at most 600)")
     p.add_argument("--controller", action="append", metavar="PORT|ID", default=[],
                    help="also look on this port (besides the discovered ones) when ID is an id; repeatable")
     p.set_defaults(run=_identify)
@@ -124,8 +125,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--controller", action="append", metavar="PORT|ID", default=[],
                    help="a controller to open besides the discovered ones: its port, or its id (16 hex digits, "
                         "or their first or last 4+) among the discovered ports; repeatable")
-    p.add_argument("--wait", type=float, default=2.0,
-                   help="seconds to wait for a first controller before saying there is none (default 2)")
+    p.add_argument("--wait", type=wait_arg, default=2.0,
+                   help="seconds to wait for a first controller before saying there is none (default 2, at most 600)")
     p.add_argument("--seconds", type=float, help="stop after this long (default: at Esc; headless: 3)")
     p.add_argument("--lights", action="store_true", help="start with the lights test running")
     p.add_argument("--game", metavar="NAME", help="show what each wheel's position means in this game "
@@ -174,6 +175,9 @@ def _simulate(args: argparse.Namespace) -> int:
             spec = None if args.bots is None else parse_bots(args.bots, known, getattr(found[0], "mixed_bots", None),
                                                              extra=("search",))
             players, bots = simulated_seats(args.players, spec, found[0].min_players, ("random",))
+            lo, hi = found[0].min_players, found[0].max_players
+            if not lo <= players <= hi:          # before anything is made per player (10**23 seats: for ever)
+                raise GameError(f"{found[0].title} is for {lo} to {hi} players, not {players}")
             runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats,
                             options=game_options(found[0], args.option), search=common.search_budget(args)))
             runs[0].check()
@@ -242,12 +246,15 @@ def _analyse(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     import json
 
-    from .analysis import calibrate
+    from .analysis import MAX_ROLLOUTS, calibrate
     from .games import GameError, check_players, find
     from .games.conformance import player_names
     try:
         cartridge = find(args.game)
         players = cartridge.min_players if args.players is None else args.players
+        lo, hi = cartridge.min_players, cartridge.max_players
+        if not lo <= players <= hi:              # before a name is made per player (10**23: for ever)
+            raise GameError(f"{cartridge.title} is for {lo} to {hi} players, not {players}")
         check_players(cartridge, player_names(cartridge, players))
     except (GameError, ValueError) as exc:
         print(f"bitbox calibrate: {exc}", file=sys.stderr)
@@ -256,6 +263,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         if getattr(args, name) < 1:
             print(f"bitbox calibrate: --{name} must be 1 or more, not {getattr(args, name)}", file=sys.stderr)
             return 2
+    if args.rollouts > MAX_ROLLOUTS:
+        print(f"bitbox calibrate: --rollouts must be 1 to {MAX_ROLLOUTS}, not {args.rollouts}", file=sys.stderr)
+        return 2
     result = calibrate(cartridge, args.games, players, args.rollouts, args.points, args.seed,
                        progress=None if args.quiet else sys.stderr)
     print(json.dumps(result.to_data(), indent=1) if args.json else result.report())
@@ -371,9 +381,10 @@ def play(argv: Sequence[str]) -> int:
     the game, then play again or back home. Without a screen and ``--game``, the one game
     installed (or ``--default-game``: ``./dev play`` gives outspeed; a choice to make when there
     are several)."""
+    from .console import OneLineParser
     from .games import names
-    parser = argparse.ArgumentParser(prog="bitbox play", add_help=False,
-                                     description="Play a game at the table; the other options are the game's own.")
+    parser = OneLineParser(prog="bitbox play", add_help=False,
+                           description="Play a game at the table; the other options are the game's own.")
     parser.add_argument("--game", metavar="NAME", help="which game (see `bitbox games`)")
     parser.add_argument("--default-game", metavar="NAME", help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)

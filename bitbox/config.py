@@ -15,7 +15,9 @@ None, dates) or raise :class:`ConfigError`, whose message is one line starting w
 
 - a key given twice in one mapping is refused (PyYAML would keep the last one, silently
   losing the first: a typo in a wheel map would lose a meaning);
-- a file larger than :data:`MAX_YAML_BYTES` is refused before it is parsed;
+- a file larger than :data:`MAX_YAML_BYTES` is refused before it is parsed, and so is
+  anything that is not a regular file (a named pipe with nobody writing would block the
+  command for ever; a device such as ``/dev/zero`` never ends);
 - anchors and aliases (``&a``/``*a``, merge keys ``<<``) are allowed, but the document, with
   every alias expanded, may hold at most :data:`MAX_YAML_NODES` values and nest at most
   :data:`MAX_YAML_DEPTH` deep; an alias that contains itself is refused. This is checked on
@@ -28,6 +30,7 @@ Games (``outspeed``, ``lastonealive``) import these from here; ``bitbox`` import
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -200,12 +203,17 @@ def _load(loader: Any, what: str) -> Any:
 def load_yaml(path: str | os.PathLike[str], *, what: str | None = None) -> Any:
     """Read and parse the YAML file ``path`` strictly (see the module). Errors are
     :class:`ConfigError` starting with ``what`` (default: the path): no such file, not
-    readable, too large, not valid YAML (with line and column), a key given twice, an alias
-    bomb."""
+    readable, not a regular file (a named pipe, a device), too large, not valid YAML (with
+    line and column), a key given twice, an alias bomb."""
     path = Path(path)
     what = str(path) if what is None else what
     try:
-        with open(path, "rb") as f:
+        # O_NONBLOCK: opening a named pipe returns at once (a plain open waits for a writer);
+        # it is then refused as not a regular file. It changes nothing for a regular file.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(f"{what}: is not a regular file (a pipe, socket or device), not a config file")
             data = f.read(MAX_YAML_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError(f"{what}: no such file") from None

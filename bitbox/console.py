@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -75,6 +76,25 @@ class _VersionAction(argparse.Action):
 def add_version(parser: argparse.ArgumentParser) -> None:
     """``--version``: prints ``PROG VERSION`` (on stdout) and exits 0."""
     parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
+
+
+# ---------------------------------------------------------------------------- waits
+
+#: The longest a device command waits for a controller to answer (``--wait``, ``--timeout``):
+#: ten minutes is more than any plugging in takes; an infinite or 10**308-second wait is a typo.
+MAX_WAIT_S = 600.0
+
+
+def wait_arg(text: str) -> float:
+    """An argparse type for a wait in seconds: a finite number from 0 to :data:`MAX_WAIT_S`
+    (NaN, infinity, negative and larger numbers are one usage line, exit 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= MAX_WAIT_S):
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to {MAX_WAIT_S:g}, not {text!r}")
+    return value
 
 
 # ---------------------------------------------------------------------------- --bots
@@ -228,6 +248,24 @@ class _LogFileHandler(logging.FileHandler):
               file=sys.stderr)
 
 
+def refuse_unread_pipe(path: str) -> None:
+    """A named pipe as an output file (``--log-file``, ``bitbox emulate --trace``, ``bitbox
+    diagnose --out``) is fine while something reads it (``tail -f``-like); with nobody at the
+    other end, opening it would block the command for ever before it starts: an
+    :class:`OSError` instead (the non-blocking open says ENXIO)."""
+    import errno
+    import stat
+    try:
+        if not stat.S_ISFIFO(os.stat(path).st_mode):
+            return
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "a named pipe that nothing reads") from None
+        return                          # no such file yet, or the open below says what is wrong
+    os.close(fd)
+
+
 def setup_logging(verbose: int = 0, quiet: bool = False, log_file: str | None = None) -> None:
     """The logger ``bitbox`` for a command: status lines (INFO) on stderr, only warnings and
     errors with ``quiet`` (which wins over ``verbose``), the debug detail (and the hub's device
@@ -247,6 +285,7 @@ def setup_logging(verbose: int = 0, quiet: bool = False, log_file: str | None = 
                           not record.name.startswith(("bitbox.hub", "bitbox.transports")))
     handlers: list[logging.Handler] = [console]
     if log_file:
+        refuse_unread_pipe(os.path.expanduser(log_file))
         handler = _LogFileHandler(os.path.expanduser(log_file), encoding="utf-8")
         handler.setLevel(logging.DEBUG)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -293,7 +332,6 @@ def run_main(main: Callable[[], int | None]) -> int:
         return BROKEN_PIPE_EXIT
 
 
-__all__ = ["BROKEN_PIPE_EXIT", "BotSpec", "BotsError", "OneLineParser", "add_logging_options", "add_version",
-           "bots_help", "command_bots", "log", "logging_from", "parse_bots", "run_main", "setup_logging",
-           "simulated_seats",
-           "version"]
+__all__ = ["BROKEN_PIPE_EXIT", "MAX_WAIT_S", "BotSpec", "BotsError", "OneLineParser", "add_logging_options",
+           "add_version", "bots_help", "command_bots", "log", "logging_from", "parse_bots", "refuse_unread_pipe",
+           "run_main", "setup_logging", "simulated_seats", "version", "wait_arg"]

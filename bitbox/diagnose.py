@@ -199,6 +199,8 @@ def run(args: argparse.Namespace) -> int:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = Path(args.out) if args.out else Path(f"bitbox-diagnose-{stamp}.json")
     try:
+        from .console import refuse_unread_pipe
+        refuse_unread_pipe(str(out))                # a pipe nobody reads would block the open below
         with open(out, "a", encoding="utf-8"):
             pass                                    # can it be written, before listening?
     except OSError as exc:

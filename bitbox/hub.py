@@ -245,20 +245,21 @@ class Hub:
         return hub
 
     # -- adding devices -------------------------------------------------------------------------
-    def add_url(self, url: str, *, retry: bool = False) -> str:
+    def add_url(self, url: str, *, retry: bool = False, literal: bool = False) -> str:
         """Open a device path or URL (see :func:`bitbox.transports.open_url`; ``sim://`` adds a
         simulated controller, ``sim://N`` the one with index N; a glob adds every match).
         Raises :class:`~bitbox.transports.OpenError` if it cannot be opened, unless ``retry``
         (then it is tried again every ``reopen_s``). A link opened by URL is reopened after an
-        unplug. Returns the port name."""
+        unplug. Returns the port name. ``literal``: ``url`` is a path as it is, never a glob
+        (each match of a glob: a name holding ``*``, ``?`` or an unclosed ``[`` matches itself)."""
         if url.startswith("sim://"):
             rest = url[len("sim://"):].strip("/")
             index = int(rest) if rest.isdigit() else None
             return self.add_sim(1, index=index)[0].port
-        if is_glob(url):
+        if not literal and is_glob(url):
             import glob
             for match in sorted(glob.glob(url)):
-                self.add_url(match, retry=retry)
+                self.add_url(match, retry=retry, literal=True)
             return url
         with self._lock:
             waiting = next((l for l in self._links if l.port == url and not l.closing), None)

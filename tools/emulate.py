@@ -548,6 +548,9 @@ def run(args: argparse.Namespace) -> int:
             except ValueError as exc:               # still usable by its ports, not discovered
                 print(f"bitbox emulate: not discoverable ({exc})", file=sys.stderr)
                 registered = None
+        if args.trace:
+            from bitbox.console import refuse_unread_pipe
+            refuse_unread_pipe(args.trace)
         trace = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
     except (ValueError, FaultSpecError, ConfigError) as exc:
         print(f"bitbox emulate: {exc}", file=sys.stderr)

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from bitbox import exitcodes
 from bitbox.config import ConfigError
+from bitbox.console import wait_arg
 from bitbox.safetext import printable
 from bitbox.controllers import ControllersConfig, load_controllers_config
 from bitbox.discovery import Candidate, ProbeResult, find_candidates, probe
@@ -87,7 +88,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser = parser or argparse.ArgumentParser(prog="bitbox ports", description=__doc__.split("\n\n")[0])
     parser.add_argument("--all", action="store_true", help="every serial port, whatever its USB ids")
     parser.add_argument("--no-probe", action="store_true", help="do not open the devices")
-    parser.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for each Hello (default 1)")
+    parser.add_argument("--timeout", type=wait_arg, default=1.0,
+                        help="seconds to wait for each Hello (default 1, at most 600)")
     parser.add_argument("--json", action="store_true", help="one JSON object per device per line")
     parser.add_argument("--config", metavar="FILE", help="controllers config (default config/controllers.yaml)")
     return parser

@@ -77,8 +77,15 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out      # the stdout of the call, not of the import
     from bitbox import exitcodes
+    from .options import journal_exists
+    from .seating import TableError
     path = Path(args.journal).expanduser() if args.journal else default_journal_path()
-    if not args.journal and not path.exists():
+    try:
+        absent = not args.journal and not journal_exists(path)
+    except TableError as exc:
+        print(f"bitbox audit: {exc}", file=sys.stderr)
+        return exitcodes.USAGE
+    if absent:
         print(f"bitbox audit: no controller counters yet (no game has been played with {path})", file=sys.stderr)
         return exitcodes.OK
     try:

@@ -17,6 +17,7 @@ from bitbox.display.model import ShellView
 
 from .history import ReplayFrame
 from .journal import GameInfo, Journal, JournalError, default_journal_path
+from .options import journal_exists, short_path
 from .seating import TableError
 
 
@@ -96,7 +97,7 @@ def history(kit: TableKit, journal: str | None, *, as_json: bool = False, out: T
     prog = f"{kit.command} history"
     try:
         path = kit.journal_path(journal)
-        if not path.exists() and not path.is_symlink():
+        if not journal_exists(path) and not path.is_symlink():
             if as_json:
                 print_history_json([], str(path.absolute()), out)
             else:
@@ -165,7 +166,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     prog = f"{kit.command} replay"
     try:
         path = kit.journal_path(journal)
-        if not path.exists() and not path.is_symlink():
+        if not journal_exists(path) and not path.is_symlink():
             raise JournalError(f"{path}: no journal here (no game has been played with it)")
         snapshot_dir = check_snapshots(snapshots) if snapshots else None
         with Journal(path, kit.rules, create=False, command=kit.command) as j:
@@ -204,10 +205,13 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
         gif_path = Path(gif).expanduser()
         if "\0" in gif:
             return _fail(prog, ReplayError("--gif: a path cannot hold a NUL character"))
-        if not gif.strip() or gif_path.is_dir():
-            return _fail(prog, ReplayError(f"--gif {gif}: give a file name (e.g. game-{game_id}.gif)"))
-        if not gif_path.parent.is_dir():
-            return _fail(prog, ReplayError(f"--gif {gif}: the folder {gif_path.parent} does not exist"))
+        try:
+            if not gif.strip() or gif_path.is_dir():
+                return _fail(prog, ReplayError(f"--gif {gif}: give a file name (e.g. game-{game_id}.gif)"))
+            if not gif_path.parent.is_dir():
+                return _fail(prog, ReplayError(f"--gif {gif}: the folder {gif_path.parent} does not exist"))
+        except OSError as exc:                  # a name the system refuses to look at (too long)
+            return _fail(prog, ReplayError(f"--gif {short_path(gif)}: {exc.strerror or exc}"))
         headless = True
     elif not headless and not display_available():
         log.info("%s", say.t("status.headless"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from pathlib import Path
 
 from .seating import TableError
@@ -86,15 +87,15 @@ def check_snapshots(folder: "str | Path | None", what: str = "--snapshots") -> "
     if folder is None:
         return None
     path = Path(folder).expanduser()
-    if path.exists() and not path.is_dir():
-        raise TableError(f"{what} {path}: exists and is not a folder")
     try:
+        if path.exists() and not path.is_dir():
+            raise TableError(f"{what} {path}: exists and is not a folder")
         path.mkdir(parents=True, exist_ok=True)
         import tempfile
         with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
             pass
     except OSError as exc:
-        raise TableError(f"{what} {path}: cannot write there ({exc.strerror or exc})") from None
+        raise TableError(f"{what} {short_path(str(path))}: cannot write there ({exc.strerror or exc})") from None
     return path
 
 
@@ -106,4 +107,36 @@ def journal_arg(text: str) -> str:
                                          "default one)")
     if "\0" in text:
         raise argparse.ArgumentTypeError("a path cannot hold a NUL character")
+    try:                               # a name too long, a loop of symbolic links: said here, in one line
+        os.lstat(os.path.expanduser(text))
+    except (FileNotFoundError, NotADirectoryError):
+        pass                           # a new journal, or one the command reports itself
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{short_path(text)}: {exc.strerror or exc}") from None
     return text
+
+
+def journal_exists(path: "str | Path") -> bool:
+    """Whether there is a file at ``path`` (through symbolic links): :meth:`Path.exists`, except
+    that a path the system refuses to look at (a name too long, from ``--journal``, the table
+    config or ``XDG_DATA_HOME``; a folder it may not search) is a :class:`TableError` in one
+    line instead of an ``OSError`` traceback. A loop of links is False (the journal says more)."""
+    import errno
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return False
+        raise TableError(f"{short_path(str(path))}: cannot be read: {exc.strerror or exc}") from None
+    return True
+
+
+def short_path(text: str, limit: int = 120) -> str:
+    """A path as a message shows it: whole up to ``limit`` characters, else its start and end
+    around the number of characters left out (a 5,000-character name stays one short line)."""
+    if len(text) <= limit:
+        return text
+    keep = (limit - 20) // 2
+    return f"{text[:keep]}…({len(text) - 2 * keep} characters)…{text[-keep:]}"

@@ -1,20 +1,47 @@
 """``secrecy``: what a spectator sees before a reveal, secrets on disk, the secret seed."""
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import random
 import shutil
 import sqlite3
 import subprocess
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from bitbox.testing import EventHand
 
 from .core import PY, Row, _content, _play_env, _sql
+
+
+class _Lines(logging.Handler):
+    """Every record of the ``bitbox`` logger, at any level (``-v``, ``--log-file``), as text."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines = lines
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.levelname} {record.name}: {record.getMessage()}")
+
+
+@contextlib.contextmanager
+def _status_lines(lines: list[str]) -> Iterator[None]:
+    """Record into ``lines`` what the ``bitbox`` logger says meanwhile (one world's share)."""
+    logger = logging.getLogger("bitbox")
+    handler, level = _Lines(lines), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 class _World:
@@ -43,6 +70,7 @@ class _World:
             self.queue.append(Connected(i, ControllerInfo(0x5EC0 + i, f"x://{i}", (1, 0), "1.0.0", (16, 16, 16)), 0.0))
         self.bots = [bot_of(p, self.hands[p], "random", self.wm, seed=seed) for p in names]
         self.commands: list[Any] = []
+        self.logged: list[str] = []           # every status line (any level: what -v and --log-file show)
 
     @property
     def engine(self) -> Any:
@@ -60,6 +88,10 @@ class _World:
         return [p for p, prompt in s.open.items() if prompt.kind == "bonus" and s.awaiting(p) is not None]
 
     def pump(self, bots: bool = False, rounds: int = 3) -> None:
+        with _status_lines(self.logged):
+            self._pump(bots, rounds)
+
+    def _pump(self, bots: bool, rounds: int) -> None:
         s = self.session
         for _ in range(rounds):
             events, self.queue[:] = list(self.queue), []
@@ -99,7 +131,7 @@ def _snap(world: _World, display: Any, langs: Sequence[Any]) -> tuple:
     from bitbox.table.referee import Hint
     commands = tuple(c for c in world.commands if not isinstance(c, Hint))
     return (table, frame, lines, json.dumps(s.game.public_view(), sort_keys=True, default=str),
-            commands, tuple(world.printed))
+            commands, tuple(world.printed), tuple(world.logged))
 
 
 def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_seed: int,
@@ -232,7 +264,7 @@ def secrecy_pair(seed: int, players: int, token_mode: str, prefix: int, shape_se
     for i, (a, b) in enumerate(zip(*snaps)):
         if a != b:
             what = [name for name, x, y in zip(("table", "frame", "log lines", "public view", "commands",
-                                                "printed lines"), a, b) if x != y]
+                                                "printed lines", "status lines"), a, b) if x != y]
             difference = f"{stage}, snapshot {i}: {', '.join(what)} differ"
             break
     if len(snaps[0]) != len(snaps[1]):
@@ -335,7 +367,8 @@ def campaign_secrecy(workdir: Path, games: int, seed: int, seed_games: int = 3) 
                 f"twice to the same prompt ({', '.join(f'{n} {k}' for k, n in stages.items())}); the second world "
                 f"gets other held token types, another pile order, other choices and other refused tries; "
                 f"after every hand on a wheel: the rendered frame, the log in 4 languages, the printed lines, "
-                f"the public view and every command to a controller",
+                f"the status lines at every level (-v, --log-file), the public view and every command to a "
+                f"controller",
                 f"{snaps} snapshots, {2 * snaps} frames",
                 ("identical in both worlds until the reveal: 0 differences"
                  if not bad else f"{len(bad)} differences: " + "; ".join(f"{r['difference']} ({r})" for r in bad[:3])),
