@@ -97,10 +97,14 @@ def hostile_values(scratch: str) -> list[str]:
 
 
 def parsers() -> dict[str, argparse.ArgumentParser]:
+    from bitbox.games import find
+    from bitbox.table.command import build_parser
     out = {}
     for name, module in PROGRAMS.items():
-        mod = importlib.import_module(module)
-        out[name] = (getattr(mod, "build_parser", None) or getattr(mod, "_parser"))()
+        if name == "bitbox":
+            out[name] = importlib.import_module(module)._parser()
+        else:                                   # a game's command is the console's (bitbox.table.command)
+            out[name] = build_parser(find(name), name)
     return out
 
 
