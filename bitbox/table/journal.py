@@ -570,7 +570,9 @@ class Journal:
         totals = []
         for r in rows:
             try:
-                totals.append(AuditTotals(int(str(r[0]), 16), str(r[1]), *(_count(v) for v in r[2:8]), str(r[8])))
+                games, locks, refusals, frames, bad, losses = (_count(v) for v in r[2:8])
+                totals.append(AuditTotals(int(str(r[0]), 16), str(r[1]), games, locks, refusals, frames, bad, losses,
+                                          str(r[8])))
             except (TypeError, ValueError):
                 raise JournalError(f"{self.path}: the journal is damaged (controller_audit: the row of controller "
                                    f"{str(r[0])[:24]!r} is not a controller's counters); it was left untouched.") \
