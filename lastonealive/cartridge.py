@@ -14,7 +14,7 @@ answers are the options, its refusal codes the refusals.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -145,6 +145,53 @@ class LastOneAliveGame(EngineGame[Game]):
             s.queued.setdefault(t, []).extend(str(f) for f in faces)
 
 
+def _playout(game: LastOneAliveGame, bots: Mapping[Player, Any],
+             on_events: Callable[[Sequence[Event]], None] | None,
+             answered: Callable[[Player, Prompt, Any], None] | None) -> bool:
+    """:meth:`LastOneAliveCartridge.playout`: the protocol's loop without its generic parts.
+    A prompt that lists one option (an ``auto`` prompt with a single legal answer: about half
+    a game's prompts) is answered by applying it, without making the prompt: both of the
+    cartridge's bots answer a one-option prompt with that option and draw nothing. Every
+    other prompt is the game's own (:meth:`LastOneAliveGame.prompts`), answered by its
+    player's bot from the same view, and applied as :meth:`LastOneAliveGame.apply` applies it."""
+    from bitbox.bots.base import LazyView, RandomBot
+
+    from .strategy import CarefulBot
+    seats: dict[Player, tuple[Any, Any]] = {}
+    for p in game.players:
+        bot = bots.get(p)
+        if type(bot) is not RandomBot and type(bot) is not CarefulBot:     # not one of the shelf's: the protocol
+            return False
+        seats[p] = (LazyView(game, p), bot)
+    engine = game.engine
+    s = engine.state
+    auto_answer, legal_now, apply_auto = engine.auto_answer, engine.legal, engine.apply
+    while not s.finished:
+        if answered is None:
+            auto = auto_answer()
+            if auto is not None:
+                legal = legal_now()
+                if len(legal.actions) == 1 and not legal.families:      # the prompt's one option
+                    events: Sequence[Event] = apply_auto(auto)
+                    if on_events is not None:
+                        on_events(events)
+                    continue
+        prompt, = game.prompts()
+        player = prompt.player
+        seat = seats.get(player)
+        if seat is None:
+            raise GameError(f"no bot plays {player}")
+        view, bot = seat
+        view._view = None
+        action = bot.choose(view, prompt)
+        if answered is not None:
+            answered(player, prompt, action)
+        events = game.apply({player: action})
+        if on_events is not None:
+            on_events(events)
+    return True
+
+
 def _bot(name: str, cartridge: "LastOneAliveCartridge", seed: int | None) -> Any:
     from .strategy import make_bot
     return make_bot(name, seed, cartridge.content.faces)
@@ -263,6 +310,16 @@ class LastOneAliveCartridge(EngineCartridge):
         rollouts stop when the deciding player's turn is over."""
         from .strategy import evaluate
         return evaluate(game.engine, player) if isinstance(game, LastOneAliveGame) else None
+
+    def playout(self, game: AnyGame, bots: Mapping[Player, Any],
+                on_events: Callable[[Sequence[Event]], None] | None = None,
+                answered: Callable[[Player, Prompt, Any], None] | None = None) -> bool:
+        """The protocol's optional ``playout`` (docs/games.md): ``game`` played to its end by
+        ``bots`` exactly as :func:`bitbox.bots.play` plays it (the same answers, events, applies
+        and final state), without the protocol's generic loop, when every seat's bot is one of
+        this cartridge's (``random``: the console's :class:`bitbox.bots.RandomBot`, ``careful``);
+        False, with nothing done, otherwise."""
+        return isinstance(game, LastOneAliveGame) and _playout(game, bots, on_events, answered)
 
     @property
     def statistics(self) -> Any:
