@@ -53,7 +53,7 @@ def _traces(name, players, kinds, seed, options=None):
         answers: list = []
         applies: list = []
         if through_playout:
-            assert cartridge.playout(game, bots, applies.append, lambda *a: answers.append(a)) is True
+            assert cartridge.playout(game, bots, applies.append, lambda *a, seen=answers: seen.append(a)) is True
         else:
             play(game, {p: Recorded(b, p, answers) for p, b in bots.items()}, applies.append)
         assert game.finished and not game.prompts()
