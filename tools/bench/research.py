@@ -22,6 +22,14 @@ on 1 and 2 worker processes and on Ray's pool against the engine alone.
   bots: no harness) split that cost: protocol ÷ engine, and simulate ÷ protocol (the
   harness's share). The engine, the protocol and 1 worker are taken in turn, twice, the best
   of each counted.
+  ``bitbox simulate`` plays these games by the cartridge's ``playout`` (its own bots in its own
+  loop, docs/games.md); the records are also checked identical to those of the same run with
+  every game through the protocol (``playout=False``), untimed.
+* **Instructions** (``--instructions``, needs valgrind): the same four loops counted by
+  callgrind in fresh interpreters (``PYTHONHASHSEED=0``; a count for N games minus the count for
+  none, divided by N): the engine loop, the protocol loop, ``bitbox simulate`` as a user runs
+  it, and ``bitbox simulate`` with every game through the protocol. Unlike games/s they do
+  not move with the machine's load.
 * **Growth.** Milliseconds per game (1 worker) for 250, 500 and 1,000 games at 4 players,
   and for every player count of each game: a run costs its number of games times the cost
   of one game, and that cost grows with the players.
@@ -38,6 +46,7 @@ import numpy as np
 from bitbox.bots import RandomBot, play
 from bitbox.games import find
 from bitbox.games.conformance import player_names
+from bitbox.simulation.games import Run
 
 
 def _timed(fn, seconds: float) -> tuple[float, int, int]:
@@ -152,8 +161,49 @@ def _protocol_loop(run: Any, same: Any) -> float:
     return len(game_seeds) / (time.perf_counter() - t0)
 
 
+# The loops counted by instructions(): each a script run with the number of games (and the
+# players' names, unused: the run says them), on the research section's run (seed 3, 4 random
+# players). A first game, counted in both runs (N games and none), does any late import.
+_INSTRUCTION_PRELUDE = """
+import sys
+from bitbox_tools.bench.research import Run, _same_games
+n = int(sys.argv[1])
+run = Run("outspeed", n + 1, 4, ("random",), seed=3)
+same = _same_games(run)
+"""
+INSTRUCTION_SCRIPTS = {
+    "engine loop": _INSTRUCTION_PRELUDE + "from bitbox_tools.bench.research import _engine_loop\n_engine_loop(run, same)\n",
+    "protocol loop": _INSTRUCTION_PRELUDE + "from bitbox_tools.bench.research import _protocol_loop\n"
+                                            "_protocol_loop(run, same)\n",
+    "simulate": _INSTRUCTION_PRELUDE + "from bitbox.simulation.games import records\nlist(records(run))\n",
+    "simulate, protocol only": _INSTRUCTION_PRELUDE + "from bitbox.simulation.games import records\n"
+                                                      "list(records(run, playout=False))\n",
+}
+
+
+def instructions(games: int = 200) -> dict[str, float]:
+    """Instructions a game (callgrind) of each loop of :data:`INSTRUCTION_SCRIPTS`, the same
+    ``games`` Outspeed games each (RuntimeError without valgrind). The engine and protocol
+    loops are given without the seeds' derivation (counted apart and taken off: the
+    wall-clock baselines derive them before the clock runs; simulate derives its own)."""
+    from .engine import instructions_per_game
+    seeds = instructions_per_game(games, 4, script=_INSTRUCTION_PRELUDE)
+    counts = {label: instructions_per_game(games, 4, script=script) for label, script in INSTRUCTION_SCRIPTS.items()}
+    for label in ("engine loop", "protocol loop"):
+        counts[label] -= seeds
+    return counts
+
+
+def print_instructions(games: int = 200) -> dict[str, float]:
+    counts = instructions(games)
+    engine = counts["engine loop"]
+    for label, n in counts.items():
+        print(f"instructions a game, {label}: {n:,.0f} (engine / this, the speed ratio: {engine / n:.3f})")
+    return counts
+
+
 def simulate_figures(games: int, use_ray: bool) -> dict[str, Any]:
-    from bitbox.simulation.games import Run, records
+    from bitbox.simulation.games import records
     from bitbox.simulation.pool import usable_cores
     run = Run("outspeed", games, 4, ("random",), seed=3)
     same = _same_games(run)
@@ -167,6 +217,8 @@ def simulate_figures(games: int, use_ray: bool) -> dict[str, Any]:
         t0 = time.perf_counter()
         got = list(records(run, workers=1))
         best["1 worker"] = max(best["1 worker"], games / (time.perf_counter() - t0))
+        if not reference:                   # (untimed) the same records with every game through the protocol
+            assert got == list(records(run, workers=1, playout=False)), "the playout played other games"
         reference = reference or got
         assert got == reference
         assert [r["wins"] for r in got] == engine_wins, "the engine loop played other games than simulate"
@@ -226,7 +278,16 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray pool")
+    parser.add_argument("--instructions", type=int, nargs="?", const=200, metavar="GAMES",
+                        help="only count the simulate loops' instructions a game (valgrind; default 200 games)")
     args = parser.parse_args(argv)
+    if args.instructions is not None:
+        try:
+            print_instructions(args.instructions)
+        except RuntimeError as exc:
+            print(f"instructions: {exc}")
+            return 1
+        return 0
     r = run(args.quick, not args.no_ray)
     for e in r["env"]:
         print(f"{e['game']} ({e['kind']} env, {e['players']} players): {e['env_steps_per_s']:,.0f} steps/s, "

@@ -171,6 +171,19 @@ def research_rows(quick: bool) -> list[Row]:
                         baseline=f"{base:,.0f} games/s (the same games: the rules engine and its bots in a loop)",
                         ratio=f"{s[label] / base:.2f}", value=s[label], baseline_value=base, note=note,
                         **target))
+    if INSTRUCTIONS["against"] is not None:     # --instructions: simulate's loops counted by callgrind
+        name = "simulate: instructions a game (callgrind)"
+        try:
+            counts = mod.print_instructions(100 if quick else 200)
+        except RuntimeError as exc:
+            rows.append(not_available(name, str(exc)))
+        else:
+            now, engine_n = counts["simulate"], counts["engine loop"]
+            rows.append(Row(name, figure=f"{now:,.0f}", value=now, baseline=f"{engine_n:,.0f} (the engine loop)",
+                            baseline_value=engine_n, ratio=f"{engine_n / now:.3f}", target=f">= {SIMULATE_TARGET:g}",
+                            ok=engine_n / now >= SIMULATE_TARGET,
+                            note=f"the same games: protocol loop {counts['protocol loop']:,.0f}, simulate through "
+                                 f"the protocol only {counts['simulate, protocol only']:,.0f}; ratio = engine / simulate"))
     g = r["growth"]
     rows.append(Row(names[5], figure=", ".join(f"{n}: {ms:.2f}" for n, ms in g["games"].items()) + " ms a game",
                     note="Outspeed, 4 random players, 1 worker: a run costs games x the cost of a game"))
