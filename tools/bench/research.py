@@ -48,6 +48,9 @@ from bitbox.games import find
 from bitbox.games.conformance import player_names
 from bitbox.simulation.games import Run
 
+from . import simloops
+from .simloops import engine_loop, protocol_loop, same_games, wins
+
 
 def _timed(fn, seconds: float) -> tuple[float, int, int]:
     """Call ``fn(i)`` (returns steps) for about ``seconds``; (elapsed, calls, steps)."""
@@ -111,74 +114,9 @@ def env_figures(seconds: float) -> list[dict[str, Any]]:
     return out
 
 
-def _same_games(run: Any) -> tuple[tuple[str, ...], list[int], list[list[int]]]:
-    """The players, and each game's seed and its seats' bot seeds, as ``bitbox simulate``
-    derives them for ``run`` (:mod:`bitbox.simulation.seeds`): the baselines play the very
-    games the simulation plays."""
-    from bitbox.simulation import seeds
-    names = player_names(find(run.game), run.players)
-    game_seeds = [seeds.game_seed(run.namespace, run.seed, i) for i in range(run.games)]
-    bot_seeds = [[seeds.bot_seed(run.namespace, g, k) for k in range(run.players)] for g in game_seeds]
-    return names, game_seeds, bot_seeds
-
-
-def _wins(winners: Any, names: Any) -> list[float]:
-    won = set(winners)
-    return [1 / len(won) if p in won else 0.0 for p in names]
-
-
-def _engine_loop(run: Any, same: Any) -> tuple[float, list[list[float]]]:
-    """Outspeed games/s of the rules engine and its random bots in a plain loop
-    (``outspeed.bots.play_game``: no cartridge, no protocol, no harness), the run's games with
-    the run's seeds; and each game's shares of the win."""
-    from outspeed.bots import RandomBot as EngineBot
-    from outspeed.bots import play_game
-    from outspeed.content import load_content
-    from outspeed.rules import Game
-    c = load_content()
-    names, game_seeds, bot_seeds = same
-    wins = []
-    t0 = time.perf_counter()
-    for g, b in zip(game_seeds, bot_seeds):
-        game = Game.new(names, c.tiles, seed=g, dice=c.dice, token_counts=c.token_counts, markers=c.markers)
-        play_game(game, {p: EngineBot(b[k]) for k, p in enumerate(names)})
-        wins.append(game.state.winners)
-    rate = len(game_seeds) / (time.perf_counter() - t0)
-    return rate, [_wins(w, names) for w in wins]
-
-
-def _protocol_loop(run: Any, same: Any) -> float:
-    """Games/s of the same games through the game protocol alone: the cartridge's games and
-    its random bots (``bitbox.bots.play``, each bot made as the runner makes it), no harness
-    (no seeds derived, no records)."""
-    from bitbox.simulation.runner import Seating
-    cartridge = find(run.game)
-    seating = Seating(run, cartridge)
-    names, game_seeds, bot_seeds = same
-    t0 = time.perf_counter()
-    for g, b in zip(game_seeds, bot_seeds):
-        play(cartridge.new(names, g, {}), {p: seating.bot("random", b[k]) for k, p in enumerate(names)})
-    return len(game_seeds) / (time.perf_counter() - t0)
-
-
-# The loops counted by instructions(): each a script run with the number of games (and the
-# players' names, unused: the run says them), on the research section's run (seed 3, 4 random
-# players). A first game, counted in both runs (N games and none), does any late import.
-_INSTRUCTION_PRELUDE = """
-import sys
-from bitbox_tools.bench.research import Run, _same_games
-n = int(sys.argv[1])
-run = Run("outspeed", n + 1, 4, ("random",), seed=3)
-same = _same_games(run)
-"""
-INSTRUCTION_SCRIPTS = {
-    "engine loop": _INSTRUCTION_PRELUDE + "from bitbox_tools.bench.research import _engine_loop\n_engine_loop(run, same)\n",
-    "protocol loop": _INSTRUCTION_PRELUDE + "from bitbox_tools.bench.research import _protocol_loop\n"
-                                            "_protocol_loop(run, same)\n",
-    "simulate": _INSTRUCTION_PRELUDE + "from bitbox.simulation.games import records\nlist(records(run))\n",
-    "simulate, protocol only": _INSTRUCTION_PRELUDE + "from bitbox.simulation.games import records\n"
-                                                      "list(records(run, playout=False))\n",
-}
+# The simulate rows' loops (tools/bench/simloops.py, light enough for --instructions).
+_same_games, _wins, _engine_loop, _protocol_loop = same_games, wins, engine_loop, protocol_loop
+INSTRUCTION_SCRIPTS, _INSTRUCTION_PRELUDE = simloops.INSTRUCTION_SCRIPTS, simloops.PRELUDE
 
 
 def instructions(games: int = 200) -> dict[str, float]:

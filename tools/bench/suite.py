@@ -160,7 +160,8 @@ def research_rows(quick: bool) -> list[Row]:
         note = f"{s['games']} Outspeed games, 4 random players, {s['cores']} cores; records identical to 1 worker"
         if label == "1 worker":
             proto = s["protocol_games_per_s"]
-            note = (f"{s['games']} Outspeed games, 4 random players; the engine loop plays the same games (same "
+            note = (f"{s['games']} Outspeed games, 4 random players, bitbox simulate's path (the cartridge's playout; "
+                    f"records checked identical to the protocol's); the engine loop plays the same games (same "
                     f"winners); the same games through the protocol alone: {proto:,.0f} games/s (protocol / engine "
                     f"{proto / base:.2f}, simulate / protocol {s[label] / proto:.2f})")
         if label == "ray pool":
