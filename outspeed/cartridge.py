@@ -382,6 +382,9 @@ def _playout(game: OutspeedGame, bots: Mapping[Player, Any], on_events: Callable
     engine = game.engine
     s = engine.state
     read = SHELF.read
+    # SHELF.read(programs) looked up inline: its entries hold their mappings, so an id found
+    # is that mapping's even if the shelf has started over since (this dict then unchanged).
+    known_programs = SHELF._programs
 
     def asked() -> dict[Player, Prompt]:        # the protocol's prompts, only for ``answered``
         game.changed()
@@ -408,7 +411,8 @@ def _playout(game: OutspeedGame, bots: Mapping[Player, Any], on_events: Callable
                 for p, programs in engine.program_options().items():
                     view, bot = seats[p]
                     view._view = None
-                    read_legal = read(programs)
+                    known = known_programs.get(id(programs))
+                    read_legal: Any = known[1].legal if known is not None else read(programs)
                     choice = bot.program(view, read_legal)
                     if choice.number is not None and not read_legal.get(choice.path, True):
                         choice = Choice(choice.path)        # (as apply takes it: _canonical)

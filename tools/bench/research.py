@@ -148,13 +148,16 @@ def simulate_figures(games: int, use_ray: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"games": games, "cores": usable_cores()}
     reference: list[Any] = []
     best = {"engine": 0.0, "protocol": 0.0, "1 worker": 0.0}
+    cpu = {"engine": 0.0, "protocol": 0.0, "1 worker": 0.0}      # games per CPU second of this process
     for _ in range(2):                  # taken in turn, the best of each: a change of load moves all alike
-        rate, engine_wins = _engine_loop(run, same)
-        best["engine"] = max(best["engine"], rate)
-        best["protocol"] = max(best["protocol"], _protocol_loop(run, same))
-        t0 = time.perf_counter()
+        rate, engine_wins, engine_cpu = _engine_loop(run, same)
+        best["engine"], cpu["engine"] = max(best["engine"], rate), max(cpu["engine"], engine_cpu)
+        rate, protocol_cpu = _protocol_loop(run, same)
+        best["protocol"], cpu["protocol"] = max(best["protocol"], rate), max(cpu["protocol"], protocol_cpu)
+        c0, t0 = time.process_time(), time.perf_counter()
         got = list(records(run, workers=1))
         best["1 worker"] = max(best["1 worker"], games / (time.perf_counter() - t0))
+        cpu["1 worker"] = max(cpu["1 worker"], games / (time.process_time() - c0))
         if not reference:                   # (untimed) the same records with every game through the protocol
             assert got == list(records(run, workers=1, playout=False)), "the playout played other games"
         reference = reference or got
@@ -162,6 +165,7 @@ def simulate_figures(games: int, use_ray: bool) -> dict[str, Any]:
         assert [r["wins"] for r in got] == engine_wins, "the engine loop played other games than simulate"
     out["engine_games_per_s"], out["protocol_games_per_s"], out["1 worker"] = \
         best["engine"], best["protocol"], best["1 worker"]
+    out["cpu_games_per_s"] = cpu
     t0 = time.perf_counter()
     got = list(records(run, workers=2))
     out["2 workers"] = games / (time.perf_counter() - t0)
@@ -235,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"simulate, {s['games']} Outspeed games at 4 players: engine alone {s['engine_games_per_s']:,.0f} games/s, "
           f"the same games through the protocol {s['protocol_games_per_s']:,.0f} games/s "
           f"(ratio {s['protocol_games_per_s'] / s['engine_games_per_s']:.2f})")
+    c = s["cpu_games_per_s"]
+    print(f"  by CPU time: engine {c['engine']:,.0f}, protocol {c['protocol']:,.0f}, 1 worker {c['1 worker']:,.0f} "
+          f"games per CPU second (1 worker / engine {c['1 worker'] / c['engine']:.2f})")
     for label in ("1 worker", "2 workers", "ray pool"):
         if label in s:
             print(f"  {label}: {s[label]:,.0f} games/s (ratio {s[label] / s['engine_games_per_s']:.2f})")

@@ -32,10 +32,11 @@ def wins(winners: Any, names: Any) -> list[float]:
     return [1 / len(won) if p in won else 0.0 for p in names]
 
 
-def engine_loop(run: Any, same: Any) -> tuple[float, list[list[float]]]:
+def engine_loop(run: Any, same: Any) -> tuple[float, list[list[float]], float]:
     """Outspeed games/s of the rules engine and its random bots in a plain loop
     (``outspeed.bots.play_game``: no cartridge, no protocol, no harness), the run's games with
-    the run's seeds; and each game's shares of the win."""
+    the run's seeds; each game's shares of the win; and games per CPU second (this process's
+    time: less moved by other work on the machine than the wall clock)."""
     from outspeed.bots import RandomBot as EngineBot
     from outspeed.bots import play_game
     from outspeed.content import load_content
@@ -43,27 +44,27 @@ def engine_loop(run: Any, same: Any) -> tuple[float, list[list[float]]]:
     c = load_content()
     names, game_seeds, bot_seeds = same
     shares = []
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     for g, b in zip(game_seeds, bot_seeds):
         game = Game.new(names, c.tiles, seed=g, dice=c.dice, token_counts=c.token_counts, markers=c.markers)
         play_game(game, {p: EngineBot(b[k]) for k, p in enumerate(names)})
         shares.append(game.state.winners)
-    rate = len(game_seeds) / (time.perf_counter() - t0)
-    return rate, [wins(w, names) for w in shares]
+    rate, cpu = len(game_seeds) / (time.perf_counter() - t0), len(game_seeds) / (time.process_time() - c0)
+    return rate, [wins(w, names) for w in shares], cpu
 
 
-def protocol_loop(run: Any, same: Any) -> float:
-    """Games/s of the same games through the game protocol alone: the cartridge's games and
-    its random bots (``bitbox.bots.play``, each bot made as the runner makes it), no harness
-    (no seeds derived, no records)."""
+def protocol_loop(run: Any, same: Any) -> tuple[float, float]:
+    """Games/s (and games per CPU second) of the same games through the game protocol alone:
+    the cartridge's games and its random bots (``bitbox.bots.play``, each bot made as the
+    runner makes it), no harness (no seeds derived, no records)."""
     from bitbox.simulation.runner import Seating
     cartridge = find(run.game)
     seating = Seating(run, cartridge)
     names, game_seeds, bot_seeds = same
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     for g, b in zip(game_seeds, bot_seeds):
         play(cartridge.new(names, g, {}), {p: seating.bot("random", b[k]) for k, p in enumerate(names)})
-    return len(game_seeds) / (time.perf_counter() - t0)
+    return len(game_seeds) / (time.perf_counter() - t0), len(game_seeds) / (time.process_time() - c0)
 
 
 # The loops counted by research.instructions(): each a script run with the number of games (and the

@@ -164,6 +164,10 @@ def research_rows(quick: bool) -> list[Row]:
                     f"records checked identical to the protocol's); the engine loop plays the same games (same "
                     f"winners); the same games through the protocol alone: {proto:,.0f} games/s (protocol / engine "
                     f"{proto / base:.2f}, simulate / protocol {s[label] / proto:.2f})")
+            cpu = s.get("cpu_games_per_s")
+            if cpu:
+                note += (f"; by CPU time (this process's, less moved by the machine's load): simulate / engine "
+                         f"{cpu['1 worker'] / cpu['engine']:.2f}, protocol / engine {cpu['protocol'] / cpu['engine']:.2f}")
         if label == "ray pool":
             note += f"; a local Ray instance ({s['ray_cpus']} CPUs) started in {s['ray_start_s']:.1f} s, not counted"
         target = {"target": f">= {SIMULATE_TARGET:g}", "ok": s[label] / base >= SIMULATE_TARGET} \
