@@ -147,7 +147,7 @@ class LastOneAliveGame(EngineGame[Game]):
 
 def _playout(game: LastOneAliveGame, bots: Mapping[Player, Any],
              on_events: Callable[[Sequence[Event]], None] | None,
-             answered: Callable[[Player, Prompt, Any], None] | None) -> bool:
+             answered: Callable[[Player, Prompt, Any], None] | None) -> int | None:
     """:meth:`LastOneAliveCartridge.playout`: the protocol's loop without its generic parts.
     A prompt that lists one option (an ``auto`` prompt with a single legal answer: about half
     a game's prompts) is answered by applying it, without making the prompt: both of the
@@ -161,12 +161,14 @@ def _playout(game: LastOneAliveGame, bots: Mapping[Player, Any],
     for p in game.players:
         bot = bots.get(p)
         if type(bot) is not RandomBot and type(bot) is not CarefulBot:     # not one of the shelf's: the protocol
-            return False
+            return None
         seats[p] = (LazyView(game, p), bot)
     engine = game.engine
     s = engine.state
     auto_answer, legal_now, apply_auto = engine.auto_answer, engine.legal, engine.apply
+    applies = 0
     while not s.finished:
+        applies += 1                                # (each pass applies one answer)
         if answered is None:
             auto = auto_answer()
             if auto is not None:
@@ -189,7 +191,7 @@ def _playout(game: LastOneAliveGame, bots: Mapping[Player, Any],
         events = game.apply({player: action})
         if on_events is not None:
             on_events(events)
-    return True
+    return applies
 
 
 def _bot(name: str, cartridge: "LastOneAliveCartridge", seed: int | None) -> Any:
@@ -313,13 +315,13 @@ class LastOneAliveCartridge(EngineCartridge):
 
     def playout(self, game: AnyGame, bots: Mapping[Player, Any],
                 on_events: Callable[[Sequence[Event]], None] | None = None,
-                answered: Callable[[Player, Prompt, Any], None] | None = None) -> bool:
+                answered: Callable[[Player, Prompt, Any], None] | None = None) -> int | None:
         """The protocol's optional ``playout`` (docs/games.md): ``game`` played to its end by
         ``bots`` exactly as :func:`bitbox.bots.play` plays it (the same answers, events, applies
         and final state), without the protocol's generic loop, when every seat's bot is one of
-        this cartridge's (``random``: the console's :class:`bitbox.bots.RandomBot`, ``careful``);
-        False, with nothing done, otherwise."""
-        return isinstance(game, LastOneAliveGame) and _playout(game, bots, on_events, answered)
+        this cartridge's (``random``: the console's :class:`bitbox.bots.RandomBot`, ``careful``):
+        the number of applies; None, with nothing done, otherwise."""
+        return _playout(game, bots, on_events, answered) if isinstance(game, LastOneAliveGame) else None
 
     @property
     def statistics(self) -> Any:

@@ -367,7 +367,7 @@ class PromptBot:
 
 
 def _playout(game: OutspeedGame, bots: Mapping[Player, Any], on_events: Callable[[Sequence[GameEvent]], None] | None,
-             answered: Callable[[Player, Prompt, Action], None] | None) -> bool:
+             answered: Callable[[Player, Prompt, Action], None] | None) -> int | None:
     """:meth:`OutspeedCartridge.playout`: the engine's own loop (as :func:`outspeed.bots.play_game`
     plays it), each seat's engine bot handed what :meth:`PromptBot.choose` hands it from the
     protocol's prompt (the same legal programs and bonus tokens, the same view), each phase's
@@ -377,7 +377,7 @@ def _playout(game: OutspeedGame, bots: Mapping[Player, Any], on_events: Callable
     for p in game.players:
         bot = bots.get(p)
         if type(bot) is not PromptBot:          # another bot (the search bot, a foreign one): the protocol
-            return False
+            return None
         seats[p] = (LazyView(game, p), bot.bot)
     engine = game.engine
     s = engine.state
@@ -390,6 +390,7 @@ def _playout(game: OutspeedGame, bots: Mapping[Player, Any], on_events: Callable
         game.changed()
         return {pr.player: pr for pr in game.prompts()}
 
+    applies = 0
     try:
         while not s.finished:
             phase = s.phase
@@ -430,13 +431,14 @@ def _playout(game: OutspeedGame, bots: Mapping[Player, Any], on_events: Callable
                 events = engine.keep(p, token)
             else:
                 raise GameError("the game is not finished but asks nobody anything")
+            applies += 1
             if on_events is not None:
                 on_events(events)
     except Refused as exc:                      # a bot's answer the rules refuse (not one of its options)
         raise Refusal(exc.codes, str(exc)) from None
     finally:
         game.changed()                          # the prompts kept belong to an earlier state
-    return True
+    return applies
 
 
 def _bot(make: Any, name: str, cartridge: "OutspeedCartridge", seed: int | None) -> PromptBot:
@@ -517,13 +519,13 @@ class OutspeedCartridge(EngineCartridge):
 
     def playout(self, game: AnyGame, bots: Mapping[Player, Any],
                 on_events: Callable[[Sequence[GameEvent]], None] | None = None,
-                answered: Callable[[Player, Prompt, Action], None] | None = None) -> bool:
+                answered: Callable[[Player, Prompt, Action], None] | None = None) -> int | None:
         """The protocol's optional ``playout`` (docs/games.md): ``game`` played to its end by
         ``bots`` exactly as :func:`bitbox.bots.play` plays it (the same answers, events, applies
         and final state), in the engine's own loop, when every seat's bot is one of this
-        cartridge's (:class:`PromptBot`, as :attr:`bots` makes them); False, with nothing done,
-        otherwise."""
-        return isinstance(game, OutspeedGame) and _playout(game, bots, on_events, answered)
+        cartridge's (:class:`PromptBot`, as :attr:`bots` makes them): the number of applies;
+        None, with nothing done, otherwise."""
+        return _playout(game, bots, on_events, answered) if isinstance(game, OutspeedGame) else None
 
     @property
     def statistics(self) -> "OutspeedStatistics":

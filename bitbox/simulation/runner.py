@@ -225,7 +225,7 @@ class Seating:
         self.cartridge = cartridge
         hook = getattr(cartridge, "playout", None) if playout else None
         #: the cartridge's ``playout`` (docs/games.md), or None: every game through the protocol
-        self.playout: Callable[..., bool] | None = hook if callable(hook) else None
+        self.playout: Callable[..., int | None] | None = hook if callable(hook) else None
         self.names = player_names(cartridge, config.players)
         self.options = config.cartridge_options()
         self.budget = getattr(config, "search", None)       # the search bot's, when it plays
@@ -287,15 +287,6 @@ def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statisti
     bot_seed = seeds.bot_seed
     for k, p in enumerate(names):
         bots[p] = seating.bot(kinds[k], bot_seed(namespace, gseed, k))
-    applied: list[Sequence[GameEvent]] = []         # each apply's events (counted)
-    on_events: Callable[[Sequence[GameEvent]], None] = applied.append
-    if watch is not None:
-        seen = watch.events
-
-        def both(events: Sequence[GameEvent]) -> None:
-            applied.append(events)
-            seen(events)
-        on_events = both
     playout = seating.playout
     by_player: Callable[[Player, Prompt, Any], None] | None = None
     if answered is not None:
@@ -304,16 +295,28 @@ def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statisti
         def seen_by_seat(player: Player, prompt: Prompt, action: Any) -> None:
             answered(seat_of[player], prompt, action)
         by_player = seen_by_seat
-    # The cartridge's own loop when it plays these bots itself (the same game: docs/games.md),
-    # else the protocol's.
-    if playout is None or not playout(game, bots, on_events, by_player):
+    # The cartridge's own loop when it plays these bots itself (the same game: docs/games.md;
+    # it counts the applies), else the protocol's.
+    applies = playout(game, bots, watch.events if watch is not None else None, by_player) \
+        if playout is not None else None
+    if applies is None:
+        applied: list[Sequence[GameEvent]] = []         # each apply's events (counted)
+        on_events: Callable[[Sequence[GameEvent]], None] = applied.append
+        if watch is not None:
+            seen = watch.events
+
+            def both(events: Sequence[GameEvent]) -> None:
+                applied.append(events)
+                seen(events)
+            on_events = both
         if answered is not None:
             bots = {p: _Answers(bot, k, answered) for k, (p, bot) in enumerate(bots.items())}
         play(game, bots, on_events)
+        applies = len(applied)
     winners = set(game.winners)
     share = 1 / len(winners) if winners else 0.0
     record: Record = {"index": index, "seed": gseed, "bots": kinds,
-                      "wins": [share if p in winners else 0.0 for p in names], "prompts": len(applied)}
+                      "wins": [share if p in winners else 0.0 for p in names], "prompts": applies}
     if watch is not None:
         record.update(watch.record())
     return record

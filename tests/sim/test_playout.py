@@ -53,7 +53,8 @@ def _traces(name, players, kinds, seed, options=None):
         answers: list = []
         applies: list = []
         if through_playout:
-            assert cartridge.playout(game, bots, applies.append, lambda *a, seen=answers: seen.append(a)) is True
+            count = cartridge.playout(game, bots, applies.append, lambda *a, seen=answers: seen.append(a))
+            assert count == len(applies)                # it says how many applies it made
         else:
             play(game, {p: Recorded(b, p, answers) for p, b in bots.items()}, applies.append)
         assert game.finished and not game.prompts()
@@ -130,11 +131,11 @@ def test_the_runner_plays_own_bots_by_the_playout_and_others_through_the_protoco
     bots = _bots(cartridge, SEAT_COLOURS[:3], ("random",), 1)
     states = [b.rng.getstate() if hasattr(b, "rng") and b.rng is not None else None for b in bots.values()]
     for odd in (Foreign(3), SearchBot(cartridge, 3, Budget(rollouts=2))):
-        assert cartridge.playout(game, {**bots, SEAT_COLOURS[2]: odd}) is False
+        assert cartridge.playout(game, {**bots, SEAT_COLOURS[2]: odd}) is None
         assert game.to_data() == before                 # nothing done: not a draw, not an apply
         assert [b.rng.getstate() if hasattr(b, "rng") and b.rng is not None else None
                 for b in bots.values()] == states
-    assert cartridge.playout(game, {p: b for p, b in itertools.islice(bots.items(), 2)}) is False  # a seat without a bot
+    assert cartridge.playout(game, {p: b for p, b in itertools.islice(bots.items(), 2)}) is None  # a seat without a bot
 
 
 def test_a_seat_the_playout_does_not_know_goes_through_the_protocol():
@@ -160,7 +161,7 @@ def test_an_auto_prompt_with_several_options_is_the_bots_to_answer():
             bots = _bots(cartridge, names, ("random",), seed)
             applies: list = []
             if through_playout:
-                assert cartridge.playout(game, bots, applies.append) is True
+                assert cartridge.playout(game, bots, applies.append) == len(applies)
             else:
                 seen: list = []
                 play(game, {p: Recorded(b, p, seen) for p, b in bots.items()}, applies.append)
