@@ -415,10 +415,10 @@ def _playout(game: OutspeedGame, bots: Mapping[Player, Any], on_events: Callable
                     known = known_programs.get(id(programs))
                     read_legal: Any = known[1].legal if known is not None else read(programs)
                     choice = bot.program(view, read_legal)
+                    if prompts is not None and answered is not None:
+                        answered(p, prompts[p], choice)     # (the bot's answer, as given)
                     if choice.number is not None and not read_legal.get(choice.path, True):
                         choice = Choice(choice.path)        # (as apply takes it: _canonical)
-                    if prompts is not None and answered is not None:
-                        answered(p, prompts[p], choice)
                     choices[p] = choice
                 events = engine.program(choices)
             elif phase == "draw":
