@@ -5,7 +5,9 @@ A game of a run is played like this (:func:`play_one`): game ``i`` of a run seed
 seeded from ``(S, i)`` and the bot in seat ``k`` (0-based) from ``(game seed, k)`` in the run's
 namespace (:mod:`.seeds`); the players are the seat colours; ``cartridge.new(players, seed,
 options)``; every seat's bot made by :func:`bitbox.bots.make_bot` (any bot name the cartridge or
-the console knows); the prompts answered until the game ends (:func:`bitbox.bots.play`). A
+the console knows); the prompts answered until the game ends (:func:`bitbox.bots.play`), or, when
+the cartridge has a ``playout`` that plays every seat's bot itself, the game played by it: the
+same game, its applies counted by it (docs/games.md, "The playout"). A
 game's record is plain data (cheap to pickle): ``index``, ``seed``, ``bots`` (the bot in each
 seat), ``wins`` (each seat's share of the win: 1/k for each of k winners), ``prompts`` (the
 applies it took), then what the cartridge's statistics hook records. Records come back in
