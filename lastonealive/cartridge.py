@@ -150,7 +150,7 @@ def _playout(game: LastOneAliveGame, bots: Mapping[Player, Any],
              answered: Callable[[Player, Prompt, Any], None] | None) -> int | None:
     """:meth:`LastOneAliveCartridge.playout`: the protocol's loop without its generic parts.
     A prompt that lists one option (an ``auto`` prompt with a single legal answer: about two thirds
-    a game's prompts) is answered by applying it, without making the prompt: both of the
+    of a game's prompts) is answered by applying it, without making the prompt: both of the
     cartridge's bots answer a one-option prompt with that option and draw nothing. Every
     other prompt is the game's own (:meth:`LastOneAliveGame.prompts`), answered by its
     player's bot from the same view, and applied as :meth:`LastOneAliveGame.apply` applies it."""
