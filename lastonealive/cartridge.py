@@ -14,7 +14,7 @@ answers are the options, its refusal codes the refusals.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -144,6 +144,55 @@ class LastOneAliveGame(EngineGame[Game]):
                 if f not in s.faces[t]:
                     raise GameError(f"{f!r} is not a face of the {t} die ({', '.join(s.faces[t])})")
             s.queued.setdefault(t, []).extend(str(f) for f in faces)
+
+
+def _playout(game: LastOneAliveGame, bots: Mapping[Player, Any],
+             on_events: Callable[[Sequence[Event]], None] | None,
+             answered: Callable[[Player, Prompt, Any], None] | None) -> int | None:
+    """:meth:`LastOneAliveCartridge.playout`: the protocol's loop without its generic parts.
+    A prompt that lists one option (an ``auto`` prompt with a single legal answer: about two thirds
+    of a game's prompts) is answered by applying it, without making the prompt: both of the
+    cartridge's bots answer a one-option prompt with that option and draw nothing. Every
+    other prompt is the game's own (:meth:`LastOneAliveGame.prompts`), answered by its
+    player's bot from the same view, and applied as :meth:`LastOneAliveGame.apply` applies it."""
+    from bitbox.bots.base import LazyView, RandomBot
+
+    from .strategy import CarefulBot
+    seats: dict[Player, tuple[Any, Any]] = {}
+    for p in game.players:
+        bot = bots.get(p)
+        if type(bot) is not RandomBot and type(bot) is not CarefulBot:     # not one of the shelf's: the protocol
+            return None
+        seats[p] = (LazyView(game, p), bot)
+    engine = game.engine
+    s = engine.state
+    auto_answer, legal_now, apply_auto = engine.auto_answer, engine.legal, engine.apply
+    applies = 0
+    while not s.finished:
+        applies += 1                                # (each pass applies one answer)
+        if answered is None:
+            auto = auto_answer()
+            if auto is not None:
+                legal = legal_now()
+                if len(legal.actions) == 1 and not legal.families:      # the prompt's one option
+                    events: Sequence[Event] = apply_auto(auto)
+                    if on_events is not None:
+                        on_events(events)
+                    continue
+        prompt, = game.prompts()
+        player = prompt.player
+        seat = seats.get(player)
+        if seat is None:
+            raise GameError(f"no bot plays {player}")
+        view, bot = seat
+        view._view = None
+        action = bot.choose(view, prompt)
+        if answered is not None:
+            answered(player, prompt, action)
+        events = game.apply({player: action})
+        if on_events is not None:
+            on_events(events)
+    return applies
 
 
 def _bot(name: str, cartridge: "LastOneAliveCartridge", seed: int | None) -> Any:
@@ -316,6 +365,16 @@ class LastOneAliveCartridge(EngineCartridge):
         rollouts stop when the deciding player's turn is over."""
         from .strategy import evaluate
         return evaluate(game.engine, player) if isinstance(game, LastOneAliveGame) else None
+
+    def playout(self, game: AnyGame, bots: Mapping[Player, Any],
+                on_events: Callable[[Sequence[Event]], None] | None = None,
+                answered: Callable[[Player, Prompt, Any], None] | None = None) -> int | None:
+        """The protocol's optional ``playout`` (docs/games.md): ``game`` played to its end by
+        ``bots`` exactly as :func:`bitbox.bots.play` plays it (the same answers, events, applies
+        and final state), without the protocol's generic loop, when every seat's bot is one of
+        this cartridge's (``random``: the console's :class:`bitbox.bots.RandomBot`, ``careful``):
+        the number of applies; None, with nothing done, otherwise."""
+        return _playout(game, bots, on_events, answered) if isinstance(game, LastOneAliveGame) else None
 
     @property
     def statistics(self) -> Any:

@@ -30,7 +30,7 @@ the bridge holds the bonus pile; ``physical``: the pile is on the table). The co
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
@@ -287,6 +287,17 @@ class _Shelf:
         return made
 
 
+    def read(self, legal: Mapping[str, Sequence[int]]) -> Mapping[str, Sequence[int]]:
+        """The legal programs ``legal`` (a player's :meth:`Game.program_options`) as the bots
+        read them from a programming prompt (its options' ``legal``), without the prompt: the
+        same object :meth:`program_prompts` would hand them (for :meth:`OutspeedCartridge.playout`)."""
+        known = self._programs.get(id(legal))              # (its mapping, alive while kept: the key is its)
+        if known is None:
+            self._full()
+            known = self._programs[id(legal)] = (legal, _programs(legal))
+        return known[1].legal                               # type: ignore[return-value]
+
+
 def _programs(legal: Mapping[str, Sequence[int]]) -> _Listed:
     """A programming prompt's options: each legal path (left, center, right) with each of its
     legal numbers, or alone when it takes none; with the same programs as the bots read them
@@ -360,6 +371,81 @@ class PromptBot:
             return self.bot.bonus(view, _NOTHING if options is _NONE else options)  # type: ignore[arg-type]
         drawn = prompt.context.get("drawn")
         return self.bot.keep(view, drawn if isinstance(drawn, list) else list(prompt.options))  # type: ignore[arg-type]
+
+
+def _playout(game: OutspeedGame, bots: Mapping[Player, Any], on_events: Callable[[Sequence[GameEvent]], None] | None,
+             answered: Callable[[Player, Prompt, Action], None] | None) -> int | None:
+    """:meth:`OutspeedCartridge.playout`: the engine's own loop (as :func:`outspeed.bots.play_game`
+    plays it), each seat's engine bot handed what :meth:`PromptBot.choose` hands it from the
+    protocol's prompt (the same legal programs and bonus tokens, the same view), each phase's
+    answers applied as :meth:`OutspeedGame.apply` applies them."""
+    from bitbox.bots.base import LazyView
+    seats: dict[Player, tuple[Any, Any]] = {}
+    for p in game.players:
+        bot = bots.get(p)
+        if type(bot) is not PromptBot:          # another bot (the search bot, a foreign one): the protocol
+            return None
+        seats[p] = (LazyView(game, p), bot.bot)
+    engine = game.engine
+    s = engine.state
+    read = SHELF.read
+    # SHELF.read(programs) looked up inline: its entries hold their mappings, so an id found
+    # is that mapping's even if the shelf has started over since (this dict then unchanged).
+    known_programs = SHELF._programs
+
+    def asked() -> dict[Player, Prompt]:        # the protocol's prompts, only for ``answered``
+        game.changed()
+        return {pr.player: pr for pr in game.prompts()}
+
+    applies = 0
+    try:
+        while not s.finished:
+            phase = s.phase
+            prompts = asked() if answered is not None else None
+            if phase == "bonus" and s.tile is not None:
+                plays: dict[Player, str] = {}
+                for p, legal in engine.bonus_options().items():
+                    view, bot = seats[p]
+                    view._view = None
+                    tokens = legal if legal is _NOTHING else tuple(legal)
+                    token = bot.bonus(view, _NOTHING if tokens is _NOTHING or tokens == _NONE else tokens)
+                    if prompts is not None and answered is not None:
+                        answered(p, prompts[p], token)
+                    if token is not None:
+                        plays[p] = token
+                events = engine.play_bonus(plays)
+            elif phase == "programming":
+                choices: dict[Player, Choice] = {}
+                for p, programs in engine.program_options().items():
+                    view, bot = seats[p]
+                    view._view = None
+                    known = known_programs.get(id(programs))
+                    read_legal: Any = known[1].legal if known is not None else read(programs)
+                    choice = bot.program(view, read_legal)
+                    if prompts is not None and answered is not None:
+                        answered(p, prompts[p], choice)     # (the bot's answer, as given)
+                    if choice.number is not None and not read_legal.get(choice.path, True):
+                        choice = Choice(choice.path)        # (as apply takes it: _canonical)
+                    choices[p] = choice
+                events = engine.program(choices)
+            elif phase == "draw":
+                p = s.draw_queue[0]
+                view, bot = seats[p]
+                view._view = None
+                token = bot.keep(view, list(s.drawn))
+                if prompts is not None and answered is not None:
+                    answered(p, prompts[p], token)
+                events = engine.keep(p, token)
+            else:
+                raise GameError("the game is not finished but asks nobody anything")
+            applies += 1
+            if on_events is not None:
+                on_events(events)
+    except Refused as exc:                      # a bot's answer the rules refuse (not one of its options)
+        raise Refusal(exc.codes, str(exc)) from None
+    finally:
+        game.changed()                          # the prompts kept belong to an earlier state
+    return applies
 
 
 def _bot(make: Any, name: str, cartridge: "OutspeedCartridge", seed: int | None) -> PromptBot:
@@ -437,6 +523,16 @@ class OutspeedCartridge(EngineCartridge):
             s.drawn = [pool.pop() for _ in s.drawn]
         s.pile = pool
         return OutspeedGame(copy)
+
+    def playout(self, game: AnyGame, bots: Mapping[Player, Any],
+                on_events: Callable[[Sequence[GameEvent]], None] | None = None,
+                answered: Callable[[Player, Prompt, Action], None] | None = None) -> int | None:
+        """The protocol's optional ``playout`` (docs/games.md): ``game`` played to its end by
+        ``bots`` exactly as :func:`bitbox.bots.play` plays it (the same answers, events, applies
+        and final state), in the engine's own loop, when every seat's bot is one of this
+        cartridge's (:class:`PromptBot`, as :attr:`bots` makes them): the number of applies;
+        None, with nothing done, otherwise."""
+        return _playout(game, bots, on_events, answered) if isinstance(game, OutspeedGame) else None
 
     @property
     def statistics(self) -> "OutspeedStatistics":

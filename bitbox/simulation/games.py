@@ -180,15 +180,17 @@ def csv_columns(players: int) -> list[Column]:
 
 
 def records(run: Run, workers: int = 1, progress: Progress | None = None, ray: str | None = None,
-            on_start: Callable[[int], None] | None = None) -> Iterator[Record]:
+            on_start: Callable[[int], None] | None = None, playout: bool = True) -> Iterator[Record]:
     """Every game's record, in game-index order, on ``workers`` processes, or on Ray's pool
     when ``ray`` is not None (an address, or "" for a Ray instance on this machine;
-    :mod:`bitbox.simulation.cluster`): the same records either way."""
+    :mod:`bitbox.simulation.cluster`): the same records either way. ``playout``: False plays
+    every game through the protocol, never the cartridge's ``playout`` (the same records)."""
     run.check()
-    return runner.records(run, workers, progress, ray, on_start, with_statistics=False)
+    return runner.records(run, workers, progress, ray, on_start, with_statistics=False, playout=playout)
 
 
-def simulate(run: Run, workers: int = 1, progress: Progress | None = None, ray: str | None = None) -> Summary:
+def simulate(run: Run, workers: int = 1, progress: Progress | None = None, ray: str | None = None,
+             playout: bool = True) -> Summary:
     start = time.perf_counter()
     summary = Summary(run, workers=workers)
 
@@ -196,7 +198,7 @@ def simulate(run: Run, workers: int = 1, progress: Progress | None = None, ray: 
         summary.workers = n
 
     try:
-        for r in records(run, workers, progress, ray, started):
+        for r in records(run, workers, progress, ray, started, playout):
             summary.add(r)
     finally:
         if progress is not None:

@@ -5,7 +5,9 @@ A game of a run is played like this (:func:`play_one`): game ``i`` of a run seed
 seeded from ``(S, i)`` and the bot in seat ``k`` (0-based) from ``(game seed, k)`` in the run's
 namespace (:mod:`.seeds`); the players are the seat colours; ``cartridge.new(players, seed,
 options)``; every seat's bot made by :func:`bitbox.bots.make_bot` (any bot name the cartridge or
-the console knows); the prompts answered until the game ends (:func:`bitbox.bots.play`). A
+the console knows); the prompts answered until the game ends (:func:`bitbox.bots.play`), or, when
+the cartridge has a ``playout`` that plays every seat's bot itself, the game played by it: the
+same game, its applies counted by it (docs/games.md, "The playout"). A
 game's record is plain data (cheap to pickle): ``index``, ``seed``, ``bots`` (the bot in each
 seat), ``wins`` (each seat's share of the win: 1/k for each of k winners), ``prompts`` (the
 applies it took), then what the cartridge's statistics hook records. Records come back in
@@ -216,10 +218,16 @@ class Seating:
     more than making a bot, so it is asked once per name, not once per seat of every game. A
     game is ``cartridge.new(players, seed, options)``; a cartridge with a ``starter(players,
     options)`` (:meth:`bitbox.games.base.EngineCartridge.starter`) checks the players and
-    options once per run, at the first game, instead of at every game."""
+    options once per run, at the first game, instead of at every game.
 
-    def __init__(self, config: Any, cartridge: Cartridge) -> None:
+    ``playout``: whether games may be played by the cartridge's ``playout`` when it has one
+    (False: every game through :func:`bitbox.bots.play`; the records are the same either way)."""
+
+    def __init__(self, config: Any, cartridge: Cartridge, playout: bool = True) -> None:
         self.cartridge = cartridge
+        hook = getattr(cartridge, "playout", None) if playout else None
+        #: the cartridge's ``playout`` (docs/games.md), or None: every game through the protocol
+        self.playout: Callable[..., int | None] | None = hook if callable(hook) else None
         self.names = player_names(cartridge, config.players)
         self.options = config.cartridge_options()
         self.budget = getattr(config, "search", None)       # the search bot's, when it plays
@@ -280,22 +288,37 @@ def play_one(config: Any, index: int, cartridge: Cartridge, statistics: Statisti
     bots: dict[Player, Bot] = {}
     bot_seed = seeds.bot_seed
     for k, p in enumerate(names):
-        bot = seating.bot(kinds[k], bot_seed(namespace, gseed, k))
-        bots[p] = _Answers(bot, k, answered) if answered is not None else bot
-    applied: list[Sequence[GameEvent]] = []         # each apply's events (counted)
-    if watch is None:
-        play(game, bots, applied.append)
-    else:
-        seen = watch.events
+        bots[p] = seating.bot(kinds[k], bot_seed(namespace, gseed, k))
+    playout = seating.playout
+    by_player: Callable[[Player, Prompt, Any], None] | None = None
+    if answered is not None:
+        seat_of = {p: k for k, p in enumerate(names)}
 
-        def on_events(events: Sequence[GameEvent]) -> None:
-            applied.append(events)
-            seen(events)
+        def seen_by_seat(player: Player, prompt: Prompt, action: Any) -> None:
+            answered(seat_of[player], prompt, action)
+        by_player = seen_by_seat
+    # The cartridge's own loop when it plays these bots itself (the same game: docs/games.md;
+    # it counts the applies), else the protocol's.
+    applies = playout(game, bots, watch.events if watch is not None else None, by_player) \
+        if playout is not None else None
+    if applies is None:
+        applied: list[Sequence[GameEvent]] = []         # each apply's events (counted)
+        on_events: Callable[[Sequence[GameEvent]], None] = applied.append
+        if watch is not None:
+            seen = watch.events
+
+            def both(events: Sequence[GameEvent]) -> None:
+                applied.append(events)
+                seen(events)
+            on_events = both
+        if answered is not None:
+            bots = {p: _Answers(bot, k, answered) for k, (p, bot) in enumerate(bots.items())}
         play(game, bots, on_events)
+        applies = len(applied)
     winners = set(game.winners)
     share = 1 / len(winners) if winners else 0.0
     record: Record = {"index": index, "seed": gseed, "bots": kinds,
-                      "wins": [share if p in winners else 0.0 for p in names], "prompts": len(applied)}
+                      "wins": [share if p in winners else 0.0 for p in names], "prompts": applies}
     if watch is not None:
         record.update(watch.record())
     return record
@@ -305,21 +328,23 @@ class Job:
     """:func:`play_one` for a run, as the pool's picklable job: the cartridge goes to the worker
     processes by name (found again there), not by value."""
 
-    def __init__(self, config: Any, cartridge: Cartridge | None = None, with_statistics: bool = True) -> None:
+    def __init__(self, config: Any, cartridge: Cartridge | None = None, with_statistics: bool = True,
+                 playout: bool = True) -> None:
         self.config = config
         self.with_statistics = with_statistics
+        self.playout = playout
         self._use(cartridge)
 
     def _use(self, cartridge: Cartridge | None) -> None:
         self.cartridge = cartridge
         self.hook = statistics_of(cartridge) if cartridge is not None and self.with_statistics else None
-        self.seating = Seating(self.config, cartridge) if cartridge is not None else None
+        self.seating = Seating(self.config, cartridge, self.playout) if cartridge is not None else None
 
-    def __getstate__(self) -> tuple[Any, bool]:
-        return self.config, self.with_statistics
+    def __getstate__(self) -> tuple[Any, bool, bool]:
+        return self.config, self.with_statistics, self.playout
 
-    def __setstate__(self, state: tuple[Any, bool]) -> None:
-        self.config, self.with_statistics = state
+    def __setstate__(self, state: tuple[Any, bool, bool]) -> None:
+        self.config, self.with_statistics, self.playout = state
         self._use(None)
 
     def __call__(self, index: int) -> Record:
@@ -331,12 +356,14 @@ class Job:
 
 def records(config: Any, workers: int = 1, progress: Progress | None = None, ray: str | None = None,
             on_start: Callable[[int], None] | None = None, cartridge: Cartridge | None = None,
-            with_statistics: bool = True) -> Iterator[Record]:
+            with_statistics: bool = True, playout: bool = True) -> Iterator[Record]:
     """Every game's record, in game-index order, played on ``workers`` processes, or on Ray's
     pool when ``ray`` is not None (an address, or "" for a Ray instance on this machine:
     :mod:`.cluster`; ``on_start`` gets its number of pool processes): the same records
-    either way. ``cartridge``: the one to play in this process (else found by name)."""
-    job = Job(config, cartridge, with_statistics)
+    either way. ``cartridge``: the one to play in this process (else found by name).
+    ``playout``: False plays every game through the protocol, never the cartridge's
+    ``playout`` (the same records: a check of it)."""
+    job = Job(config, cartridge, with_statistics, playout)
     if ray is not None:
         from . import cluster
         return cluster.run_indexed(job, config.games, ray, progress, on_start)
@@ -382,12 +409,12 @@ def csv_columns(statistics: Statistics, players: int) -> list[Column]:
 
 
 def simulate(config: Config, workers: int = 1, progress: TextIO | None = None, ray: str | None = None,
-             cartridge: Cartridge | None = None) -> Result:
+             cartridge: Cartridge | None = None, playout: bool = True) -> Result:
     """Play ``config.games`` games on ``workers`` processes, or on Ray's pool when ``ray`` is
     not None (a cluster's address, or "" for a Ray instance on this machine); ``progress`` is
     the stream for the progress bar (None: no bar). The figures are the same either way.
     ``cartridge``: the cartridge to use in this process (else the one registered under
-    ``config.game``); it must have a statistics hook."""
+    ``config.game``); it must have a statistics hook. ``playout``: as for :func:`records`."""
     c = cartridge if cartridge is not None else config.cartridge()
     hook = statistics_of(c)
     if hook is None:
@@ -399,7 +426,7 @@ def simulate(config: Config, workers: int = 1, progress: TextIO | None = None, r
     colours = player_names(c, config.players)
     used = [workers]
     try:
-        for record in records(config, workers, bar, ray, lambda n: used.__setitem__(0, n), c):
+        for record in records(config, workers, bar, ray, lambda n: used.__setitem__(0, n), c, playout=playout):
             stats.add(record)
             log.add({**common_row(record["index"], record["seed"], record["bots"], record["wins"], colours,
                                   record.get("turns")), **hook.row(record)})

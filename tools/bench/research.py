@@ -24,6 +24,14 @@ on 1 and 2 worker processes and on Ray's pool against the engine alone.
   bots: no harness) split that cost: protocol ÷ engine, and simulate ÷ protocol (the
   harness's share). The engine, the protocol and 1 worker are taken in turn, twice, the best
   of each counted.
+  ``bitbox simulate`` plays these games by the cartridge's ``playout`` (its own bots in its own
+  loop, docs/games.md); the records are also checked identical to those of the same run with
+  every game through the protocol (``playout=False``), untimed.
+* **Instructions** (``--instructions``, needs valgrind): the same four loops counted by
+  callgrind in fresh interpreters (``PYTHONHASHSEED=0``; a count for N games minus the count for
+  none, divided by N): the engine loop, the protocol loop, ``bitbox simulate`` as a user runs
+  it, and ``bitbox simulate`` with every game through the protocol. Unlike games/s they do
+  not move with the machine's load.
 * **Growth.** Milliseconds per game (1 worker) for 250, 500 and 1,000 games at 4 players,
   and for every player count of each game: a run costs its number of games times the cost
   of one game, and that cost grows with the players.
@@ -38,6 +46,10 @@ from typing import Any
 from bitbox.bots import RandomBot, play
 from bitbox.games import find
 from bitbox.games.conformance import player_names
+from bitbox.simulation.games import Run
+
+from . import simloops
+from .simloops import engine_loop, protocol_loop, same_games, wins
 
 
 def _timed(fn, seconds: float) -> tuple[float, int, int]:
@@ -101,76 +113,58 @@ def env_figures(seconds: float) -> list[dict[str, Any]]:
     return out
 
 
-def _same_games(run: Any) -> tuple[tuple[str, ...], list[int], list[list[int]]]:
-    """The players, and each game's seed and its seats' bot seeds, as ``bitbox simulate``
-    derives them for ``run`` (:mod:`bitbox.simulation.seeds`): the baselines play the very
-    games the simulation plays."""
-    from bitbox.simulation import seeds
-    names = player_names(find(run.game), run.players)
-    game_seeds = [seeds.game_seed(run.namespace, run.seed, i) for i in range(run.games)]
-    bot_seeds = [[seeds.bot_seed(run.namespace, g, k) for k in range(run.players)] for g in game_seeds]
-    return names, game_seeds, bot_seeds
+# The simulate rows' loops (tools/bench/simloops.py, light enough for --instructions).
+_same_games, _wins, _engine_loop, _protocol_loop = same_games, wins, engine_loop, protocol_loop
+INSTRUCTION_SCRIPTS, _INSTRUCTION_PRELUDE = simloops.INSTRUCTION_SCRIPTS, simloops.PRELUDE
 
 
-def _wins(winners: Any, names: Any) -> list[float]:
-    won = set(winners)
-    return [1 / len(won) if p in won else 0.0 for p in names]
+def instructions(games: int = 200) -> dict[str, float]:
+    """Instructions a game (callgrind) of each loop of :data:`INSTRUCTION_SCRIPTS`, the same
+    ``games`` Outspeed games each (RuntimeError without valgrind). The engine and protocol
+    loops are given without the seeds' derivation (counted apart and taken off: the
+    wall-clock baselines derive them before the clock runs; simulate derives its own)."""
+    from .engine import instructions_per_game
+    seeds = instructions_per_game(games, 4, script=_INSTRUCTION_PRELUDE)
+    counts = {label: instructions_per_game(games, 4, script=script) for label, script in INSTRUCTION_SCRIPTS.items()}
+    for label in ("engine loop", "protocol loop"):
+        counts[label] -= seeds
+    return counts
 
 
-def _engine_loop(run: Any, same: Any) -> tuple[float, list[list[float]]]:
-    """Outspeed games/s of the rules engine and its random bots in a plain loop
-    (``outspeed.bots.play_game``: no cartridge, no protocol, no harness), the run's games with
-    the run's seeds; and each game's shares of the win."""
-    from outspeed.bots import RandomBot as EngineBot
-    from outspeed.bots import play_game
-    from outspeed.content import load_content
-    from outspeed.rules import Game
-    c = load_content()
-    names, game_seeds, bot_seeds = same
-    wins = []
-    t0 = time.perf_counter()
-    for g, b in zip(game_seeds, bot_seeds):
-        game = Game.new(names, c.tiles, seed=g, dice=c.dice, token_counts=c.token_counts, markers=c.markers)
-        play_game(game, {p: EngineBot(b[k]) for k, p in enumerate(names)})
-        wins.append(game.state.winners)
-    rate = len(game_seeds) / (time.perf_counter() - t0)
-    return rate, [_wins(w, names) for w in wins]
-
-
-def _protocol_loop(run: Any, same: Any) -> float:
-    """Games/s of the same games through the game protocol alone: the cartridge's games and
-    its random bots (``bitbox.bots.play``, each bot made as the runner makes it), no harness
-    (no seeds derived, no records)."""
-    from bitbox.simulation.runner import Seating
-    cartridge = find(run.game)
-    seating = Seating(run, cartridge)
-    names, game_seeds, bot_seeds = same
-    t0 = time.perf_counter()
-    for g, b in zip(game_seeds, bot_seeds):
-        play(cartridge.new(names, g, {}), {p: seating.bot("random", b[k]) for k, p in enumerate(names)})
-    return len(game_seeds) / (time.perf_counter() - t0)
+def print_instructions(games: int = 200) -> dict[str, float]:
+    counts = instructions(games)
+    engine = counts["engine loop"]
+    for label, n in counts.items():
+        print(f"instructions a game, {label}: {n:,.0f} (engine / this, the speed ratio: {engine / n:.3f})")
+    return counts
 
 
 def simulate_figures(games: int, use_ray: bool) -> dict[str, Any]:
-    from bitbox.simulation.games import Run, records
+    from bitbox.simulation.games import records
     from bitbox.simulation.pool import usable_cores
     run = Run("outspeed", games, 4, ("random",), seed=3)
     same = _same_games(run)
     out: dict[str, Any] = {"games": games, "cores": usable_cores()}
     reference: list[Any] = []
     best = {"engine": 0.0, "protocol": 0.0, "1 worker": 0.0}
+    cpu = {"engine": 0.0, "protocol": 0.0, "1 worker": 0.0}      # games per CPU second of this process
     for _ in range(2):                  # taken in turn, the best of each: a change of load moves all alike
-        rate, engine_wins = _engine_loop(run, same)
-        best["engine"] = max(best["engine"], rate)
-        best["protocol"] = max(best["protocol"], _protocol_loop(run, same))
-        t0 = time.perf_counter()
+        rate, engine_wins, engine_cpu = _engine_loop(run, same)
+        best["engine"], cpu["engine"] = max(best["engine"], rate), max(cpu["engine"], engine_cpu)
+        rate, protocol_cpu = _protocol_loop(run, same)
+        best["protocol"], cpu["protocol"] = max(best["protocol"], rate), max(cpu["protocol"], protocol_cpu)
+        c0, t0 = time.process_time(), time.perf_counter()
         got = list(records(run, workers=1))
         best["1 worker"] = max(best["1 worker"], games / (time.perf_counter() - t0))
+        cpu["1 worker"] = max(cpu["1 worker"], games / (time.process_time() - c0))
+        if not reference:                   # (untimed) the same records with every game through the protocol
+            assert got == list(records(run, workers=1, playout=False)), "the playout played other games"
         reference = reference or got
         assert got == reference
         assert [r["wins"] for r in got] == engine_wins, "the engine loop played other games than simulate"
     out["engine_games_per_s"], out["protocol_games_per_s"], out["1 worker"] = \
         best["engine"], best["protocol"], best["1 worker"]
+    out["cpu_games_per_s"] = cpu
     t0 = time.perf_counter()
     got = list(records(run, workers=2))
     out["2 workers"] = games / (time.perf_counter() - t0)
@@ -225,7 +219,16 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray pool")
+    parser.add_argument("--instructions", type=int, nargs="?", const=200, metavar="GAMES",
+                        help="only count the simulate loops' instructions a game (valgrind; default 200 games)")
     args = parser.parse_args(argv)
+    if args.instructions is not None:
+        try:
+            print_instructions(args.instructions)
+        except RuntimeError as exc:
+            print(f"instructions: {exc}")
+            return 1
+        return 0
     r = run(args.quick, not args.no_ray)
     for e in r["env"]:
         print(f"{e['game']} ({e['kind']} env, {e['players']} players): {e['env_steps_per_s']:,.0f} steps/s, "
@@ -235,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"simulate, {s['games']} Outspeed games at 4 players: engine alone {s['engine_games_per_s']:,.0f} games/s, "
           f"the same games through the protocol {s['protocol_games_per_s']:,.0f} games/s "
           f"(ratio {s['protocol_games_per_s'] / s['engine_games_per_s']:.2f})")
+    c = s["cpu_games_per_s"]
+    print(f"  by CPU time: engine {c['engine']:,.0f}, protocol {c['protocol']:,.0f}, 1 worker {c['1 worker']:,.0f} "
+          f"games per CPU second (1 worker / engine {c['1 worker'] / c['engine']:.2f})")
     for label in ("1 worker", "2 workers", "ray pool"):
         if label in s:
             print(f"  {label}: {s[label]:,.0f} games/s (ratio {s[label] / s['engine_games_per_s']:.2f})")

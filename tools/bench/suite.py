@@ -160,9 +160,14 @@ def research_rows(quick: bool) -> list[Row]:
         note = f"{s['games']} Outspeed games, 4 random players, {s['cores']} cores; records identical to 1 worker"
         if label == "1 worker":
             proto = s["protocol_games_per_s"]
-            note = (f"{s['games']} Outspeed games, 4 random players; the engine loop plays the same games (same "
+            note = (f"{s['games']} Outspeed games, 4 random players, bitbox simulate's path (the cartridge's playout; "
+                    f"records checked identical to the protocol's); the engine loop plays the same games (same "
                     f"winners); the same games through the protocol alone: {proto:,.0f} games/s (protocol / engine "
                     f"{proto / base:.2f}, simulate / protocol {s[label] / proto:.2f})")
+            cpu = s.get("cpu_games_per_s")
+            if cpu:
+                note += (f"; by CPU time (this process's, less moved by the machine's load): simulate / engine "
+                         f"{cpu['1 worker'] / cpu['engine']:.2f}, protocol / engine {cpu['protocol'] / cpu['engine']:.2f}")
         if label == "ray pool":
             note += f"; a local Ray instance ({s['ray_cpus']} CPUs) started in {s['ray_start_s']:.1f} s, not counted"
         target = {"target": f">= {SIMULATE_TARGET:g}", "ok": s[label] / base >= SIMULATE_TARGET} \
@@ -171,6 +176,19 @@ def research_rows(quick: bool) -> list[Row]:
                         baseline=f"{base:,.0f} games/s (the same games: the rules engine and its bots in a loop)",
                         ratio=f"{s[label] / base:.2f}", value=s[label], baseline_value=base, note=note,
                         **target))
+    if INSTRUCTIONS["against"] is not None:     # --instructions: simulate's loops counted by callgrind
+        name = "simulate: instructions a game (callgrind)"
+        try:
+            counts = mod.print_instructions(100 if quick else 200)
+        except RuntimeError as exc:
+            rows.append(not_available(name, str(exc)))
+        else:
+            now, engine_n = counts["simulate"], counts["engine loop"]
+            rows.append(Row(name, figure=f"{now:,.0f}", value=now, baseline=f"{engine_n:,.0f} (the engine loop)",
+                            baseline_value=engine_n, ratio=f"{engine_n / now:.3f}", target=f">= {SIMULATE_TARGET:g}",
+                            ok=engine_n / now >= SIMULATE_TARGET,
+                            note=f"the same games: protocol loop {counts['protocol loop']:,.0f}, simulate through "
+                                 f"the protocol only {counts['simulate, protocol only']:,.0f}; ratio = engine / simulate"))
     g = r["growth"]
     rows.append(Row(names[5], figure=", ".join(f"{n}: {ms:.2f}" for n, ms in g["games"].items()) + " ms a game",
                     note="Outspeed, 4 random players, 1 worker: a run costs games x the cost of a game"))
