@@ -12,21 +12,13 @@ import pytest
 
 import bitbox.config as bc
 from bitbox.config import ConfigError, load_yaml, parse_yaml
+from bitbox.testing.commands import one_line_error as assert_usage_error
 from bitbox_tools.reliability import alias_bomb
 
 
 def run(module: str, *args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", module, *args], input=stdin, capture_output=True, text=True,
                           timeout=timeout)
-
-
-def assert_usage_error(proc: subprocess.CompletedProcess, *words: str) -> str:
-    err = proc.stderr.strip()
-    assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], err[-2000:])
-    assert "Traceback" not in err and len(err.splitlines()) == 1, err
-    for w in words:
-        assert w in err, (w, err)
-    return err
 
 
 # --------------------------------------------------------------------------- one loader

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from bitbox.config import ConfigError, load_yaml
+from bitbox.testing.commands import one_line_error as one_line
 
 LONG = "A" * 5000                     # longer than any file name (NAME_MAX is 255 on Linux)
 
@@ -17,15 +18,6 @@ LONG = "A" * 5000                     # longer than any file name (NAME_MAX is 2
 def run(module: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", module, *args], stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, timeout=timeout)
-
-
-def one_line(proc: subprocess.CompletedProcess, *words: str) -> str:
-    err = proc.stderr.strip()
-    assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], err[-2000:])
-    assert "Traceback" not in err and len(err.splitlines()) == 1, err
-    for w in words:
-        assert w in err, (w, err)
-    return err
 
 
 # --------------------------------------------------------------------------- YAML from a pipe or a device
