@@ -21,7 +21,9 @@ import pygame
 
 from bitbox.table.home import AfterGame, Home
 
-LIMIT = 20.0                    # seconds any one step of the hand may wait (a bound, not a timing)
+LIMIT = 60.0                    # seconds any one step of the hand may wait (a bound, not a timing: each
+                                # returns as soon as the table shows it; the first one includes the
+                                # table's start, seconds on a machine busy with other work)
 
 
 class Seen:
@@ -91,6 +93,7 @@ class Hand(threading.Thread):
     def script(self) -> None:
         s = self.seen
         home = lambda: s.menu if isinstance(s.menu, Home) else None  # noqa: E731
+        self.wait("the home screen", lambda: home() is not None)
         self.wait("the home screen hears the controller", lambda: home() is not None and home()._wheels.last)
         h = home()
         self.frame("home-first")
