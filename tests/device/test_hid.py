@@ -32,9 +32,12 @@ def test_reads_reports_and_times_out():
     assert dev.opened_path == PATH.encode() and t.port == f"hid://{PATH}"
     decoder = t.decoder()
     assert decoder.feed(t.read()) == [fp.State(3, 0, 15, True, 7)]
-    started = time.monotonic()
-    assert t.read() == b""                            # hidapi's empty list on timeout
-    assert 0.05 < time.monotonic() - started < 0.5
+    spent = []
+    for _ in range(3):                                # the best of three: a busy machine may run it late once
+        started = time.monotonic()
+        assert t.read() == b""                        # hidapi's empty list on timeout
+        spent.append(time.monotonic() - started)
+    assert 0.05 < min(spent) < 0.5
     dev.push(b"\x01\x05garbage" + bytes(55))          # a bad report is counted, not raised
     assert decoder.feed(t.read()) == [] and decoder.bad_frames == 1
 
