@@ -70,6 +70,11 @@ class EmulatorProcess:
                     self.reconnected[index] += 1
                     self.reconnects += 1
 
+    def reconnections(self, index: int) -> int:
+        """How many times controller ``index`` was plugged back in (its "reconnected" lines)."""
+        with self._lock:
+            return self.reconnected[index]
+
     def links(self) -> list[str]:
         return [str(self.link_dir / f"8bitbox-{i}") for i in range(self.n)]
 
@@ -191,8 +196,7 @@ class Chaos:
             if kind == "Lost" and cycle is not None:
                 cycle["lost"] = True
         for i, cycle in list(self._cycle.items()):
-            with self.emu._lock:
-                plugged_back = self.emu.reconnected[i] >= self._pulled[i]
+            plugged_back = self.emu.reconnections(i) >= self._pulled[i]
             if plugged_back and cycle["back_at"] is None:
                 cycle["back_at"] = now
             if cycle["lost"] and plugged_back and self._connected.get(i, False):
