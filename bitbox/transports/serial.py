@@ -65,9 +65,11 @@ class SerialTransport(Transport):
         self._closed = False
         self._reading = False
         self._rfd: int | None = None
+        self._wfd: int | None = None
         # The fast path only for pyserial's own POSIX class (not subclasses such as spy://).
         if _PosixSerial is not None and type(ser) is _PosixSerial and getattr(ser, "fd", None) is not None:
             self._rfd = _blocking_reader(ser)
+            self._wfd = ser.fd                   # pyserial's own descriptor: non-blocking
 
     @classmethod
     def open(cls, url: str, baudrate: int = BAUDRATE) -> SerialTransport:
@@ -132,13 +134,36 @@ class SerialTransport(Transport):
             raise Unplugged(f"{self.port}: closed")
         try:
             with self._write_lock:
-                self._serial.write(data)
+                if self._closed:                 # (close() waits for a write under way)
+                    raise Unplugged(f"{self.port}: closed")
+                if self._wfd is not None:
+                    self._write_fd(self._wfd, data)
+                else:
+                    self._serial.write(data)
         except SerialTimeoutException:
             raise TransportError(f"{self.port}: write timed out (the controller is not reading)") from None
         except (SerialException, OSError, ValueError, TypeError, AttributeError) as exc:
             if self._closed or _is_unplug(exc):
                 raise Unplugged(f"{self.port}: {exc}") from None
             raise TransportError(f"{self.port}: write failed: {exc}") from None
+
+    def _write_fd(self, fd: int, data: bytes) -> None:
+        """Write all of ``data``, waiting at most WRITE_TIMEOUT at a time for the line to take
+        more. Unlike pyserial's write, which also gives up when its thread merely ran late (its
+        deadline is checked after each successful write, so on a busy machine a write that went
+        out is reported as timed out, and the hub would then drop a second of commands to that
+        controller), only a line that takes nothing for that long is a timeout."""
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(fd, view)
+            except (BlockingIOError, InterruptedError):
+                n = 0
+            view = view[n:]
+            if view:
+                _, ready, _ = select.select((), (fd,), (), WRITE_TIMEOUT)
+                if not ready:
+                    raise SerialTimeoutException("Write timeout")
 
     def close(self) -> None:
         with self._state:
@@ -155,7 +180,8 @@ class SerialTransport(Transport):
         except Exception:  # noqa: BLE001 - best effort wake-up
             pass
         try:
-            self._serial.close()
+            with self._write_lock:               # not under a write: its descriptor could be reused
+                self._serial.close()
         except Exception:  # noqa: BLE001 - the device may already be gone
             pass
 

@@ -11,7 +11,7 @@ import tty
 import pytest
 
 import firmware_protocol as fp
-from bitbox.transports import READ_TIMEOUT, OpenError, Unplugged, open_url
+from bitbox.transports import READ_TIMEOUT, OpenError, TransportError, Unplugged, open_url
 from bitbox.transports.memory import BytePipe
 from bitbox.transports.serial import SerialTransport, _open_message
 
@@ -151,3 +151,32 @@ def test_byte_pipe_blocks_then_overruns_and_reports_closing():
         pipe.read(0)
     with pytest.raises(Unplugged):
         pipe.write(b"y")
+
+
+def test_a_write_the_line_took_is_never_a_timeout_however_late_the_thread_runs(pty_pair, monkeypatch):
+    """pyserial checks its write deadline after each successful write: on a busy machine a thread
+    that runs late reports a write that went out as timed out, and the hub then drops a second of
+    commands to that controller (a ChoiceRefused lost under load). Here every look at pyserial's
+    clock is a second after the one before, as for a thread always run late."""
+    import serial.serialutil
+    master, path = pty_pair
+    t = open_url(path)
+    try:
+        ticks = iter(range(10_000))
+        start = time.monotonic()
+        monkeypatch.setattr(serial.serialutil.Timeout, "TIME", staticmethod(lambda: start + next(ticks)))
+        t.write(b"host->controller")
+        assert os.read(master, 100) == b"host->controller"
+    finally:
+        t.close()
+
+
+def test_a_write_to_a_controller_that_never_reads_times_out(pty_pair):
+    master, path = pty_pair
+    t = open_url(path)
+    try:
+        with pytest.raises(TransportError, match="write timed out"):
+            for _ in range(10_000):                  # until the line's buffer is full (bounded)
+                t.write(bytes(4096))
+    finally:
+        t.close()
