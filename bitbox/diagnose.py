@@ -188,6 +188,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--listen", type=float, default=2.0, metavar="S",
                         help="seconds to listen to the controllers for their counters (default 2)")
     parser.add_argument("--config", metavar="FILE", help="controllers config (default config/controllers.yaml)")
+    parser.add_argument("--timeout", type=float, default=1.0, metavar="S",
+                        help="seconds to wait for each controller's Hello (default 1; a controller that "
+                             "answers is not waited for longer)")
     return parser
 
 
@@ -195,6 +198,10 @@ def run(args: argparse.Namespace) -> int:
     import math
     if not (math.isfinite(args.listen) and 0 <= args.listen <= 60):
         print(f"bitbox diagnose: --listen expects 0 to 60 seconds, not {args.listen}", file=sys.stderr)
+        return exitcodes.USAGE
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 60):
+        print(f"bitbox diagnose: --timeout expects more than 0 and at most 60 seconds, not {args.timeout}",
+              file=sys.stderr)
         return exitcodes.USAGE
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = Path(args.out) if args.out else Path(f"bitbox-diagnose-{stamp}.json")
@@ -206,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"bitbox diagnose: {out}: cannot be written: {exc.strerror or exc}", file=sys.stderr)
         return exitcodes.USAGE
-    report = collect(args.config, listen=args.listen)
+    report = collect(args.config, listen=args.listen, timeout=args.timeout)
     out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     kept = sum(1 for p in report["ports"] if p.get("kept"))
     answered = sum(1 for c in report["controllers"] if c["hello"] is not None)

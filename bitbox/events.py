@@ -89,3 +89,4 @@ class SeatStatus:
     port: str | None = None
     wheels: tuple[int, int, int] = field(default=(0, 0, 0))
     frames: int = 0                  # valid frames from its controller, since the hub bound it
+    reported: bool = True            # False: no State of its controller heard yet (wheels, lock unknown)

@@ -895,7 +895,7 @@ class Hub:
                 port = s.link.port if s.link is not None else (s.info.port if s.info else None)
                 frames = s.frames_base + (s.link.frames - s.link.frames_mark if s.link is not None else 0)
                 out.append(SeatStatus(number, s.controller_id, s.connected, s.locked, bad, port,
-                                      s.wheels or (0, 0, 0), frames))
+                                      s.wheels or (0, 0, 0), frames, s.wheels is not None))
             return out
 
     def links(self) -> list[LinkStatus]:

@@ -129,7 +129,7 @@ class ServiceBench:
                 if info is not None:
                     b.firmware, b.protocol, b.positions = info.firmware, info.protocol, info.positions
             for k, p in enumerate(s.wheels):
-                if s.connected:
+                if s.connected and getattr(s, "reported", True):     # (not a position it never reported)
                     b.seen[k] |= 1 << int(p)
             b.port = s.port or b.port
             link = link_of.get(s.controller_id)
@@ -142,7 +142,8 @@ class ServiceBench:
             if self.wheel_map is not None:
                 meanings = [self._meaning(w, p) for w, p in zip(("left", "centre", "right"), s.wheels)]
             out.append({"controller": s.controller_id, "seat": s.seat, "port": b.port, "connected": s.connected,
-                        "locked": s.locked, "wheels": list(s.wheels), "meanings": meanings,
+                        "locked": s.locked, "wheels": list(s.wheels), "reported": getattr(s, "reported", True),
+                        "meanings": meanings,
                         "seen": list(b.seen), "positions": list(b.positions), "firmware": b.firmware,
                         "protocol": b.protocol, "age": link.last_frame_age if link is not None else None,
                         "frames": link.frames if link is not None else None, "bad_frames": s.bad_frames,
@@ -175,13 +176,17 @@ def line_of(row: dict[str, Any]) -> str:
     """A row of :meth:`ServiceBench.rows` as one line (headless)."""
     from .labels import short_id
     cid = short_id(row["controller"])
-    wheels = " ".join(str(w) for w in row["wheels"])
-    meaning = f" ({' / '.join(row['meanings'])})" if row["meanings"] else ""
+    if row.get("reported", True):
+        wheels = " ".join(str(w) for w in row["wheels"])
+        meaning = f" ({' / '.join(row['meanings'])})" if row["meanings"] else ""
+        lock = "locked" if row["locked"] else "open"
+    else:                                   # connected, no State yet: never a made-up position
+        wheels, meaning, lock = "? ? ?", "", "lock ?"
     seen = " ".join(f"{bin(m).count('1')}/{n}" for m, n in zip(row["seen"], row["positions"]))
     version = (f"firmware {row['firmware']}, protocol {row['protocol'][0]}.{row['protocol'][1]}"
                if row["protocol"] else "firmware ?")
     age = f"last frame {row['age'] * 1000:.0f} ms ago" if row["age"] is not None else "no frame"
-    return (f"{cid} {row['port']}: wheels {wheels}{meaning}, {'locked' if row['locked'] else 'open'}, "
+    return (f"{cid} {row['port']}: wheels {wheels}{meaning}, {lock}, "
             f"{counted(row['bad_frames'], 'bad frame', 'bad frames')} ({row['bad_rate']:.1f}/s), "
             f"seen {seen}, {version}, {age}{'' if row['connected'] else ', lost'}")
 

@@ -169,6 +169,8 @@ class SerialTransport(Transport):
             raise Unplugged(f"{self.port}: closed")
         try:
             with self._write_lock:
+                if self._closed:                 # (close() waits for a write under way)
+                    raise Unplugged(f"{self.port}: closed")
                 fd = self._serial.fd if self._rfd is not None else None
                 if fd is not None:
                     _write_fd(fd, data)
@@ -196,7 +198,8 @@ class SerialTransport(Transport):
         except Exception:  # noqa: BLE001 - best effort wake-up
             pass
         try:
-            self._serial.close()
+            with self._write_lock:               # not under a write: its descriptor could be reused
+                self._serial.close()
         except Exception:  # noqa: BLE001 - the device may already be gone
             pass
 

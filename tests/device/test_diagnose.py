@@ -25,7 +25,9 @@ def test_diagnose_writes_one_file_with_the_hello_counters_and_checks(tmp_path, m
     cfg = tmp_path / "controllers.yaml"
     cfg.write_text("usb: []\nports: ['/dev/ttyNOPE7']\n")
     with Emulator(1, ids=[0x8B17_0000_0000_0D01], link_dir=emulator_dir(), faults="0:garbage=500") as emu:
-        r = subprocess.run(BITBOX + ["diagnose", "--out", str(out), "--listen", "1", "--config", str(cfg)],
+        # (--timeout: a busy machine may run the emulator late; an answer is not waited for longer)
+        r = subprocess.run(BITBOX + ["diagnose", "--out", str(out), "--listen", "1", "--config", str(cfg),
+                                     "--timeout", "10"],
                            capture_output=True, text=True, timeout=60, env=dict(os.environ))
         assert emu.controllers[0].firmware.frames_sent > 0
     assert r.returncode == 0, r.stderr
@@ -60,3 +62,6 @@ def test_diagnose_reports_a_broken_config_and_refuses_an_unwritable_file(tmp_pat
     r = subprocess.run(BITBOX + ["diagnose", "--out", str(tmp_path / "no" / "such" / "dir" / "r.json")],
                        capture_output=True, text=True, timeout=60, env=dict(os.environ))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "cannot be written" in r.stderr
+    r = subprocess.run(BITBOX + ["diagnose", "--out", str(out), "--timeout", "0"],
+                       capture_output=True, text=True, timeout=60, env=dict(os.environ))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--timeout expects" in r.stderr

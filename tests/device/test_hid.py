@@ -16,7 +16,7 @@ from bitbox.transports.hid import HidTransport, enumerate_devices
 from firmware_protocol.firmware.controller import Controller
 from firmware_protocol.firmware.virtual_hal import VirtualHAL, monotonic_ms
 
-from .conftest import FakeHidapi, FakeHidDevice, events_of
+from .conftest import FakeHidapi, FakeHidDevice, events_of, wait_for
 
 PATH = "/dev/hidraw7"
 
@@ -32,9 +32,12 @@ def test_reads_reports_and_times_out():
     assert dev.opened_path == PATH.encode() and t.port == f"hid://{PATH}"
     decoder = t.decoder()
     assert decoder.feed(t.read()) == [fp.State(3, 0, 15, True, 7)]
-    started = time.monotonic()
-    assert t.read() == b""                            # hidapi's empty list on timeout
-    assert 0.05 < time.monotonic() - started < 0.5
+    spent = []
+    for _ in range(3):                                # the best of three: a busy machine may run it late once
+        started = time.monotonic()
+        assert t.read() == b""                        # hidapi's empty list on timeout
+        spent.append(time.monotonic() - started)
+    assert 0.05 < min(spent) < 0.5
     dev.push(b"\x01\x05garbage" + bytes(55))          # a bad report is counted, not raised
     assert decoder.feed(t.read()) == [] and decoder.bad_frames == 1
 
@@ -129,18 +132,17 @@ def test_the_hub_over_hid_reports_with_the_reference_firmware():
         t = HidTransport.open(PATH, hidapi=FakeHidapi({PATH.encode(): dev}))
         with Hub(config=ControllersConfig()) as hub:
             hub.add_transport(t)
-            seen = hub.poll_until(lambda e: type(e).__name__ == "WheelsChanged", 3)
+            seen = hub.poll_until(lambda e: type(e).__name__ == "WheelsChanged", 10)
             (connected,) = events_of(seen, "Connected")
             assert connected.info.controller_id == 0xABCD and connected.info.port == f"hid://{PATH}"
             dev.hal.set_wheels(4, 5, 6)
             dev.hal.set_lock(True)
-            seen = hub.poll_until(lambda e: type(e).__name__ == "WheelsChanged" and e.locked, 3)
+            seen = hub.poll_until(lambda e: type(e).__name__ == "WheelsChanged" and e.locked, 10)
             change = events_of(seen, "WheelsChanged")[-1]
             assert (change.seat, change.left, change.centre, change.right) == (0, 4, 5, 6)
             assert hub.set_lights(0, True, False, True)
-            time.sleep(0.1)
-            assert dev.hal.path_lights == (True, False, True) and dev.firmware.seat == 1
+            assert wait_for(lambda: dev.hal.path_lights == (True, False, True) and dev.firmware.seat == 1)
             dev.unplug()
-            assert events_of(hub.poll_until(lambda e: type(e).__name__ == "Lost", 2), "Lost")[0].reason == "unplugged"
+            assert events_of(hub.poll_until(lambda e: type(e).__name__ == "Lost", 10), "Lost")[0].reason == "unplugged"
     finally:
         dev.stop.set()

@@ -53,7 +53,7 @@ def recorder():
     hub_module.log.setLevel(old)
 
 
-def connected(hub: Hub, n: int, timeout: float = 5.0) -> dict[int, int]:
+def connected(hub: Hub, n: int, timeout: float = 10.0) -> dict[int, int]:
     """controller id -> seat, once ``n`` controllers are connected."""
     seats: dict[int, int] = {}
     deadline = time.monotonic() + timeout
@@ -78,7 +78,7 @@ def test_a_clone_plugged_in_while_the_real_controller_is_silent_is_refused_and_r
             emu.controllers[0].paused = True          # silent (a busy line): longer than "moved"
             time.sleep(0.7)
             hub.add_url(clone)                        # the clone comes now
-            got = hub.poll_until(lambda e: isinstance(e, Rejected), 3)
+            got = hub.poll_until(lambda e: isinstance(e, Rejected), 10)
             (rejected,) = [e for e in got if isinstance(e, Rejected)]
             assert rejected.port == clone and real in rejected.reason and clone in rejected.reason
             assert "two controllers with one id" in rejected.reason
@@ -88,7 +88,7 @@ def test_a_clone_plugged_in_while_the_real_controller_is_silent_is_refused_and_r
             # the real controller talks again: it still has its seat, its wheels reach the game
             emu.controllers[0].paused = False
             emu.set(0, right=3)
-            got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.right == 3, 3)
+            got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.right == 3, 10)
             assert [e.seat for e in got if isinstance(e, WheelsChanged) and e.right == 3] == [seat]
             (status,) = [s for s in hub.seats() if s.seat == seat]
             assert status.connected and status.port == real
@@ -98,7 +98,7 @@ def test_a_clone_plugged_in_while_the_real_controller_is_silent_is_refused_and_r
             assert not [e for e in got if isinstance(e, WheelsChanged) and e.right == 2]
             # pulled out for good, the real controller's seat may go to the twin
             emu.disconnect(0)
-            got = hub.poll_until(lambda e: type(e).__name__ == "Back", 3)
+            got = hub.poll_until(lambda e: type(e).__name__ == "Back", 10)
             assert [(type(e).__name__, getattr(e, "port", None)) for e in got if type(e).__name__ in ("Lost", "Back")] \
                 == [("Lost", None), ("Back", clone)]
         finally:
@@ -122,11 +122,12 @@ def test_an_error_report_flood_is_logged_a_few_times_never_under_the_hubs_lock(r
             # the other controller is heard meanwhile
             emu.set(1, centre=5)
             quiet_seat = seats[emu.controllers[1].controller_id]
-            got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.seat == quiet_seat and e.centre == 5, 3)
+            got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.seat == quiet_seat and e.centre == 5, 10)
             assert any(isinstance(e, WheelsChanged) and e.seat == quiet_seat for e in got)
-            hub.poll_until(lambda e: False, 0.3)
             link = next(l for l in hub._links if l.port == emu.ports[0])
-            assert link.error_reports >= 1000, (link.error_reports, noisy.dropped)
+            # until the hub has read them (bounded: a busy machine may run its reader late)
+            assert hub_wait(lambda: hub.poll() is not None and link.error_reports >= 1000, 10), \
+                (link.error_reports, noisy.dropped)
             reports = [text for text, _ in log.records if "reports error" in text]
             assert 1 <= len(reports) <= hub_module._ERRORS_LOGGED
             assert not [text for text, held in log.records if held]
@@ -155,7 +156,7 @@ def test_error_report_texts_cannot_forge_log_lines(recorder):
             hub.close()
 
 
-def hub_wait(predicate, timeout=3.0):
+def hub_wait(predicate, timeout=10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():

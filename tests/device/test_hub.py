@@ -34,8 +34,15 @@ def connect(hub, n, **kw):
     sims = hub.add_sim(n, **kw)
     hub.start()
     seen = []
-    assert wait_for(lambda: seen.extend(hub.poll()) or len(events_of(seen, "WheelsChanged")) >= n, 3)
+    assert wait_for(lambda: seen.extend(hub.poll()) or len(events_of(seen, "WheelsChanged")) >= n, 10)
     return sims, seen
+
+
+def collect(hub, done, timeout=10.0):
+    """Poll until ``done(events so far)`` (bounded), then a little longer, for anything extra."""
+    got = []
+    assert wait_for(lambda: got.extend(hub.poll()) or done(got), timeout), got
+    return got + hub.poll_until(lambda e: False, 0.2)
 
 
 def test_every_sim_connects_to_its_own_seat_with_its_handshake_info(hub):
@@ -60,12 +67,13 @@ def test_wheel_changes_arrive_in_order_with_the_right_seats(hub):
     seat_of = {e.info.controller_id: e.seat for e in events_of(seen, "Connected")}
     plan = [(0, dict(right=2)), (1, dict(left=5, locked=True)), (2, dict(centre=3)), (0, dict(right=3)),
             (1, dict(locked=False)), (0, dict(left=1, centre=2)), (2, dict(right=1, locked=True))]
-    made = []
-    for index, change in plan:
+    got = []
+    for k, (index, change) in enumerate(plan):
         sims[index].set(**change)                    # the frame is on the cable when set returns
-        made.append(time.monotonic())
-        time.sleep(0.02)
-    got = hub.poll_until(lambda e: False, 0.3)
+        # the next change once this one is out (not after a time: on a busy machine a reader
+        # thread may run late, and the order across controllers is then the order they came in)
+        assert wait_for(lambda k=k: got.extend(hub.poll()) or len(events_of(got, "WheelsChanged")) > k, 10)
+    got += hub.poll_until(lambda e: False, 0.2)
     changes = events_of(got, "WheelsChanged")
     # each seat's changes, in order, with the right seat
     by_seat = {seat_of[s.controller_id]: [] for s in sims}
@@ -74,13 +82,8 @@ def test_wheel_changes_arrive_in_order_with_the_right_seats(hub):
     assert by_seat[seat_of[sims[0].controller_id]] == [(0, 0, 2, False), (0, 0, 3, False), (1, 2, 3, False)]
     assert by_seat[seat_of[sims[1].controller_id]] == [(5, 0, 0, True), (5, 0, 0, False)]
     assert by_seat[seat_of[sims[2].controller_id]] == [(0, 3, 0, False), (0, 3, 1, True)]
-    # one stream, stamped in arrival order; across seats, the order they were made (a busy
-    # machine may run one reader thread late: changes made within 100 ms may swap)
-    order = {}
-    for k, (i, _) in enumerate(plan):
-        order.setdefault(seat_of[sims[i].controller_id], []).append(made[k])
-    sent = [order[e.seat].pop(0) for e in changes]
-    assert all(later > earlier - 0.1 for earlier, later in zip(sent, sent[1:]))
+    # one stream, in the order they were made, stamped in arrival order
+    assert [e.seat for e in changes] == [seat_of[sims[i].controller_id] for i, _ in plan]
     assert [e.t for e in changes] == sorted(e.t for e in changes)
     assert hub.seats()[seat_of[sims[0].controller_id]].wheels == (1, 2, 3)
 
@@ -143,14 +146,17 @@ def test_heartbeat_timeout_declares_lost_and_frames_bring_it_back():
         sims, seen = connect(hub, 2)
         seat = next(e.seat for e in events_of(seen, "Connected") if e.info.controller_id == sims[1].controller_id)
         sims[1].paused = True                        # hung: no heartbeat
-        started = time.monotonic()
-        got = hub.poll_until(is_("Lost"), 2)
+        got = hub.poll_until(is_("Lost"), 10)
         (lost,) = events_of(got, "Lost")
         assert lost.reason == "heartbeat timeout" and lost.controller_id == sims[1].controller_id
-        assert 0.45 < time.monotonic() - started < 1.0
+        # not before 500 ms without a frame (measured on the hub's clock, from its last frame:
+        # however late this thread runs), and noticed while polling (within the bound above)
+        before = time.monotonic()                    # (at most the hub's "now" of links(): the
+        (link,) = [l for l in hub.links() if l.controller_id == sims[1].controller_id]
+        assert lost.t - (before - link.last_frame_age) >= 0.5      # last frame no later than this)
         assert [s.connected for s in hub.seats()] == [s.seat != seat for s in hub.seats()]
         sims[1].paused = False
-        (back,) = events_of(hub.poll_until(is_("Back"), 1), "Back")
+        (back,) = events_of(hub.poll_until(is_("Back"), 10), "Back")
         assert back.seat == seat and back.port == "sim://1"
 
 
@@ -158,7 +164,7 @@ def test_two_controllers_with_one_id_the_second_is_refused_naming_both_ports(hub
     twin = 0x1234
     sims = hub.add_sim(2, ids=[twin, twin])
     hub.start()
-    got = hub.poll_until(is_("Rejected"), 2)
+    got = collect(hub, lambda got: events_of(got, "Rejected") and events_of(got, "Connected"))
     (rejected,) = events_of(got, "Rejected")
     (connected,) = events_of(got, "Connected")
     refused, accepted = sorted(sims, key=lambda s: s.port != rejected.port)
@@ -170,7 +176,7 @@ def test_two_controllers_with_one_id_the_second_is_refused_naming_both_ports(hub
     assert len(events_of(hub.poll_until(lambda e: False, 0.3), "Rejected")) == 0    # said once
     # when the first one goes, the twin takes its seat
     accepted.unplug()
-    got = hub.poll_until(is_("Back"), 2)
+    got = hub.poll_until(is_("Back"), 10)
     assert [type(e).__name__ for e in got] == ["Lost", "Back"]
     assert got[1].port == refused.port and got[1].seat == connected.seat
 
@@ -178,7 +184,7 @@ def test_two_controllers_with_one_id_the_second_is_refused_naming_both_ports(hub
 def test_a_major_protocol_mismatch_is_refused_naming_the_versions(hub):
     (old,) = hub.add_sim(1, protocol=(2, 3))
     hub.start()
-    (rejected,) = events_of(hub.poll_until(is_("Rejected"), 2), "Rejected")
+    (rejected,) = events_of(hub.poll_until(is_("Rejected"), 10), "Rejected")
     assert "2.3" in rejected.reason and f"{fp.PROTOCOL_VERSION[0]}.{fp.PROTOCOL_VERSION[1]}" in rejected.reason
     assert rejected.port == "sim://0" and rejected.controller_id == old.controller_id
     assert hub.seats() == []
@@ -192,7 +198,9 @@ def test_garbage_and_bit_errors_are_counted_and_ignored(hub):
         for sim in sims:
             sim.set(right=k % 4, centre=(k * 3) % 7)
         time.sleep(0.01)
-    got = hub.poll_until(lambda e: False, 0.5)
+    # until the clean one's 30 changes are in (bounded): a busy machine may run its reader late
+    got = collect(hub, lambda got: len([e for e in events_of(got, "WheelsChanged")
+                                        if e.controller_id == sims[2].controller_id]) >= 30)
     seats = {s.controller_id: s for s in hub.seats()}
     assert seats[sims[0].controller_id].bad_frames > 5
     assert seats[sims[1].controller_id].bad_frames > 0
@@ -203,7 +211,7 @@ def test_garbage_and_bit_errors_are_counted_and_ignored(hub):
     assert len(clean) == 30                                   # the clean one lost nothing
     # the noisy ones end in the right state: a later heartbeat repairs a lost change
     for sim in sims:
-        assert wait_for(lambda sim=sim: seats_of(hub)[sim.controller_id] == (0, 6, 2), 2)
+        assert wait_for(lambda sim=sim: seats_of(hub)[sim.controller_id] == (0, 6, 2), 10)
 
 
 def seats_of(hub):
@@ -241,7 +249,7 @@ def test_pinned_controllers_get_their_seat_and_colour():
     cfg = ControllersConfig(pins=(Pin(sim_controller_id(1), 2, (10, 20, 30)),))
     with Hub(config=cfg) as hub:
         sims = hub.add_sim(3)
-        got = hub.poll_until(lambda e: False, 0.5)
+        got = collect(hub, lambda got: len(events_of(got, "Connected")) == 3)
         seats = {e.info.controller_id: e.seat for e in events_of(got, "Connected")}
         assert seats[sims[1].controller_id] == 2                         # pinned
         assert {seats[sims[0].controller_id], seats[sims[2].controller_id]} == {0, 1}   # the lowest free
@@ -255,7 +263,7 @@ def test_a_pinned_seat_is_listed_before_its_controller_comes():
         (status,) = hub.seats()
         assert (status.seat, status.controller_id, status.connected, status.port) == (4, 0xAA, False, None)
         hub.add_sim(1, ids=[0xAA])
-        (connected,) = events_of(hub.poll_until(is_("Connected"), 2), "Connected")
+        (connected,) = events_of(hub.poll_until(is_("Connected"), 10), "Connected")
         assert connected.seat == 4                    # first time: Connected, not Back
 
 
@@ -264,9 +272,9 @@ def test_a_state_outside_the_controllers_own_wheels_counts_as_bad(hub):
     hub.add_transport(PipeTransport("liar://", to_host, to_controller))
     hub.start()
     to_host.write(fp.encode(fp.Hello(1, 0, 0x77, (1, 0, 0), (4, 4, 4), 7)))
-    hub.poll_until(is_("Connected"), 2)
+    hub.poll_until(is_("Connected"), 10)
     to_host.write(fp.encode(fp.State(9, 0, 0, False, 1)) + fp.encode(fp.State(3, 0, 0, False, 2)))
-    (change,) = events_of(hub.poll_until(is_("WheelsChanged"), 2), "WheelsChanged")
+    (change,) = events_of(hub.poll_until(is_("WheelsChanged"), 10), "WheelsChanged")
     assert change.left == 3 and change.seq == 2
     assert hub.seats()[0].bad_frames == 1
     written = fp.Decoder().feed(to_controller.read(0))
@@ -277,16 +285,20 @@ def test_a_state_outside_the_controllers_own_wheels_counts_as_bad(hub):
 def test_poll_never_blocks_longer_than_its_timeout(hub):
     hub.start()
     for timeout in (0.0, 0.05, 0.2):
-        started = time.monotonic()
-        assert hub.poll(timeout=timeout) == []
-        assert time.monotonic() - started < timeout + 0.05
+        # the best of five: a machine busy with other work may run this thread late once
+        spent = []
+        for _ in range(5):
+            started = time.monotonic()
+            assert hub.poll(timeout=timeout) == []
+            spent.append(time.monotonic() - started)
+        assert min(spent) < timeout + 0.05
 
 
 def test_events_are_stamped_with_the_hubs_clock():
     ticks = iter(range(1000, 100000))
     with Hub(config=CFG, clock=lambda: float(next(ticks))) as hub:
         hub.add_sim(1)
-        (connected,) = events_of(hub.poll_until(is_("Connected"), 2), "Connected")
+        (connected,) = events_of(hub.poll_until(is_("Connected"), 10), "Connected")
         assert connected.t >= 1000
 
 
@@ -301,7 +313,7 @@ def test_add_url_sim_and_context_manager_close_everything():
     with Hub(config=CFG) as hub:
         assert hub.add_url("sim://") == "sim://0"
         assert hub.add_url("sim://5") == "sim://5"
-        assert len(events_of(hub.poll_until(lambda e: False, 0.3), "Connected")) == 2
+        assert len(events_of(collect(hub, lambda got: len(events_of(got, "Connected")) >= 2), "Connected")) == 2
         sims = list(hub.sims)
     assert all(not s.plugged for s in sims)
     assert hub.poll() == []

@@ -13,7 +13,7 @@ from bitbox_tools.emulate import Emulator
 CFG = ControllersConfig()
 
 
-def wait_for(predicate, timeout=3.0):
+def wait_for(predicate, timeout=10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():

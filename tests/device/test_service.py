@@ -26,6 +26,13 @@ def _run(args, timeout=60):
     return subprocess.run(BITBOX + args, capture_output=True, text=True, timeout=timeout, env=ENV)
 
 
+def _line_of_port(lines, port):
+    """The one line of ``bitbox test-controllers`` about ``port`` (``<id> <port>: ...``): by the
+    whole port, since one pseudo-terminal's path may begin another's (/dev/pts/1, /dev/pts/10)."""
+    (line,) = [line for line in lines if line.split(": ", 1)[0].split(" ")[-1] == port]
+    return line
+
+
 @pytest.mark.parametrize("by", ["port", "id", "id-tail"])
 def test_identify_blinks_that_controller_only(by):
     with Emulator(2) as emu:
@@ -70,8 +77,9 @@ def test_test_controllers_shows_wheels_lock_and_bad_frames(tmp_path):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 2
-    first = next(line for line in lines if emu.ports[0] in line)
-    assert "wheels 3 2 1, locked" in first
+    # the controller's own line: the seats follow the order the Hellos came in, either one first
+    assert "wheels 3 2 1, locked" in _line_of_port(lines, emu.ports[0])
+    assert "wheels 0 0 0, open" in _line_of_port(lines, emu.ports[1])
     assert shot.exists()
     surf = pygame.image.load(str(shot))
     assert surf.get_size() == (1920, 1080)

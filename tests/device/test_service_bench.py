@@ -24,7 +24,7 @@ from bitbox_tools.emulate import Emulator
 BLUE = (0, 0, 255)
 
 
-def wait_for(predicate, hub, bench=None, timeout=5.0):
+def wait_for(predicate, hub, bench=None, timeout=10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for e in hub.poll(timeout=0.02):
@@ -117,3 +117,27 @@ def test_test_controllers_headless_with_a_game_says_what_the_wheels_mean():
     r = subprocess.run([sys.executable, "-m", "bitbox.cli", "test-controllers", "--game", "no-such-game",
                         "--seconds", "0"], capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def test_a_controller_heard_before_its_first_state_is_shown_unknown_not_at_stop_zero_and_open():
+    """Between its Hello and its first State (a few milliseconds; longer on a busy machine) the
+    hub knows a controller but not its wheels: the test screen says so, and marks no stop seen."""
+    import firmware_protocol as fp
+    from bitbox.controllers import ControllersConfig
+    from bitbox.transports.memory import BytePipe, PipeTransport
+    to_host, to_controller = BytePipe(), BytePipe()
+    with Hub(config=ControllersConfig()) as hub:
+        hub.add_transport(PipeTransport("bench://", to_host, to_controller))
+        hub.start()
+        to_host.write(fp.encode(fp.Hello(1, 2, 0x77, (1, 0, 0), (16, 16, 16), 7)))
+        bench = ServiceBench(hub)
+        assert wait_for(lambda: any(s.connected for s in hub.seats()), hub, bench, timeout=10)
+        (status,) = hub.seats()
+        assert not status.reported
+        (row,) = bench.rows()
+        assert row["seen"] == [0, 0, 0]
+        assert "wheels ? ? ?, lock ?," in line_of(row) and "open" not in line_of(row)
+        to_host.write(fp.encode(fp.State(3, 2, 1, True, 1)))
+        assert wait_for(lambda: hub.seats()[0].reported, hub, bench, timeout=10)
+        (row,) = bench.rows()
+        assert "wheels 3 2 1, locked," in line_of(row) and row["seen"] == [1 << 3, 1 << 2, 1 << 1]

@@ -11,7 +11,7 @@ import tty
 import pytest
 
 import firmware_protocol as fp
-from bitbox.transports import READ_TIMEOUT, OpenError, Unplugged, open_url
+from bitbox.transports import READ_TIMEOUT, OpenError, TransportError, Unplugged, open_url
 from bitbox.transports.memory import BytePipe
 from bitbox.transports.serial import SerialTransport, _open_message
 
@@ -40,9 +40,12 @@ def test_pty_reads_everything_at_once_and_times_out(pty_pair):
     t = open_url(path)
     try:
         assert isinstance(t, SerialTransport) and t.fileno is not None   # the one-read fast path
-        started = time.monotonic()
-        assert t.read() == b""
-        assert READ_TIMEOUT * 0.5 <= time.monotonic() - started < READ_TIMEOUT * 5
+        spent = []                                   # each read waits; the best of three (a busy
+        for _ in range(3):                           # machine may run this thread late once) returns
+            started = time.monotonic()               # soon after the timeout
+            assert t.read() == b""
+            spent.append(time.monotonic() - started)
+        assert READ_TIMEOUT * 0.5 <= min(spent) and min(spent) < READ_TIMEOUT * 5
         frames = fp.encode(fp.State(1, 2, 3, False, 1)) + fp.encode(fp.State(1, 2, 4, True, 2))
         os.write(master, frames)
         assert t.decoder().feed(read_until(t, len(frames))) == [fp.State(1, 2, 3, False, 1),
@@ -64,35 +67,39 @@ def test_a_pulled_pty_is_unplugged_not_an_endless_empty_read(url):
         assert read_until(t, 3) == b"abc"
         os.close(master)                              # the cable is pulled
         os.close(slave)
-        started = time.monotonic()
+        empty = []                                    # reads that returned nothing before the error
         with pytest.raises(Unplugged):
             for _ in range(20):
-                t.read()
-        assert time.monotonic() - started < 1.0
+                empty.append(t.read())
+        assert len(empty) <= 5                        # (one that waited its timeout, on a busy machine)
     finally:
         t.close()
 
 
 def test_close_wakes_a_blocked_reader(pty_pair):
     _, path = pty_pair
-    t = open_url(path)
-    outcome = []
+    spent = []
+    for _ in range(3):                                # the best of three: a busy machine may run it late once
+        t = open_url(path)
+        outcome = []
 
-    def reader():
-        try:
-            while True:
-                t.read()
-        except Unplugged as exc:
-            outcome.append(exc)
+        def reader(t=t, outcome=outcome):
+            try:
+                while True:
+                    t.read()
+            except Unplugged as exc:
+                outcome.append(exc)
 
-    th = threading.Thread(target=reader)
-    th.start()
-    time.sleep(0.05)
-    started = time.monotonic()
-    t.close()
-    th.join(2)
-    assert not th.is_alive() and outcome and time.monotonic() - started < 0.5
-    t.close()                                         # twice is fine
+        th = threading.Thread(target=reader)
+        th.start()
+        time.sleep(0.05)
+        started = time.monotonic()
+        t.close()
+        th.join(10)
+        spent.append(time.monotonic() - started)
+        assert not th.is_alive() and outcome
+        t.close()                                     # twice is fine
+    assert min(spent) < 0.5
 
 
 def test_socket_url_and_its_disconnect():
@@ -144,3 +151,32 @@ def test_byte_pipe_blocks_then_overruns_and_reports_closing():
         pipe.read(0)
     with pytest.raises(Unplugged):
         pipe.write(b"y")
+
+
+def test_a_write_the_line_took_is_never_a_timeout_however_late_the_thread_runs(pty_pair, monkeypatch):
+    """pyserial checks its write deadline after each successful write: on a busy machine a thread
+    that runs late reports a write that went out as timed out, and the hub then drops a second of
+    commands to that controller (a ChoiceRefused lost under load). Here every look at pyserial's
+    clock is a second after the one before, as for a thread always run late."""
+    import serial.serialutil
+    master, path = pty_pair
+    t = open_url(path)
+    try:
+        ticks = iter(range(10_000))
+        start = time.monotonic()
+        monkeypatch.setattr(serial.serialutil.Timeout, "TIME", staticmethod(lambda: start + next(ticks)))
+        t.write(b"host->controller")
+        assert os.read(master, 100) == b"host->controller"
+    finally:
+        t.close()
+
+
+def test_a_write_to_a_controller_that_never_reads_times_out(pty_pair):
+    master, path = pty_pair
+    t = open_url(path)
+    try:
+        with pytest.raises(TransportError, match="write timed out"):
+            for _ in range(10_000):                  # until the line's buffer is full (bounded)
+                t.write(bytes(4096))
+    finally:
+        t.close()

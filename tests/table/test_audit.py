@@ -109,36 +109,62 @@ def test_every_game_keeps_its_controllers_counters_and_bitbox_audit_sums_them(tm
 
 @pytest.mark.skipif(not sys.platform.startswith(("linux", "darwin")), reason="pseudo-terminals need POSIX")
 def test_a_stopped_game_keeps_an_emulated_controllers_locks_refusals_bad_frames_and_losses(tmp_path):
+    import threading
     import time
 
+    import firmware_protocol as fp
     from bitbox_tools.emulate import Emulator, emulator_controller_id
-    with Emulator(1, settle=False, faults="garbage=300") as emu:
+    locks_sent: list[bool] = []                   # the lock of every State the firmware put on the line
+    decoder, decoding = fp.Decoder(), threading.Lock()
+
+    def on_frame(index: int, frame: bytes, t: float) -> None:
+        with decoding:
+            locks_sent.extend(m.locked for m in decoder.feed(frame) if isinstance(m, fp.State))
+
+    def turn_lock(closed: bool) -> None:
+        """Close or open the lock, and wait (bounded) until the firmware has put a State saying
+        so on the line: the game then reads it, in order (garbage bursts end with a delimiter,
+        so no State is lost), and no two changes fall within one debounce, whatever the load."""
+        n = len(locks_sent)
+        emu.set(0, locked=closed)
+        deadline = time.monotonic() + 20
+        while closed not in locks_sent[n:]:
+            assert time.monotonic() < deadline and game.poll() is None, f"the lock never went {closed}: {err()}"
+            time.sleep(0.01)
+
+    def err() -> str:
+        return "" if game.poll() is None else game.communicate(timeout=10)[1]
+
+    # the game gives up after --max-seconds: long enough for the locks below on a busy machine
+    # (each waits for its State, not for a time), and the whole test lasts that long
+    with Emulator(1, settle=False, faults="garbage=300", on_frame=on_frame) as emu:
         emu.set(0, 15, 15, 15, False)             # no Outspeed program: every lock here is refused
         game = subprocess.Popen([sys.executable, "-m", "outspeed.cli", "play", "--headless", "--players", "3",
                                  "--bots", "2", "--controller", str(emu.ports[0]), "--lobby", "never", "--speed", "0",
-                                 "--journal", "j.sqlite", "--snapshots", "s", "--max-seconds", "3"],
+                                 "--journal", "j.sqlite", "--snapshots", "s", "--max-seconds", "8"],
                                 cwd=tmp_path, env=env_without_display(tmp_path), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 20
-            while not _games(tmp_path / "j.sqlite") and time.monotonic() < deadline and game.poll() is None:
-                time.sleep(0.05)                          # until the game is dealt (its controller seated)
-            for closed in (True, False) * 3:              # three locks, refused once the prompt is up
-                emu.set(0, locked=closed)
-                time.sleep(0.2)
+            # until the first prompt asks the controller: the table lights its path lights (all
+            # off while it has nothing to answer); a lock closed before would be stale, not refused
+            deadline = time.monotonic() + 60
+            while not any(emu.controllers[0].lights[:3]) and time.monotonic() < deadline and game.poll() is None:
+                time.sleep(0.02)
+            assert _games(tmp_path / "j.sqlite") and any(emu.controllers[0].lights[:3]), \
+                f"the controller was never asked: {err()}"
+            for closed in (True, False) * 3:              # three locks, each refused
+                turn_lock(closed)
             emu.disconnect(0, 0)                          # pulled out for good: lost
-            _, err = game.communicate(timeout=30)
+            _, err_text = game.communicate(timeout=60)
         finally:
             if game.poll() is None:
                 game.kill()
                 game.communicate(timeout=10)
-    assert game.returncode == exitcodes.NO_DEVICE, err   # gave up after --max-seconds: a stop, kept
-    assert "gave up after 3 s" in err
+    assert game.returncode == exitcodes.NO_DEVICE, err_text  # gave up after --max-seconds: a stop, kept
+    assert "gave up after 8 s" in err_text
     (row,) = [r for r in _audit(tmp_path, "j.sqlite") if r["kind"] == "controller"]
     assert row["controller"] == f"{emulator_controller_id(0):#018x}"
-    assert (row["games"], row["locks"], row["losses"]) == (1, 3, 1)
-    # the first lock may come before the first prompt (then it is stale, not refused)
-    assert 2 <= row["refusals"] <= 3
+    assert (row["games"], row["locks"], row["losses"], row["refusals"]) == (1, 3, 1, 3)
     assert row["bad_frames"] > 0 and row["frames"] > 0
 
 

@@ -21,7 +21,9 @@ import pygame
 
 from bitbox.table.home import AfterGame, Home
 
-LIMIT = 20.0                    # seconds any one step of the hand may wait (a bound, not a timing)
+LIMIT = 60.0                    # seconds any one step of the hand may wait (a bound, not a timing: each
+                                # returns as soon as the table shows it; the first one includes the
+                                # table's start, seconds on a machine busy with other work)
 
 
 class Seen:
@@ -91,6 +93,7 @@ class Hand(threading.Thread):
     def script(self) -> None:
         s = self.seen
         home = lambda: s.menu if isinstance(s.menu, Home) else None  # noqa: E731
+        self.wait("the home screen", lambda: home() is not None)
         self.wait("the home screen hears the controller", lambda: home() is not None and home()._wheels.last)
         h = home()
         self.frame("home-first")
@@ -120,24 +123,35 @@ class Hand(threading.Thread):
         self.wait("the game", lambda: s.session is not None)
         session = s.session
         game = lambda: session.game  # noqa: E731 (the referee's current game)
+        (me,) = [p.player for p in session.seats if p.kind == "controller"]     # the controller's player
+        ctl = session.ctl[me]
+        # Each step waits until the table has seen it (not for a time: on a busy machine the
+        # emulator may not run for longer than any pause, and an unlock and the next lock
+        # closer than its debounce are one lock never opened)
+        def moved_on(card: int) -> bool:
+            return game().round != card or game().finished
         for card in (1, 2, 3):                              # a bid a round: card k in round k
             self.wait(f"round {card}", lambda card=card: game().round >= card or game().finished)
             tries = 0
-            while game().round == card and not game().finished:
+            while not moved_on(card):
                 self.lock(False)
-                time.sleep(0.1)
+                self.wait("the lock seen open", lambda: not ctl.locked)
                 self.pos["left"] = card
                 self.emu.set(0, left=card)
-                time.sleep(0.1)
+                self.wait(f"the left wheel seen at {card}", lambda card=card: ctl.wheels[0] == card)
+                self.wait(f"the bid of round {card} asked", lambda card=card: me in session.open or moved_on(card))
                 self.lock(True)
-                deadline = time.monotonic() + 3.0
-                while game().round == card and not game().finished and time.monotonic() < deadline:
-                    time.sleep(0.01)
+                self.wait(f"the lock of round {card} seen", lambda card=card: ctl.locked or moved_on(card))
+                # taken (held until the bot's bid, then the round ends), or refused: try again
+                self.wait(f"the bid of {card} taken or refused",
+                          lambda card=card: me in session.answers or me in session.refused or moved_on(card))
+                if me in session.answers:
+                    self.wait(f"round {card} over", lambda card=card: moved_on(card))
                 tries += 1
                 assert tries < 6, f"the bid of {card} was never taken"
         self.wait("the winner", lambda: game().finished)
         self.lock(False)                                    # a lock after the winner: go on
-        time.sleep(0.2)
+        self.wait("the lock seen open after the winner", lambda: not ctl.locked)
         self.lock(True)
         self.wait("the after-game menu", lambda: isinstance(s.menu, AfterGame) and s.menu._wheels.last)
         after = s.menu

@@ -47,7 +47,7 @@ class PtyTable:
             self.session.handle(e)
         self.session.update()
 
-    def pump_until(self, predicate, timeout: float = 3.0) -> bool:
+    def pump_until(self, predicate, timeout: float = 10.0) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for e in self.hub.poll(timeout=0.02):

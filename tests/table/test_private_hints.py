@@ -118,7 +118,7 @@ def test_the_table_loop_sends_hints_and_refusals_through_a_real_hub_to_one_contr
     with Hub(config=ControllersConfig()) as hub:
         sims = hub.add_sim(2)
         hub.start()
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 10
         seat = {}
         while len(seat) < 2 and time.monotonic() < deadline:
             seat.update({e.info.controller_id: e.seat for e in hub.poll(0.05) if type(e).__name__ == "Connected"})
@@ -126,7 +126,7 @@ def test_the_table_loop_sends_hints_and_refusals_through_a_real_hub_to_one_contr
         loop = TableLoop(Commands([Hint(a, 0b110, 0, 0), RefuseChoice(a, 700, 0b001)]), hub, [], None, Lang("en"),
                          headless=True, out=io.StringIO(), snapshots=None, size=(320, 180))
         loop._apply_commands()
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 10
         while not (sims[0].stop_lights == (0b110, 0, 0) and sims[0].refusing) and time.monotonic() < deadline:
             time.sleep(0.01)
         assert sims[0].stop_lights == (0b110, 0, 0) and sims[0].refusing

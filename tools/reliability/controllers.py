@@ -133,7 +133,7 @@ def clone_while_silent() -> Row:
                 emu.controllers[0].paused = True
                 time.sleep(0.7)
                 hub.add_url(clone)
-                got = hub.poll_until(lambda e: isinstance(e, Rejected), 3)
+                got = hub.poll_until(lambda e: isinstance(e, Rejected), 10)
                 rejected = [e for e in got if isinstance(e, Rejected)]
                 if not (rejected and rejected[0].port == clone and "two controllers with one id" in rejected[0].reason):
                     problems.append("the clone was not refused")
@@ -145,7 +145,7 @@ def clone_while_silent() -> Row:
                 said = (named or [""])[0]
                 emu.controllers[0].paused = False
                 emu.set(0, right=3)
-                got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.right == 3, 3)
+                got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.right == 3, 10)
                 if [e.seat for e in got if isinstance(e, WheelsChanged) and e.right == 3] != [seat]:
                     problems.append("the real controller was not heard on its seat again")
                 emu.set(1, right=2)
@@ -153,7 +153,7 @@ def clone_while_silent() -> Row:
                 if any(isinstance(e, WheelsChanged) and e.right == 2 for e in got):
                     problems.append("the clone's wheels reached the game")
                 emu.disconnect(0)
-                got = hub.poll_until(lambda e: type(e).__name__ == "Back", 4)
+                got = hub.poll_until(lambda e: type(e).__name__ == "Back", 10)
                 if not any(type(e).__name__ == "Back" and getattr(e, "port", None) == clone for e in got):
                     problems.append("the twin did not get the seat once the real one was unplugged")
             finally:
@@ -236,7 +236,7 @@ def error_flood_beside_a_player(reports: int = 2000) -> Row:
                     time.sleep(0.005)
                 emu.set(1, centre=5)
                 quiet = seats.get(emu.controllers[1].controller_id)
-                got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.seat == quiet and e.centre == 5, 3)
+                got = hub.poll_until(lambda e: isinstance(e, WheelsChanged) and e.seat == quiet and e.centre == 5, 10)
                 if not any(isinstance(e, WheelsChanged) and e.seat == quiet for e in got):
                     problems.append("the other controller was not heard")
                 hub.poll_until(lambda e: False, 0.3)

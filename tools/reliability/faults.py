@@ -43,6 +43,7 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
         tot["completed"] += 1 if not diffs else 0
         tot["disconnects"] += _chaos(run).done_disconnects
         tot["reconnects"] += run.reconnects
+        tot["seen_cycles"] += _chaos(run).seen_cycles
         tot["lost"] += run.events["Lost"]
         tot["back"] += run.events["Back"]
         tot["resets"] += _chaos(run).done_resets
@@ -57,9 +58,18 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
         for link in run.links:
             tot["bad_frames"] += link.bad_frames
             tot["frames"] += link.frames
-        if _chaos(run).done_disconnects < disconnects:       # (the last one may still be out at the end)
-            problems.append(f"only {_chaos(run).done_disconnects} disconnects injected")
-        if run.events["Lost"] < 0.95 * disconnects or run.events["Back"] < run.events["Lost"] - 1:
+        chaos = _chaos(run)
+        if chaos.done_disconnects < disconnects:
+            problems.append(f"only {chaos.done_disconnects} disconnects injected")
+        # Each pull was of a controller the hub had connected, and each one is over only once
+        # the hub has seen it lost and back (Chaos): none missed, none left running.
+        if chaos.missed:
+            problems.append(f"the hub never reported {len(chaos.missed)} of the disconnects as a loss: "
+                            f"{chaos.missed[:3]}")
+        if chaos.seen_cycles != chaos.done_disconnects:
+            problems.append(f"{chaos.done_disconnects} disconnects asked, {chaos.seen_cycles} seen to their end "
+                            f"({chaos.open_cycles()} still running after {chaos.patience:g} s)")
+        if run.events["Lost"] < chaos.seen_cycles or run.events["Back"] + chaos.away() < run.events["Lost"]:
             problems.append(f"the hub saw {run.events['Lost']} losses and {run.events['Back']} returns")
         if _chaos(run).done_resets < resets:
             problems.append(f"only {_chaos(run).done_resets} resets")
@@ -74,6 +84,7 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
                              "seconds": round(ref.seconds, 1)},
                "runs": [{"seconds": round(r.seconds, 1), "disconnects": _chaos(r).done_disconnects,
                          "reconnects": r.reconnects, "lost": r.events["Lost"], "back": r.events["Back"],
+                         "seen_cycles": _chaos(r).seen_cycles, "missed": len(_chaos(r).missed),
                          "resets": _chaos(r).reset_points, "verified": r.verified, "unverified": len(r.unverified),
                          "bad_frames": sum(l.bad_frames for l in r.links), "frames": sum(l.frames for l in r.links),
                          "emulator": [{k: st.get(k) for k in ("frames_dropped", "frames_duplicated", "bits_flipped")}
@@ -90,7 +101,8 @@ def campaign_faults(workdir: Path, *, disconnects: int, resets: int, seed: int, 
                     f"{tot['frames_duplicated']:,} frames duplicated", same, ok))
     rows.append(Row("Disconnect / reconnect", "the cable pulled by `N disconnect S` on the emulator's input, on a "
                     "random controller, 0.05-0.35 s, spread over the game (the hub reopens the port by its symlink)",
-                    f"{tot['disconnects']} disconnects ({tot['lost']} losses and {tot['back']} returns seen by the hub)",
+                    f"{tot['disconnects']} disconnects ({tot['lost']} losses and {tot['back']} returns seen by the hub; "
+                    f"{tot['seen_cycles']} pulls each seen lost and back)",
                     same + "; the game paused while a player was away", ok))
     rows.append(Row("Controller reset mid-turn", "`N reset` while programming, on a player already locked in "
                     "(the firmware reboots, says Hello again, seq restarts at 0)",

@@ -44,6 +44,8 @@ class EmulatorProcess:
                                      text=True, bufsize=1)
         self.ids: list[int] = []
         self.reconnects = 0
+        #: reconnections done, by controller index (each one the end of a disconnect it did)
+        self.reconnected: Counter[int] = Counter()
         self._lock = threading.Lock()
         assert self.proc.stdout is not None and self.proc.stdin is not None   # both are PIPEs
         self._stdout: IO[str] = self.proc.stdout
@@ -60,7 +62,18 @@ class EmulatorProcess:
     def _drain(self) -> None:
         for line in self._stdout:
             if '"reconnected"' in line:
-                self.reconnects += 1
+                try:
+                    index = int(json.loads(line)["index"])
+                except (ValueError, KeyError, TypeError):
+                    continue
+                with self._lock:
+                    self.reconnected[index] += 1
+                    self.reconnects += 1
+
+    def reconnections(self, index: int) -> int:
+        """How many times controller ``index`` was plugged back in (its "reconnected" lines)."""
+        with self._lock:
+            return self.reconnected[index]
 
     def links(self) -> list[str]:
         return [str(self.link_dir / f"8bitbox-{i}") for i in range(self.n)]
@@ -132,32 +145,87 @@ class Hand:
 
 class Chaos:
     """A table-loop driver that breaks the line while the game runs: random disconnects
-    (spread over the game by its progress), and controller resets mid-turn."""
+    (spread over the game by its progress), and controller resets mid-turn.
+
+    Each disconnect is one *cycle* on one controller, and a controller gets a new one only
+    once the last is over as the hub and the emulator tell it, not after a guessed delay (on a
+    busy machine a command, a reconnection or the hub's reopening can each take longer than
+    any fixed margin, and a second pull before the hub had the controller back would be one
+    the hub cannot see, or one the emulator ignores: the cable already out): a cycle starts
+    on a controller whose seat the hub has connected, and ends when the hub has seen a loss of
+    it (a Lost after the pull was asked), the emulator has plugged it back in (its
+    "reconnected" line) and the hub has it back. ``missed`` lists the cycles whose loss the
+    hub never reported, ``patience`` seconds after the emulator had plugged the controller back
+    in (a hub that misses a disconnect); ``open_cycles()`` the ones still running at the end."""
 
     def __init__(self, emu: EmulatorProcess, index_of: dict[str, int], *, disconnects: int, resets: int,
-                 expected_inputs: int, seed: int, gap: float = 0.12, out: tuple[float, float] = (0.05, 0.35)) -> None:
+                 expected_inputs: int, seed: int, events: list[Any], gap: float = 0.12,
+                 out: tuple[float, float] = (0.05, 0.35), patience: float = 30.0) -> None:
         self.emu, self.index_of = emu, index_of
         self.disconnects, self.resets = disconnects, resets
         self.expected = max(1, expected_inputs)
         self.rng = random.Random(seed)
-        self.gap, self.out = gap, out
-        self.done_disconnects = 0
+        self.gap, self.out, self.patience = gap, out, patience
+        self.done_disconnects = 0                              # pulls asked of the emulator
         self.done_resets = 0
         self.reset_points: list[tuple[int, str, str]] = []     # (inputs so far, stage, player)
-        self._away: dict[int, float] = {}
+        self.seen_cycles = 0                                   # ended: lost, plugged back, back
+        self.missed: list[dict[str, Any]] = []
+        self._events = events                                  # the hub's events as the table polls them
+        self._read = 0
+        self._index_of_id = {cid: i for i, cid in enumerate(emu.ids)}
+        self._connected: dict[int, bool] = {}
+        self._pulled: Counter[int] = Counter()                 # pulls asked, by controller index
+        self._cycle: dict[int, dict[str, Any]] = {}            # the running cycle of each index
         self._next = 0.0
         self._next_reset = 0.0
 
+    def _follow(self, now: float) -> None:
+        """Read the hub's new events and the emulator's reconnections; end the cycles that are over."""
+        events = self._events
+        while self._read < len(events):
+            e = events[self._read]
+            self._read += 1
+            kind = type(e).__name__
+            cid = e.info.controller_id if kind == "Connected" else getattr(e, "controller_id", None)
+            i = self._index_of_id.get(cid) if cid is not None else None
+            if i is None or kind not in ("Connected", "Back", "Lost"):
+                continue
+            self._connected[i] = kind != "Lost"
+            cycle = self._cycle.get(i)
+            if kind == "Lost" and cycle is not None:
+                cycle["lost"] = True
+        for i, cycle in list(self._cycle.items()):
+            plugged_back = self.emu.reconnections(i) >= self._pulled[i]
+            if plugged_back and cycle["back_at"] is None:
+                cycle["back_at"] = now
+            if cycle["lost"] and plugged_back and self._connected.get(i, False):
+                del self._cycle[i]
+                self.seen_cycles += 1
+            elif cycle["back_at"] is not None and not cycle["lost"] and now - cycle["back_at"] > self.patience:
+                del self._cycle[i]                             # the hub never said it was lost
+                self.missed.append({"index": i, "asked_at": cycle["asked_at"], "seconds": cycle["seconds"]})
+
+    def open_cycles(self) -> int:
+        return len(self._cycle)
+
+    def away(self) -> int:
+        """Controllers the hub had lost, and not back, at its last event read."""
+        return sum(1 for connected in self._connected.values() if not connected)
+
     def update(self, session: Any, now: float) -> None:
+        self._follow(now)
         progress = min(1.0, session.inputs_applied / (0.85 * self.expected))
         target = min(self.disconnects, 1 + math.ceil(self.disconnects * progress))
         if self.done_disconnects < target and now >= self._next and not session.finished:
-            free = [i for i in sorted(set(self.index_of.values())) if self._away.get(i, 0.0) <= now]
+            free = [i for i in sorted(set(self.index_of.values()))
+                    if i not in self._cycle and self._connected.get(i, False)]
             if free:
                 i = self.rng.choice(free)
                 seconds = self.rng.uniform(*self.out)
+                self._cycle[i] = {"asked_at": now, "seconds": seconds, "lost": False, "back_at": None}
+                self._pulled[i] += 1
                 self.emu.command(f"{i} disconnect {seconds:.3f}")
-                self._away[i] = now + seconds + 0.3
                 self.done_disconnects += 1
                 self._next = now + self.rng.expovariate(1.0 / self.gap)
         ready = sorted(p for p, prompt in session.open.items() if prompt.kind == "program" and p in session.answers)
@@ -166,7 +234,7 @@ class Chaos:
                 and session.inputs_applied >= (self.done_resets + 1) * self.expected / (self.resets + 2)):
             player = self.rng.choice(ready)      # locked in: the reset must not lose it
             i = self.index_of[player]
-            if self._away.get(i, 0.0) <= now:
+            if i not in self._cycle and self._connected.get(i, False):
                 self.emu.command(f"{i} reset")
                 self.done_resets += 1
                 self.reset_points.append((session.inputs_applied, "programming", player))
@@ -256,7 +324,7 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
                 drivers.append(bot_of(p, Hand(emu, i), kind, wm, seed=seed, think=pace.think))
             monkey = None
             if chaos:
-                monkey = Chaos(emu, index_of, expected_inputs=expected_inputs, **chaos)
+                monkey = Chaos(emu, index_of, expected_inputs=expected_inputs, events=rec.events, **chaos)
                 drivers.append(monkey)
             if rogue_proc is not None:
                 drivers.append(_PlugIn(hub, list(rogue_proc.ports.values()), at_input=rogue_at))
@@ -269,6 +337,12 @@ def emulated_game(workdir: Path, *, players: int = 6, seed: int = 7, faults: str
             _check(code == 0 and session.finished,
                    f"the game did not finish in {timeout:g} s (turn {session.game.turn}, stage {session.stage})")
             rec.poll(0.2)
+            if monkey is not None:                  # the last pulls: seen to their end (bounded)
+                deadline = time.monotonic() + monkey.patience + max(monkey.out)
+                monkey.update(session, time.monotonic())
+                while monkey.open_cycles() and time.monotonic() < deadline:
+                    rec.poll(0.05)
+                    monkey.update(session, time.monotonic())
             links = hub.links()
             inputs = [(r.kind, r.data) for r in journal.inputs(record.id)]
             info = journal.game(record.id)
