@@ -157,6 +157,7 @@ def run(prog: str, args: argparse.Namespace, cartridge: Cartridge) -> int:
     from .runner import simulate
     seats: list[tuple[int, tuple[str, ...], dict[str, JSON]]] = []
     budget: list[Any] = [None]
+    refused: tuple[type[Exception], ...] = (ValueError, *hook.refused)
 
     def checked() -> str | None:
         try:
@@ -178,7 +179,7 @@ def run(prog: str, args: argparse.Namespace, cartridge: Cartridge) -> int:
             if budget[0] is not None:
                 config = dataclasses.replace(config, search=budget[0])
             return simulate(config, workers=workers, progress=progress, ray=ray, cartridge=cartridge)
-        except (ValueError, *hook.refused) as exc:
+        except refused as exc:
             raise common.Refused(str(exc)) from None
 
     return common.run(prog, args, play, checked, owner=owner(cartridge))

@@ -264,8 +264,8 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
     p.set_defaults(func=lambda a: play(cartridge, a, prog))
     add_table_commands(sub, prog, lambda a: kit_of(cartridge, prog))
     from bitbox.simulation import command as simulate_command
-    p = simulate_command.add_parser(sub, cartridge)     # the same for `bitbox simulate NAME`
-    p.set_defaults(func=lambda a: simulate_command.run(f"{prog} simulate", a, cartridge))
+    simulate_command.add_parser(sub, cartridge).set_defaults(     # the same for `bitbox simulate NAME`
+        func=lambda a: simulate_command.run(f"{prog} simulate", a, cartridge))
     own = getattr(cartridge, "add_commands", None)
     if callable(own):
         own(sub, prog)

@@ -28,7 +28,7 @@ def simulate(tmp_path, name: str, *extra: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("game,players,bots", [("goofspiel", "3", "random"), ("goofspiel", "4", "high,random")])
+@pytest.mark.parametrize("game,players,bots", [("goofspiel", "3", "random"), ("goofspiel", "3", "high,random")])
 def test_out_writes_results_games_csv_and_a_chart(tmp_path, game, players, bots):
     r = simulate(tmp_path, "one", game, "--games", "14", "--players", players, "--bots", bots)
     assert r.returncode == 0, r.stderr

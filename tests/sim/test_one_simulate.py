@@ -35,8 +35,14 @@ def report(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_the_game_command_and_bitbox_simulate_write_the_same_run(name: str, tmp_path: Path,
+def test_the_game_command_and_bitbox_simulate_write_the_same_run(name: str, tmp_path: Path, monkeypatch,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # the charts are left out (seconds of matplotlib each): their bytes are the game's statistics'
+    # (tests/sim/test_simulate.py, tests/lastonealive/test_simulate.py draw them)
+    import lastonealive.sim.stats
+    import outspeed.sim.stats
+    for stats in (outspeed.sim.stats.Stats, lastonealive.sim.stats.Stats):
+        monkeypatch.setattr(stats, "figures", lambda self, config: {})
     args = GAMES[name]
     assert own(name)(["simulate", *args, "-q", "--out", str(tmp_path / "own")]) == 0
     mine = capsys.readouterr()
