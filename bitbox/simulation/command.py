@@ -27,10 +27,10 @@ from ..console import BotsError, add_logging_options, bots_help, parse_bots, sim
 from ..games import JSON, Cartridge, GameError, OptionError, OptionSpec, check_options
 from . import cli as common
 
-#: The default number of players of a game whose ``simulation`` does not say (the fewest it takes
-#: when it has no ``simulation``).
+#: The default number of players of Outspeed's and Last One Alive's ``simulate`` (their
+#: ``simulation``; another game's default is its own, else the fewest it takes).
 DEFAULT_PLAYERS = 4
-#: The default number of games of a cartridge with no ``simulation``.
+#: The default number of games of a cartridge whose ``simulation`` does not say, or with none.
 PLAIN_GAMES = 100
 PLAIN_DESCRIPTION = ("Play N games of {title} with bots and report win rates by seat and by bot. The same --seed "
                      "gives the same report whatever --workers.")
@@ -51,8 +51,8 @@ class Simulation:
     """
 
     config: Callable[..., Any]
-    games: int = 1000
-    players: int | None = DEFAULT_PLAYERS
+    games: int = PLAIN_GAMES
+    players: int | None = None
     description: str = ""
     options: tuple[str, ...] | None = None
     refused: tuple[type[Exception], ...] = ()

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from bitbox.games import JSON
-from bitbox.simulation.command import Simulation
+from bitbox.simulation.command import DEFAULT_PLAYERS, Simulation
 from bitbox.simulation.runner import Result as SimResult
 from bitbox.simulation.runner import simulate as _simulate
 
@@ -30,7 +30,7 @@ def _config(games: int, players: int, bots: tuple[str, ...], seed: int, rotate: 
 
 #: ``lastonealive simulate`` (the cartridge's ``simulation``): its run, defaults and description.
 SIMULATION = Simulation(
-    _config, games=500,
+    _config, games=500, players=DEFAULT_PLAYERS,
     description="Play N games of Last One Alive with bots, in parallel, and report win rates by seat and bot, "
                 "turns survived, game length, the apocalypse level over time, and how each token is used and pays "
                 "off. The same --seed gives the same figures whatever --workers.")

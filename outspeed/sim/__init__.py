@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bitbox.games import JSON
-from bitbox.simulation.command import Simulation
+from bitbox.simulation.command import DEFAULT_PLAYERS, Simulation
 
 from ..content import ConfigError
 
@@ -51,7 +51,7 @@ def _config(games: int, players: int, bots: tuple[str, ...], seed: int, rotate: 
 
 #: ``outspeed simulate`` (the cartridge's ``simulation``): its run, defaults and option.
 SIMULATION = Simulation(
-    _config, games=1000, options=("first_game",), refused=(ConfigError,),
+    _config, games=1000, players=DEFAULT_PLAYERS, options=("first_game",), refused=(ConfigError,),
     description="Play N games with bots, in parallel, and report win rates by seat and bot, finishing zones, "
                 "eliminations by cause, path pick rates and win contributions, and game length. The same --seed "
                 "gives the same report whatever --workers.")
