@@ -11,7 +11,7 @@
     bitbox flash PORT            install the reference firmware on a MicroPython board (mpremote)
     bitbox games                 the games installed (cartridges), with their player counts
     bitbox games --check NAME    the conformance checks every game must pass, on NAME
-    bitbox simulate GAME         many games of GAME played by bots: win rates by seat and bot
+    bitbox simulate GAME         many games of GAME played by bots: the game's own `simulate`
     bitbox analyse GAME ID       each player's chance to win at every turn of a recorded game
     bitbox calibrate GAME        how well analyse's chances match simulated games' outcomes
     bitbox standings             the named players of the journal ranked per game (openskill)
@@ -60,21 +60,20 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_games)
     p = sub.add_parser("simulate", help="play many games of a cartridge with bots",
                        description="Play N games of GAME with bots (any installed cartridge) and report win rates "
-                                   "by seat and by bot. The same --seed gives the same report whatever --workers.")
+                                   "by seat and by bot, with the game's own statistics when it has them: the same "
+                                   "command as the game's own `simulate` (its options too: see `bitbox simulate GAME "
+                                   "--help`). The same --seed gives the same report whatever --workers.")
     p.add_argument("game", help="the game's name (see `bitbox games`)")
-    p.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's fewest)")
+    p.add_argument("--players", type=int, metavar="P",
+                   help="players per game (default: the game's own, else its fewest)")
     p.add_argument("--bots", metavar="N|NAMES|N:NAMES",
                    help="bots: a number (2), the bots' names cycled over the seats (mixed, the game's bots, "
                         "see `bitbox games`, or search), or both (2:random); every seat is a bot, so N is the number of "
                         "players (default random)")
     p.add_argument("--fixed-seats", action="store_true", help="do not rotate the bots over the seats")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="one of the game's options (`bitbox games` lists them with their defaults), e.g. "
-                        "--option goal=50; repeat it for several; on/off for an option that is on or off")
     add_search_options(p)
     add_simulate_options(p, games=100)
     add_logging_options(p, quiet=False)
-    p.set_defaults(run=_simulate)
     p = sub.add_parser("analyse", help="each player's chance to win at every turn of a recorded game",
                        description="Estimate each player's chance to win at the start of every turn of game ID of "
                                    "GAME in the journal, from the public information (redeals and rollouts), with "
@@ -156,73 +155,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    from typing import TextIO
-
-    from .bots import bot_names
-    from .console import BotsError, parse_bots, simulated_seats
-    from .games import Cartridge, GameError, find
-    from .simulation import cli as common
-    from .simulation.games import Run, Summary, simulate
-    from .simulation.progress import Progress
-    found: list[Cartridge] = []
-    runs: list[Run] = []
-
-    def check() -> str | None:
-        try:
-            found.append(find(args.game))
-            known = tuple(bot_names(found[0]))
-            spec = None if args.bots is None else parse_bots(args.bots, known, getattr(found[0], "mixed_bots", None),
-                                                             extra=("search",))
-            players, bots = simulated_seats(args.players, spec, found[0].min_players, ("random",))
-            lo, hi = found[0].min_players, found[0].max_players
-            if not lo <= players <= hi:          # before anything is made per player (10**23 seats: for ever)
-                raise GameError(f"{found[0].title} is for {lo} to {hi} players, not {players}")
-            runs.append(Run(args.game, args.games, players, bots, args.seed, not args.fixed_seats,
-                            options=game_options(found[0], args.option), search=common.search_budget(args)))
-            runs[0].check()
-        except (GameError, BotsError, ValueError) as exc:
-            return str(exc)
-        return None
-
-    def play(workers: int, progress: TextIO | None, ray: str | None) -> Summary:
-        run = runs[0]
-        return simulate(run, workers, Progress(run.games, progress) if progress is not None else None, ray=ray)
-
-    return common.run("bitbox simulate", args, play, check, report=lambda summary: summary.report(found[0].title))
-
-
-_ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
-
-
-def game_options(cartridge: Any, given: Sequence[str]) -> dict[str, Any]:
-    """``--option NAME=VALUE`` of ``bitbox simulate``: each value read as its option's default
-    is (on/off, a whole or decimal number, or text); the choices are the cartridge's check."""
-    from .games import OptionError
-    specs = {s.name: s for s in cartridge.options}
-    out: dict[str, Any] = {}
-    for text in given:
-        name, sep, raw = text.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or not name:
-            raise ValueError(f"--option {text!r}: give NAME=VALUE (e.g. --option {next(iter(specs), 'name')}=...)")
-        if name not in specs:
-            raise OptionError(name, f"unknown option for {cartridge.name} (known: {', '.join(specs) or 'none'})")
-        default, raw = specs[name].default, raw.strip()
-        try:
-            if isinstance(default, bool):
-                if raw.lower() not in _ON + _OFF:
-                    raise ValueError
-                out[name] = raw.lower() in _ON
-            elif isinstance(default, (int, float)):
-                out[name] = type(default)(raw)
-            else:
-                out[name] = raw
-        except ValueError:
-            kind = "on or off" if isinstance(default, bool) else \
-                "a whole number" if isinstance(default, int) else "a number"
-            raise OptionError(name, f"must be {kind}, not {raw!r}") from None
-    return out
+def simulate(argv: Sequence[str]) -> int:
+    """``bitbox simulate NAME [options]``: the game's own ``simulate`` (the same parser and run
+    as ``NAME simulate``: :mod:`bitbox.simulation.command`), its lines named ``bitbox simulate``."""
+    argv = list(argv)
+    if argv and not argv[0].startswith("-"):
+        name, rest = argv[0], argv[1:]
+    else:                                   # options first (`--games 3 outspeed`), or --help
+        args, _ = _parser().parse_known_args(["simulate", *argv])
+        name = args.game
+        rest = argv[:]
+        del rest[len(rest) - 1 - rest[::-1].index(name)]
+    cartridge = _find(name, "bitbox simulate")
+    if cartridge is None:
+        return 2
+    from .table.command import run
+    return run(cartridge, ["simulate", *rest], "bitbox")
 
 
 def _find(name: str, prog: str) -> Any:
@@ -475,6 +423,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return play(argv[1:])
     if argv[:1] == ["game"]:
         return game(argv[1:])
+    if argv[:1] == ["simulate"] and argv[1:] and argv[1] not in ("-h", "--help"):
+        return simulate(argv[1:])          # the game's options are its own
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

@@ -281,7 +281,7 @@ class LastOneAliveCartridge(EngineCartridge):
         return [self.variant_names(words, settings["variants"]), words.t(f"status.tokens.{settings['tokens']}")]
 
     def add_commands(self, sub: Any, prog: str) -> None:
-        """Last One Alive's own commands: ``dice show``, and its ``simulate``."""
+        """Last One Alive's own command: ``dice show``."""
         from .cli import add_commands
         add_commands(sub, prog)
 
@@ -381,6 +381,13 @@ class LastOneAliveCartridge(EngineCartridge):
         """Last One Alive's statistics for simulations (the console's hook: :mod:`lastonealive.sim`)."""
         from .sim.runner import STATISTICS
         return STATISTICS
+
+    @property
+    def simulation(self) -> Any:
+        """``lastonealive simulate``'s run, defaults and description (the console's member:
+        :class:`bitbox.simulation.command.Simulation`, in :mod:`lastonealive.sim`)."""
+        from .sim import SIMULATION
+        return SIMULATION
 
     @property
     def scenarios(self) -> Any:

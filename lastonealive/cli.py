@@ -1,6 +1,6 @@
 """The `lastonealive` command: the console's table command for Last One Alive
-(:mod:`bitbox.table.command`: play, history, replay, export, import, scenario), with its own
-commands, ``dice show`` and its ``simulate``, which the cartridge adds
+(:mod:`bitbox.table.command`: play, history, replay, export, import, simulate, scenario), with
+its own command, ``dice show``, which the cartridge adds
 (:meth:`lastonealive.cartridge.LastOneAliveCartridge.add_commands`)."""
 from __future__ import annotations
 
@@ -17,13 +17,11 @@ main = game_main("lastonealive")
 
 
 def add_commands(sub: Any, prog: str) -> None:
-    """``dice show [FILE]`` and ``simulate``."""
+    """``dice show [FILE]``."""
     dice = sub.add_parser("dice", help="the dice data").add_subparsers(dest="dice_command", required=True)
     p = dice.add_parser("show", help="print the dice faces (default: config/lastonealive/dice.yaml)")
     p.add_argument("file", nargs="?")
     p.set_defaults(func=lambda a: _dice_show(a, prog))
-    from .sim.cli import add_parser as add_simulate
-    add_simulate(sub)
 
 
 def _dice_show(args: argparse.Namespace, prog: str) -> int:

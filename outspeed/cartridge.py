@@ -541,6 +541,13 @@ class OutspeedCartridge(EngineCartridge):
         return Statistics(self)
 
     @property
+    def simulation(self) -> Any:
+        """``outspeed simulate``'s run, defaults and option (the console's member:
+        :class:`bitbox.simulation.command.Simulation`, in :mod:`outspeed.sim`)."""
+        from .sim import SIMULATION
+        return SIMULATION
+
+    @property
     def scenarios(self) -> "ScenarioFormat":
         """Outspeed's scenario file format (docs/scenarios.md) for the console's runner."""
         from .scenario import FORMAT
@@ -619,7 +626,7 @@ class OutspeedCartridge(EngineCartridge):
             ([words.t("status.first_game")] if settings.get("first_game") else [])
 
     def add_commands(self, sub: Any, prog: str) -> None:
-        """Outspeed's own commands: ``tiles check`` and ``tiles show``, and its ``simulate``."""
+        """Outspeed's own commands: ``tiles check`` and ``tiles show``."""
         from .cli import add_commands
         add_commands(sub, prog)
 

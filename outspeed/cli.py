@@ -1,7 +1,7 @@
 """The `outspeed` command: the console's table command for Outspeed
-(:mod:`bitbox.table.command`: play, history, replay, export, import, scenario), with
-Outspeed's own commands, ``tiles check``, ``tiles show`` and its ``simulate``, which the
-cartridge adds (:meth:`outspeed.cartridge.OutspeedCartridge.add_commands`)."""
+(:mod:`bitbox.table.command`: play, history, replay, export, import, simulate, scenario), with
+Outspeed's own commands, ``tiles check`` and ``tiles show``, which the cartridge adds
+(:meth:`outspeed.cartridge.OutspeedCartridge.add_commands`)."""
 from __future__ import annotations
 
 import argparse
@@ -17,9 +17,7 @@ main = game_main("outspeed")
 
 
 def add_commands(sub: Any, prog: str) -> None:
-    """``tiles check [FILE]``, ``tiles show N [--face F] [--file FILE]`` and ``simulate``."""
-    from .sim.cli import add_parser as add_simulate_parser
-    add_simulate_parser(sub)
+    """``tiles check [FILE]`` and ``tiles show N [--face F] [--file FILE]``."""
     tiles = sub.add_parser("tiles", help="check or show tile data").add_subparsers(dest="tiles_command", required=True)
     p = tiles.add_parser("check", help="validate a tile file (default: config/tiles.yaml)")
     p.add_argument("file", nargs="?")

@@ -10,8 +10,9 @@
 * :mod:`.runner`: the one runner: any cartridge's games played by its bots through the game
   protocol, with the cartridge's statistics hook when it gives one (docs/games.md);
 * :mod:`.tally`: the games and wins of each seat and bot, for a game's statistics;
-* :mod:`.games`: any registered cartridge's win rates by seat and bot (``bitbox simulate GAME``);
-* :mod:`.command`: a game's own ``simulate`` command on the runner (``outspeed simulate``);
+* :mod:`.games`: the win rates by seat and bot of a cartridge with no ``simulation`` member;
+* :mod:`.command`: every game's ``simulate`` command (``NAME simulate``, ``bitbox simulate NAME``),
+  built from its cartridge (its options, its optional ``simulation`` member and statistics hook);
 * :mod:`.cli`: what every ``simulate`` command shares (the common options, their checks,
   the cap on workers, Ctrl-C/SIGTERM, ``--ray``, ``--out``, printing the report).
 """

@@ -202,11 +202,14 @@ def _prepare_out(prog: str, out: Path) -> str | None:
 
 def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | None, str | None], Any],
         check: Callable[[], str | None] | None = None,
-        report: Callable[[Any], str] | None = None) -> int:
+        report: Callable[[Any], str] | None = None, owner: str | None = None) -> int:
     """A ``simulate`` command: the game's ``check()`` (None, or the one line saying what is
     wrong), then the common options checked, then ``simulate(workers, progress stream or None,
     ray address or None)`` (it may raise :class:`Refused`); its result's report printed
-    (``report(result)``, else ``result.report()``) and, with ``--out``, ``result.write(out)``."""
+    (``report(result)``, else ``result.report()``) and, with ``--out``, ``result.write(out)``.
+    ``owner``: the command ``results.json`` names as the folder's owner (default ``prog``: the
+    game's own ``outspeed simulate`` also for ``bitbox simulate outspeed``, the same run)."""
+    owner = owner or prog
     from .cluster import ClusterError
     problem = check() if check is not None else None    # first: bitbox simulate's names the game first
     if problem:
@@ -226,7 +229,7 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
     given = getattr(args, "out", None)
     out = Path(given) if given else None
     if out is not None:
-        problem = _prepare_out(prog, out)
+        problem = _prepare_out(owner, out)
         if problem:
             return fail(prog, problem)
     try:
@@ -246,7 +249,7 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
         try:
             _clear_previous(out)
             files = result.write(out)
-            _claim(prog, out, files)
+            _claim(owner, out, files)
         except OSError as exc:
             return fail(prog, f"cannot write into --out {out}: {exc.strerror or exc}")
         print(f"\ncharts and data written to {out}/: {', '.join(f.name for f in files)}")

@@ -1,10 +1,11 @@
 """Any registered cartridge played many times by bots: win rates by seat and by bot, the same
-figures for every game (``bitbox simulate GAME``).
+figures for every game: the ``simulate`` of a cartridge with no ``simulation`` member
+(:mod:`.command`).
 
 The games are the console's runner's (:mod:`.runner`), without the cartridge's statistics: game
 ``i`` of a run is seeded from ``(run seed, i)`` and each seat's bot from ``(game seed, seat)``
-in the namespace ``bitbox-simulate/GAME``. A game's own command (``outspeed simulate``) runs the
-same runner with the cartridge's statistics hook.
+in the namespace ``bitbox-simulate/GAME``. A cartridge with a ``simulation`` member
+(``outspeed``) runs the same runner with its own run and its statistics hook.
 """
 from __future__ import annotations
 

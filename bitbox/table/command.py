@@ -13,7 +13,8 @@ command"):
   ``--variant survivors`` for options sharing a ``flag``);
 * ``history`` (``--json``), ``replay``, ``export``, ``import``: the journal's, the same as
   every game's;
-* ``simulate``: the console's harness (``bitbox simulate NAME``), unless the game brings its own;
+* ``simulate``: the console's (:mod:`bitbox.simulation.command`, the same as ``bitbox simulate
+  NAME``), with the cartridge's statistics when it has a ``simulation`` member;
 * ``scenario``: for a cartridge with a scenario format (``scenarios``), the console's
   runner (:mod:`bitbox.games.scenarios`);
 * the game's own subcommands (its cartridge's ``add_commands``: Outspeed's ``tiles``).
@@ -192,12 +193,15 @@ def play_options(cartridge: Cartridge) -> list[OptionSpec]:
     return [*cartridge.options, *(getattr(cartridge, "table_options", None) or ())]
 
 
-def add_game_options(p: argparse.ArgumentParser, cartridge: Cartridge) -> None:
+def add_game_options(p: argparse.ArgumentParser, cartridge: Cartridge, specs: Sequence[OptionSpec] | None = None,
+                     listed: bool = False) -> None:
     """One command-line option per option of the cartridge (its help, its choices); on/off
-    options that share a ``flag`` are one repeatable ``--FLAG NAME``."""
+    options that share a ``flag`` are one repeatable ``--FLAG NAME``. ``specs``: these options
+    only (default: :func:`play_options`); ``listed``: a shared flag also takes comma-separated
+    names, checked by the command (``simulate``: :func:`bitbox.simulation.command.given_options`)."""
     group = p.add_argument_group(f"{cartridge.title}'s options")
     shared: dict[str, list[OptionSpec]] = {}
-    for spec in play_options(cartridge):
+    for spec in (play_options(cartridge) if specs is None else specs):
         flag, dest = option_flag(spec), f"opt_{spec.name}"
         if isinstance(spec.default, bool) and spec.flag:
             if spec.flag not in shared:
@@ -211,10 +215,11 @@ def add_game_options(p: argparse.ArgumentParser, cartridge: Cartridge) -> None:
             choices = list(spec.choices) or None
             group.add_argument(flag, dest=dest, type=kind, choices=choices, default=None, metavar="VALUE" if not choices else None,
                                help=f"{spec.help} (default {spec.default})")
-    for name, specs in shared.items():
+    for name, members in shared.items():
         group.add_argument(f"--{name.replace('_', '-')}", dest=f"flag_{name}", action="append",
-                           choices=[s.name for s in specs], metavar="NAME",
-                           help=f"a {name} (repeatable): " + "; ".join(f"{s.name}: {s.help}" for s in specs))
+                           choices=None if listed else [s.name for s in members], metavar="NAMES" if listed else "NAME",
+                           help=f"a {name} (repeatable{', or comma-separated' if listed else ''}): "
+                                + "; ".join(f"{s.name}: {s.help}" for s in members))
 
 
 def given_options(args: argparse.Namespace, cartridge: Cartridge) -> dict[str, Any]:
@@ -258,14 +263,12 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
     add_game_options(p, cartridge)
     p.set_defaults(func=lambda a: play(cartridge, a, prog))
     add_table_commands(sub, prog, lambda a: kit_of(cartridge, prog))
+    from bitbox.simulation import command as simulate_command
+    simulate_command.add_parser(sub, cartridge).set_defaults(     # the same for `bitbox simulate NAME`
+        func=lambda a: simulate_command.run(f"{prog} simulate", a, cartridge))
     own = getattr(cartridge, "add_commands", None)
     if callable(own):
         own(sub, prog)
-    parser.set_defaults(console_simulate="simulate" not in sub.choices)
-    if "simulate" not in sub.choices:           # run() hands it to `bitbox simulate NAME`
-        p = sub.add_parser("simulate", help="play many games with bots (the console's harness: bitbox simulate)",
-                           add_help=False)
-        p.set_defaults(func=None)
     scenarios = getattr(cartridge, "scenarios", None)
     if scenarios is not None and "scenario" not in sub.choices:
         p = sub.add_parser("scenario", help=f"run scenario files (format: {scenarios.doc})",
@@ -530,9 +533,6 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["play", *argv]
     parser = build_parser(cartridge, prog)
-    if argv[:1] == ["simulate"] and parser.get_default("console_simulate"):     # the console's harness
-        from bitbox.cli import main as bitbox_main
-        return int(bitbox_main(["simulate", cartridge.name, *argv[1:]]))
     args = parser.parse_args(argv)
     if getattr(args, "func", None) is None:
         parser.print_help()

@@ -1,13 +1,20 @@
 """Outspeed's statistics on the console's simulation runner (:mod:`bitbox.simulation.runner`).
 
-``outspeed simulate`` (see docs/simulate.md) is :func:`simulate` plus argument checking; what
-is Outspeed's own is its statistics hook (:class:`.runner.Statistics`: the record of a game,
+``outspeed simulate`` (see docs/simulate.md) is the console's command (:mod:`bitbox.simulation.command`)
+with the cartridge's ``simulation`` member (:data:`SIMULATION`: its run, :class:`.runner.SimConfig`,
+its default games and description, its option ``--first-game``); what is Outspeed's own is its statistics hook (:class:`.runner.Statistics`: the record of a game,
 its ``games.csv`` columns), its figures (:mod:`.stats`), their tables (:mod:`.report`) and
 charts (:mod:`.charts`).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
+
+from bitbox.games import JSON
+from bitbox.simulation.command import DEFAULT_PLAYERS, Simulation
+
+from ..content import ConfigError
 
 if TYPE_CHECKING:
     from bitbox.simulation.runner import Result as SimResult
@@ -35,6 +42,21 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def _config(games: int, players: int, bots: tuple[str, ...], seed: int, rotate: bool,
+            options: Mapping[str, JSON]) -> "SimConfig":
+    from .runner import SimConfig
+    return SimConfig(games=games, players=players, bots=bots, seed=seed, first_game=bool(options.get("first_game")),
+                     rotate=rotate)
+
+
+#: ``outspeed simulate`` (the cartridge's ``simulation``): its run, defaults and option.
+SIMULATION = Simulation(
+    _config, games=1000, players=DEFAULT_PLAYERS, options=("first_game",), refused=(ConfigError,),
+    description="Play N games with bots, in parallel, and report win rates by seat and bot, finishing zones, "
+                "eliminations by cause, path pick rates and win contributions, and game length. The same --seed "
+                "gives the same report whatever --workers.")
+
+
 def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None, content: Content | None = None,
              ray: str | None = None) -> SimResult:
     """Play ``config.games`` games on ``workers`` processes, or on Ray's pool when ``ray`` is
@@ -46,5 +68,5 @@ def simulate(config: SimConfig, workers: int = 1, progress: TextIO | None = None
     return runner.simulate(config, workers, progress, ray, OutspeedCartridge(content))
 
 
-__all__ = ["COLOURS", "Progress", "SimConfig", "SimResult", "Stats", "bot_seed", "game_seed", "lit_paths",
+__all__ = ["COLOURS", "Progress", "SIMULATION", "SimConfig", "SimResult", "Stats", "bot_seed", "game_seed", "lit_paths",
            "play_one", "run_games", "simulate"]

@@ -108,7 +108,7 @@ def test_mixed_works_in_play_and_in_simulate_and_the_count_means_the_same(tmp_pa
     (LOA + ["simulate", "--bots", "careful,greedy"],
      "lastonealive simulate: unknown bot 'greedy' in --bots (known: mixed, random, careful)"),
     (BITBOX + ["simulate", "lastonealive", "--bots", "9"],
-     "bitbox simulate: Last One Alive is for 2 to 5 players, not 9"),
+     "bitbox simulate: --players must be 2 to 5, not 9"),
 ])
 def test_options_that_disagree_are_one_line_and_exit_2(command, message, tmp_path):
     r = run(command + ["-q"], tmp_path)

@@ -1,26 +1,34 @@
-"""`bitbox simulate GAME --out DIR`: results.json (every rate with its Wilson interval),
-games.csv (a row per game, the same for any --workers) and a chart, for any cartridge.
-Real subprocesses, the CSV read back and checked against results.json, the chart's pixels."""
+"""`bitbox simulate GAME --out DIR` of a cartridge with no `simulation` member (the tutorial
+game, tests/tutorial/goofspiel.py: Outspeed and Last One Alive give their own statistics):
+results.json (every rate with its Wilson interval), games.csv (a row per game, the same for any
+--workers) and a chart. Real subprocesses, the CSV read back and checked against results.json,
+the chart's pixels."""
 from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pygame
 import pytest
 
 BITBOX = [sys.executable, "-m", "bitbox.cli"]
+TUTORIAL = Path(__file__).resolve().parents[1] / "tutorial"
+# the tutorial game on the console's shelf (as tests/tutorial/conftest.py puts it)
+ENV = {**os.environ, "BITBOX_GAMES": "goofspiel=goofspiel:CARTRIDGE",
+       "PYTHONPATH": os.pathsep.join([str(TUTORIAL), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
 
 def simulate(tmp_path, name: str, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(BITBOX + ["simulate", *extra, "--out", name, "-q"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, env=ENV)
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("game,players,bots", [("outspeed", "3", "random"), ("lastonealive", "3", "careful,random")])
+@pytest.mark.parametrize("game,players,bots", [("goofspiel", "3", "random"), ("goofspiel", "3", "high,random")])
 def test_out_writes_results_games_csv_and_a_chart(tmp_path, game, players, bots):
     r = simulate(tmp_path, "one", game, "--games", "14", "--players", players, "--bots", bots)
     assert r.returncode == 0, r.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -156,8 +157,8 @@ def test_simulate_commands_seat_the_search_bot(capsys: pytest.CaptureFixture[str
                      "--rollouts", "4", "-q", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "search bot: 4 rollouts per decision" in out and "search" in out
-    results: Mapping[str, object] = json.loads((tmp_path / "results.json").read_text())
-    assert results["search"] == {"rollouts": 4, "think_ms": None}
+    results: Mapping[str, Any] = json.loads((tmp_path / "results.json").read_text())
+    assert results["config"]["search"] == {"rollouts": 4, "think_ms": None}      # Outspeed's own run
     assert run_main(["simulate", "outspeed", "--bots", "search", "--think", "0", "-q"]) == 2
     assert "--think must be 1 ms or more, not 0" in capsys.readouterr().err
 

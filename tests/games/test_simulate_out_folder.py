@@ -2,11 +2,14 @@
 of the same command, the new run replaces every file of the earlier one (no chart of it is
 left beside the new ones); a folder holding anything else (another command's run, a file of
 the user's) is refused in one line and left untouched; the charts are named alike by every
-command. Real `outspeed`, `lastonealive` and `bitbox` simulate subprocesses, real folders."""
+command. Real `outspeed`, `lastonealive` and `bitbox` simulate subprocesses, real folders (the
+console's plain run on the tutorial game, tests/tutorial/goofspiel.py: `bitbox simulate outspeed`
+is `outspeed simulate`, the same run and the same owner)."""
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -21,14 +24,17 @@ COMMANDS = {
     "outspeed simulate": [sys.executable, "-m", "outspeed.cli", "simulate", "--players", "3", "--bots", "random"],
     "lastonealive simulate": [sys.executable, "-m", "lastonealive.cli", "simulate", "--players", "3",
                               "--bots", "random"],
-    "bitbox simulate": [sys.executable, "-m", "bitbox.cli", "simulate", "outspeed", "--players", "3",
-                        "--bots", "random"],
+    "bitbox game goofspiel simulate": [sys.executable, "-m", "bitbox.cli", "simulate", "goofspiel", "--players", "3",
+                                       "--bots", "random"],
 }
+TUTORIAL = Path(__file__).resolve().parents[1] / "tutorial"
+ENV = {**os.environ, "BITBOX_GAMES": "goofspiel=goofspiel:CARTRIDGE",     # the tutorial game on the shelf
+       "PYTHONPATH": os.pathsep.join([str(TUTORIAL), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
 
 def simulate(command: str, out: Path, games: int = 3) -> subprocess.CompletedProcess:
     return subprocess.run(COMMANDS[command] + ["--games", str(games), "--seed", "1", "--quiet", "--out", str(out)],
-                          cwd=out.parent, capture_output=True, text=True, timeout=300)
+                          cwd=out.parent, capture_output=True, text=True, timeout=300, env=ENV)
 
 
 def listing(folder: Path) -> dict[str, str]:

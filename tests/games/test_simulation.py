@@ -69,7 +69,7 @@ def test_bad_runs_are_one_line() -> None:
         Run("outspeed", 2, 3, ("nobody",)).check()
     run = subprocess.run([sys.executable, "-m", "bitbox.cli", "simulate", "outspeed", "--games", "0"],
                          capture_output=True, text=True)
-    assert run.returncode == 2 and run.stderr.strip() == "bitbox simulate: the number of games must be 1 or more, not 0"
+    assert run.returncode == 2 and run.stderr.strip() == "bitbox simulate: --games must be 1 or more, not 0"
 
 
 def test_table() -> None:

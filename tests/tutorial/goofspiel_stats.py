@@ -1,7 +1,8 @@
 """The tutorial game with a statistics hook (docs/games.md "The statistics hook"), registered as
 ``goofstats`` for tests/tutorial/test_statistics_hook.py: each seat's score and the bids it
 made (seen as the bots answer), the tied rounds from the events; a ``games.csv`` column per
-seat and one for the ties; a table of mean scores by seat; one chart."""
+seat and one for the ties; a table of mean scores by seat; one chart; and its ``simulation``
+member, so that its ``simulate`` command runs with them."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -12,6 +13,7 @@ from goofspiel import GoofspielCartridge
 
 from bitbox.games import JSON, Prompt
 from bitbox.simulation import runner
+from bitbox.simulation.command import Simulation
 from bitbox.simulation.gamelog import Column, seat_columns
 from bitbox.simulation.report import num, table
 from bitbox.simulation.tally import SeatTally, Tallies
@@ -102,9 +104,17 @@ class Statistics:
         return Stats(config.players)
 
 
+def _config(games: int, players: int, bots: tuple[str, ...], seed: int, rotate: bool,
+            options: Mapping[str, JSON]) -> SimConfig:
+    return SimConfig(games=games, players=players, bots=bots, seed=seed, rotate=rotate,
+                     cards=int(options.get("cards", 6)))      # type: ignore[arg-type]
+
+
 class StatsCartridge(GoofspielCartridge):
     name = "goofstats"
     statistics = Statistics()
+    # its `simulate` (bitbox simulate goofstats): this run, with the hook; --cards is the option's flag
+    simulation = Simulation(_config, games=200, players=3, description="Goofspiel with its scores and ties.")
 
 
 CARTRIDGE = StatsCartridge()

@@ -62,6 +62,24 @@ def test_bitbox_simulate_of_the_same_game_gives_its_plain_records():
     assert set(plain) == {"index", "seed", "bots", "wins", "prompts"}
 
 
+def test_its_simulate_command_runs_the_hook_with_the_games_option(capsys):
+    """The console's `simulate` of a cartridge with a `simulation` member: its run (--cards, the
+    game's option, as play spells it), its defaults, its statistics; refusals in one line."""
+    from bitbox.cli import main
+    assert main(["simulate", "goofstats", "--games", "6", "--bots", "random,high", "--cards", "5", "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Goofspiel simulation: 6 games, 3 players, bots random,high (rotated over the seats game by " \
+                     "game), seed 0"
+    assert "Mean score by seat" in out
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", "goofstats", "--games", "2", "--cards", "9", "-q"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1
+    assert err.startswith("bitbox simulate: argument --cards: invalid choice: 9 (choose from 3, 4, 5, 6, 7, 8)")
+    assert main(["simulate", "goofstats", "--games", "2", "--players", "4", "--cards", "3", "--bots", "high", "-q"]) == 0
+    assert capsys.readouterr().out.startswith("Goofspiel simulation: 2 games, 4 players, bots high")
+
+
 def test_a_config_is_checked_in_one_line():
     from goofspiel_stats import SimConfig
     with pytest.raises(ValueError, match="Goofspiel is for 2 to 4 players, not 5"):
