@@ -78,8 +78,8 @@ def test_bitbox_usage_errors_are_one_line_like_every_other_command(args, words):
 # --------------------------------------------------------------------------- bitbox simulate's seat count
 
 @pytest.mark.parametrize("option, words", [
-    ("--players", ["Outspeed is for 3 to 6 players, not 99999999999999999999999"]),
-    ("--bots", ["Outspeed is for 3 to 6 players, not 99999999999999999999999"]),
+    ("--players", ["--players must be 3 to 6, not 99999999999999999999999"]),
+    ("--bots", ["--players must be 3 to 6, not 99999999999999999999999"]),
 ])
 def test_bitbox_simulate_refuses_a_huge_seat_count_before_seating_anyone(option, words, tmp_path):
     # before the fix: a name was made for each of the 10**23 seats (a hang, then memory)
