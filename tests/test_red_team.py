@@ -239,3 +239,16 @@ def test_analyse_progress_counts_each_turn_once(finished_journal, tmp_path):
     bars = [tuple(map(int, m.groups())) for m in re.finditer(r"^\[\s*\d+%\] (\d+)/(\d+) turns", proc.stderr, re.M)]
     assert bars and bars[-1][0] == bars[-1][1], proc.stderr
     assert all(done <= total for done, total in bars), proc.stderr
+
+
+# --------------------------------------------------------------------------- simulate's counts, seed and --out
+
+@pytest.mark.parametrize("args, words", [
+    (["--out", LONG], ["outspeed simulate: cannot use --out", "characters)", "File name too long"]),
+    (["--games", "99999999999999999999999"], ["outspeed simulate: --games must be at most 1,000,000,000"]),
+    (["--seed", "-5"], ["outspeed simulate", "--seed", "'-5'"]),
+    (["--seed", "\u0663"], ["outspeed simulate", "--seed"]),
+])
+def test_simulate_refuses_a_name_too_long_a_count_beyond_bound_and_a_seed_play_would_refuse(args, words):
+    # before: a traceback (ENAMETOOLONG), a run of 10**23 games, seeds play refuses taken
+    one_line(run("outspeed.cli", "simulate", "--workers", "1", "-q", *args, timeout=30), *words)

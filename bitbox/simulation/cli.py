@@ -42,11 +42,18 @@ class Result(Protocol):
     def report(self) -> str: ...
 
 
+#: The most games one run plays (far above any real run; a bigger count is a typo, refused).
+MAX_GAMES = 10**9
+
+
 def add_options(p: argparse.ArgumentParser, games: int, out: bool = True) -> None:
     """The common options, on the parser of a ``simulate`` command (``games``: the default
     number of games; ``out``: whether the game writes charts and data into ``--out DIR``)."""
-    p.add_argument("--games", type=int, default=games, metavar="N", help=f"games to play (default {games})")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    from bitbox.table.command import seed_arg
+    p.add_argument("--games", type=int, default=games, metavar="N",
+                   help=f"games to play (default {games}, at most {MAX_GAMES:,})")
+    p.add_argument("--seed", type=seed_arg, default=0, metavar="S",
+                   help="run seed, a whole number from 0 to 2^63 - 1, as play's (default 0)")
     p.add_argument("--workers", type=int, default=None, metavar="W",
                    help=f"worker processes (default 1; this machine has {os.cpu_count() or 1} cores; "
                         "not with --ray, whose pool has a process per CPU of the cluster)")
@@ -181,9 +188,14 @@ def _claim(prog: str, out: Path, files: list[Path]) -> None:
 def _prepare_out(prog: str, out: Path) -> str | None:
     """None when ``out`` is a folder to write charts into (created if need be; empty or an
     earlier run of ``prog``), else why not."""
-    if out.exists() and not out.is_dir():
+    from bitbox.table.options import short_path
+    try:
+        exists, is_dir = out.exists(), out.is_dir()
+    except OSError as exc:                      # a name too long, a loop of links
+        return f"cannot use --out {short_path(str(out))}: {exc.strerror or exc}"
+    if exists and not is_dir:
         return f"--out {out} exists and is not a directory"
-    if out.is_dir():
+    if is_dir:
         problem = _owned(prog, out)
         if problem:
             return problem
@@ -194,7 +206,7 @@ def _prepare_out(prog: str, out: Path) -> str | None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return f"cannot create --out {out}: {exc.strerror or exc}"
+        return f"cannot create --out {short_path(str(out))}: {exc.strerror or exc}"
     if not os.access(out, os.W_OK):
         return f"cannot write into --out {out}"
     return None
@@ -216,6 +228,8 @@ def run(prog: str, args: argparse.Namespace, simulate: Callable[[int, TextIO | N
         return fail(prog, problem)
     if args.games < 1:
         return fail(prog, f"--games must be 1 or more, not {args.games}")
+    if args.games > MAX_GAMES:
+        return fail(prog, f"--games must be at most {MAX_GAMES:,}, not {args.games}")
     if args.workers is not None and args.workers < 1:
         return fail(prog, f"--workers must be 1 or more, not {args.workers}")
     if args.ray is not None:
