@@ -35,7 +35,10 @@ def assert_not_delayed(delays, control):
     def q(values, p):
         values = sorted(values)
         return values[min(len(values) - 1, int(p * len(values)))]
-    for p, floor in ((0.5, 0.02), (0.9, 0.08), (1.0, 0.3)):
+    # The floors are starvation's scale, not jitter's: in a whole-suite run on 2 cores (three
+    # test workers, the babbling emulator's own process) a median of 55 ms against 14 ms was
+    # seen with the throttle working; a babbler without it held the others back by hundreds.
+    for p, floor in ((0.5, 0.1), (0.9, 0.25), (1.0, 1.0)):
         limit = max(floor, 2 * q(control, p) + floor / 2)
         assert q(delays, p) <= limit, (f"quantile {p}: {q(delays, p) * 1000:.1f} ms under stress, "
                                        f"{q(control, p) * 1000:.1f} ms without (limit {limit * 1000:.1f} ms)")
