@@ -13,7 +13,13 @@ from bitbox.table.command import game_main
 from .content import ConfigError, load_dice
 from .rules import BANGS, SYMBOLS, TYPES
 
-main = game_main("lastonealive")
+
+def _cartridge() -> Any:
+    from .cartridge import CARTRIDGE
+    return CARTRIDGE
+
+
+main = game_main("lastonealive", _cartridge)
 
 
 def add_commands(sub: Any, prog: str) -> None:

@@ -13,7 +13,13 @@ from bitbox.table.command import game_main
 from .content import ConfigError, load_content, load_tiles
 from .rules import FACES, PATHS
 
-main = game_main("outspeed")
+
+def _cartridge() -> Any:
+    from .cartridge import CARTRIDGE
+    return CARTRIDGE
+
+
+main = game_main("outspeed", _cartridge)
 
 
 def add_commands(sub: Any, prog: str) -> None:

@@ -29,7 +29,7 @@ import argparse
 import logging
 import sys
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 from bitbox.colours import SEAT_COLOURS
 from bitbox.games.protocol import Cartridge, GameError, OptionError, OptionSpec, check_options
@@ -243,9 +243,11 @@ def seat_rules(cartridge: Cartridge) -> SeatRules:
                      demo_players=min(cartridge.max_players, max(cartridge.min_players, 4)))
 
 
-def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
+def build_parser(cartridge: Cartridge, prog: str, command: str | None = None) -> argparse.ArgumentParser:
     """``PROG play|history|replay|export|import|simulate|scenario`` of any cartridge, and
-    the commands it adds of its own (its optional ``add_commands(sub, prog)``)."""
+    the commands it adds of its own (its optional ``add_commands(sub, prog)``). ``command``:
+    the command word about to run, when known (for another command than ``scenario``, the
+    game's scenario format is not loaded)."""
     from bitbox.bots import bot_names, seat_names
     from bitbox.console import OneLineParser, add_version, bots_help
 
@@ -269,8 +271,16 @@ def build_parser(cartridge: Cartridge, prog: str) -> argparse.ArgumentParser:
     own = getattr(cartridge, "add_commands", None)
     if callable(own):
         own(sub, prog)
+    if "scenario" in sub.choices:
+        return parser
+    if command in sub.choices and isinstance(getattr(type(cartridge), "scenarios", None), property):
+        # another command runs: its format is not loaded (its module is a start-up cost)
+        p = sub.add_parser("scenario", help="run scenario files")
+        p.add_argument("files", nargs="+", metavar="FILE")
+        p.set_defaults(func=lambda a: scenario(getattr(cartridge, "scenarios"), a.files, prog))
+        return parser
     scenarios = getattr(cartridge, "scenarios", None)
-    if scenarios is not None and "scenario" not in sub.choices:
+    if scenarios is not None:
         p = sub.add_parser("scenario", help=f"run scenario files (format: {scenarios.doc})",
                            description="Run each scenario file; one JSON line per file; exit 0 if all met their "
                                        "expect, 1 if any did not, 2 if a file is not a valid scenario. "
@@ -532,7 +542,7 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     argv = list(argv)
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["play", *argv]
-    parser = build_parser(cartridge, prog)
+    parser = build_parser(cartridge, prog, argv[0] if argv else None)
     args = parser.parse_args(argv)
     if getattr(args, "func", None) is None:
         parser.print_help()
@@ -559,25 +569,29 @@ def own_command(cartridge: Cartridge, argv: list[str], command: str | None = "pl
     return run(cartridge, argv, command_name(cartridge))
 
 
-def main(argv: Sequence[str] | None = None, name: str | None = None) -> int:
+def main(argv: Sequence[str] | None = None, name: str | None = None,
+         cartridge_of: Callable[[], Cartridge] | None = None) -> int:
     """A cartridge's own command: ``name`` (default: the program's name, so that a console
-    script ``goofspiel = "bitbox.table.command:main"`` runs the cartridge ``goofspiel``)."""
+    script ``goofspiel = "bitbox.table.command:main"`` runs the cartridge ``goofspiel``);
+    ``cartridge_of``: how the game's own script gets its cartridge without looking through
+    every installed package's entry points (the registry's scan: a start-up cost)."""
     from bitbox.console import run_main
     from bitbox.games import find
     name = name or Path(sys.argv[0]).name
     try:
-        cartridge = find(name)
+        cartridge = cartridge_of() if cartridge_of is not None else find(name)
     except GameError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
     return run_main(lambda: run(cartridge, sys.argv[1:] if argv is None else argv, name))
 
 
-def game_main(name: str) -> Any:
+def game_main(name: str, cartridge_of: Callable[[], Cartridge] | None = None) -> Any:
     """The console-script target of the game ``name``'s own command (``outspeed =
-    "outspeed.cli:main"`` where ``main = game_main("outspeed")``)."""
+    "outspeed.cli:main"`` where ``main = game_main("outspeed", cartridge_of)``; ``cartridge_of``
+    gives its cartridge, else it is found by name among the installed games)."""
     def main_of(argv: Sequence[str] | None = None) -> int:
-        return main(argv, name)
+        return main(argv, name, cartridge_of)
     return main_of
 
 
