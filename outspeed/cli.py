@@ -14,12 +14,7 @@ from .content import ConfigError, load_content, load_tiles
 from .rules import FACES, PATHS
 
 
-def _cartridge() -> Any:
-    from .cartridge import CARTRIDGE
-    return CARTRIDGE
-
-
-main = game_main("outspeed", _cartridge)
+main = game_main("outspeed", "outspeed.cartridge:CARTRIDGE")   # its entry point (no scan of every package's)
 
 
 def add_commands(sub: Any, prog: str) -> None:

@@ -586,12 +586,19 @@ def main(argv: Sequence[str] | None = None, name: str | None = None,
     return run_main(lambda: run(cartridge, sys.argv[1:] if argv is None else argv, name))
 
 
-def game_main(name: str, cartridge_of: Callable[[], Cartridge] | None = None) -> Any:
+def game_main(name: str, cartridge: str | None = None) -> Any:
     """The console-script target of the game ``name``'s own command (``outspeed =
-    "outspeed.cli:main"`` where ``main = game_main("outspeed", cartridge_of)``; ``cartridge_of``
-    gives its cartridge, else it is found by name among the installed games)."""
+    "outspeed.cli:main"`` where ``main = game_main("outspeed", "outspeed.cartridge:CARTRIDGE")``;
+    ``cartridge``: where its cartridge is, as its entry point names it, else it is found by
+    name among the installed games)."""
+    def cartridge_of() -> Cartridge:
+        from importlib import import_module
+        module, _, attribute = str(cartridge).partition(":")
+        found: Cartridge = getattr(import_module(module), attribute)
+        return found
+
     def main_of(argv: Sequence[str] | None = None) -> int:
-        return main(argv, name, cartridge_of)
+        return main(argv, name, cartridge_of if cartridge is not None else None)
     return main_of
 
 
