@@ -38,7 +38,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Mapping
+from typing import Any, BinaryIO, Mapping, Sequence
 
 from bitbox.safetext import printable
 
@@ -271,6 +271,24 @@ def _timestamp(value: Any) -> bool:
     return True
 
 
+def _check_names(names: Mapping[str, Any], players: Sequence[str]) -> None:
+    """The people's names of a file's settings: each a seat of the game and a name ``--names``
+    takes (a journal's reader leaves a name that is not one unnamed: a file is refused)."""
+    import argparse
+
+    from .names import check_names
+    for player, name in names.items():
+        if player not in players:
+            raise ValueError(f"its names name {printable(player, 20)!r}, not a player of the game")
+        try:
+            ok = isinstance(name, str) and check_names(name) == (name,)
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(f"the name of {player} is not a name --names takes ({str(exc).replace('name 1 ', '')})") \
+                from None
+        if not ok:
+            raise ValueError(f"the name of {player} is not a name --names takes")
+
+
 def check_document(doc: Mapping[str, Any]) -> CheckedGame:
     """Check a game file's document and replay it: :class:`ValueError` naming what is wrong,
     or the game as the journal will record it. Nothing is written."""
@@ -299,6 +317,7 @@ def check_document(doc: Mapping[str, Any]) -> CheckedGame:
     for p in players:
         if p != printable(p, 40) or not p.strip():
             raise ValueError(f"the player name {printable(p, 40)!r} is not a short line of printable text")
+    _check_names(settings.get("names", {}), players)
     for key in ("created", "ended"):
         if doc[key] is not None and not _timestamp(doc[key]):
             raise ValueError(f"its {key!r} date {printable(doc[key], 40)!r} is not an ISO 8601 date and time")

@@ -74,3 +74,25 @@ def test_an_inputs_turn_or_phase_edited_is_an_altered_game(tmp_path, capsys, sql
     assert not (tmp_path / "g.json").exists()
     assert lastonealive_main(["history", "--journal", str(path)]) == 2
     assert "game 1 was altered: input 20" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("names, words", [
+    ({"red": "A\u001b[2J\u0007"}, "control character"),
+    ({"blue": "\u202eB"}, "control character"),
+    ({"red": "x" * 100_000}, "characters"),
+    ({"purple": "Ana"}, "not a player of the game"),
+    ({"red": ["Ana"]}, "not a name --names takes"),
+])
+def test_a_game_file_whose_names_play_would_refuse_is_not_imported(tmp_path, capsys, names, words):
+    """A name --names refuses was imported, then left out without a word (the red team)."""
+    import json
+    path = _copy(tmp_path, "")
+    assert lastonealive_main(["export", "1", str(tmp_path / "g.json"), "--journal", str(path)]) == 0
+    doc = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    doc["settings"]["names"] = names
+    (tmp_path / "g.json").write_text(json.dumps(doc), encoding="utf-8")
+    capsys.readouterr()
+    target = tmp_path / "new.sqlite"
+    assert lastonealive_main(["import", str(tmp_path / "g.json"), "--journal", str(target)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and "nothing was imported" in err[0], err
