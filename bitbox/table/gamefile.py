@@ -281,7 +281,7 @@ def _check_names(names: Mapping[str, Any], players: Sequence[str]) -> None:
         if player not in players:
             raise ValueError(f"its names name {printable(player, 20)!r}, not a player of the game")
         try:
-            ok = isinstance(name, str) and check_names(name) == (name,)
+            ok = isinstance(name, str) and len(check_names(name)) == 1     # spaces around: as the readers trim them
         except argparse.ArgumentTypeError as exc:
             raise ValueError(f"the name of {player} is not a name --names takes ({str(exc).replace('name 1 ', '')})") \
                 from None
