@@ -214,6 +214,10 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.rollouts > MAX_ROLLOUTS:
         print(f"bitbox calibrate: --rollouts must be 1 to {MAX_ROLLOUTS}, not {args.rollouts}", file=sys.stderr)
         return 2
+    from .simulation.cli import MAX_GAMES
+    if args.games > MAX_GAMES:                  # simulate's bound (10**23 games ran for ever)
+        print(f"bitbox calibrate: --games must be at most {MAX_GAMES:,}, not {args.games}", file=sys.stderr)
+        return 2
     result = calibrate(cartridge, args.games, players, args.rollouts, args.points, args.seed,
                        progress=None if args.quiet else sys.stderr)
     print(json.dumps(result.to_data(), indent=1) if args.json else result.report())

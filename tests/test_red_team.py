@@ -252,3 +252,8 @@ def test_analyse_progress_counts_each_turn_once(finished_journal, tmp_path):
 def test_simulate_refuses_a_name_too_long_a_count_beyond_bound_and_a_seed_play_would_refuse(args, words):
     # before: a traceback (ENAMETOOLONG), a run of 10**23 games, seeds play refuses taken
     one_line(run("outspeed.cli", "simulate", "--workers", "1", "-q", *args, timeout=30), *words)
+
+
+def test_calibrate_refuses_a_game_count_beyond_simulates_bound():
+    one_line(run("bitbox.cli", "calibrate", "outspeed", "--games", "99999999999999999999999", timeout=30),
+             "bitbox calibrate: --games must be at most 1,000,000,000")
