@@ -505,10 +505,13 @@ def read_analysis(source: str) -> dict[str, Any]:
     """``export --analysis PATH``: the analysis.json at PATH (or in the folder PATH), as JSON
     (:class:`GameFileError`, one line, when it cannot be read)."""
     path = Path(source)
-    if path.is_dir():
-        path = path / "analysis.json"
     try:
-        if path.stat().st_size > MAX_BYTES:
+        if path.is_dir():
+            path = path / "analysis.json"
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):        # a pipe or a device would be read for ever
+            raise GameFileError(f"--analysis {printable(str(path), 80)}: is not a regular file (not an analysis.json)")
+        if st.st_size > MAX_BYTES:
             raise GameFileError(f"{printable(str(path), 80)}: too large for an analysis")
         doc = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -96,3 +96,19 @@ def test_a_game_file_whose_names_play_would_refuse_is_not_imported(tmp_path, cap
     assert lastonealive_main(["import", str(tmp_path / "g.json"), "--journal", str(target)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0] and "nothing was imported" in err[0], err
+
+
+def test_export_analysis_that_is_a_pipe_a_device_or_a_name_too_long_is_one_line(tmp_path, capsys):
+    """`export --analysis` read a named pipe or /dev/zero for ever and was a traceback for a
+    name the system refuses (the red team)."""
+    import os
+    path = _copy(tmp_path, "")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for given, words in ((str(fifo), "is not a regular file"), ("/dev/zero", "is not a regular file"),
+                         ("A" * 5000, "File name too long")):
+        assert lastonealive_main(["export", "1", str(tmp_path / "g.json"), "--journal", str(path),
+                                  "--analysis", given]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0] and "Traceback" not in err[0], err
+        assert not (tmp_path / "g.json").exists()
