@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from bitbox.table.command import game_main
+from bitbox.table.command import add_own_command, game_main
 
 from .content import ConfigError, load_dice
 from .rules import BANGS, SYMBOLS, TYPES
@@ -20,17 +20,13 @@ main = game_main("lastonealive", "lastonealive.cartridge:CARTRIDGE")   # its ent
 def add_commands(sub: Any, prog: str) -> None:
     """``dice show [FILE]``."""
     dice = sub.add_parser("dice", help="the dice data").add_subparsers(dest="dice_command", required=True)
-    p = dice.add_parser("show", help="print the dice faces (default: config/lastonealive/dice.yaml)")
+    p = add_own_command(dice, "show", f"{prog} dice", _dice_show, (ConfigError,),
+                        help="print the dice faces (default: config/lastonealive/dice.yaml)")
     p.add_argument("file", nargs="?")
-    p.set_defaults(func=lambda a: _dice_show(a, prog))
 
 
-def _dice_show(args: argparse.Namespace, prog: str) -> int:
-    try:
-        faces, counts = load_dice(args.file)
-    except ConfigError as exc:
-        print(f"{prog} dice show: {exc}", file=sys.stderr)
-        return 2
+def _dice_show(args: argparse.Namespace) -> None:
+    faces, counts = load_dice(args.file)
     print("Last One Alive dice (a reconstruction: check them against your own dice, see the file's header)")
     for t in TYPES:
         fs = faces[t]
@@ -45,7 +41,6 @@ def _dice_show(args: argparse.Namespace, prog: str) -> int:
         if bang:
             extra.append(f"{bang:.2f} bangs a roll before \"+\" re-rolls")
         print(f"            {'; '.join(parts)}" + (f" — {', '.join(extra)}" if extra else ""))
-    return 0
 
 
 if __name__ == "__main__":

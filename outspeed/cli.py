@@ -8,11 +8,10 @@ import argparse
 import sys
 from typing import Any
 
-from bitbox.table.command import game_main
+from bitbox.table.command import CommandError, add_own_command, game_main
 
 from .content import ConfigError, load_content, load_tiles
 from .rules import FACES, PATHS
-
 
 main = game_main("outspeed", "outspeed.cartridge:CARTRIDGE")   # its entry point (no scan of every package's)
 
@@ -20,41 +19,29 @@ main = game_main("outspeed", "outspeed.cartridge:CARTRIDGE")   # its entry point
 def add_commands(sub: Any, prog: str) -> None:
     """``tiles check [FILE]`` and ``tiles show N [--face F] [--file FILE]``."""
     tiles = sub.add_parser("tiles", help="check or show tile data").add_subparsers(dest="tiles_command", required=True)
-    p = tiles.add_parser("check", help="validate a tile file (default: config/tiles.yaml)")
+    p = add_own_command(tiles, "check", f"{prog} tiles", _tiles_check, (ConfigError,),
+                        help="validate a tile file (default: config/tiles.yaml)")
     p.add_argument("file", nargs="?")
-    p.set_defaults(func=lambda a: _tiles_check(a, prog))
-    p = tiles.add_parser("show", help="print a tile readably")
+    p = add_own_command(tiles, "show", f"{prog} tiles", _tiles_show, (ConfigError,), help="print a tile readably")
     p.add_argument("number", type=int)
     p.add_argument("--face", choices=FACES)
     p.add_argument("--file")
-    p.set_defaults(func=lambda a: _tiles_show(a, prog))
 
 
-def _tiles(args: argparse.Namespace, prog: str, command: str) -> Any:
-    try:
-        return load_tiles(args.file) if args.file else load_content().tiles
-    except ConfigError as exc:
-        print(f"{prog} tiles {command}: {exc}", file=sys.stderr)
-        return None
+def _tiles(args: argparse.Namespace) -> Any:
+    return load_tiles(args.file) if args.file else load_content().tiles
 
 
-def _tiles_check(args: argparse.Namespace, prog: str) -> int:
-    tiles = _tiles(args, prog, "check")
-    if tiles is None:
-        return 2
+def _tiles_check(args: argparse.Namespace) -> None:
+    tiles = _tiles(args)
     print(f"ok: {len(tiles)} tiles, {sum(len(t.faces) for t in tiles)} faces")
-    return 0
 
 
-def _tiles_show(args: argparse.Namespace, prog: str) -> int:
+def _tiles_show(args: argparse.Namespace) -> None:
     from .rules.tiles import PATH_NAMES, PATH_SYMBOL
-    tiles = _tiles(args, prog, "show")
-    if tiles is None:
-        return 2
-    match = [t for t in tiles if t.number == args.number]
+    match = [t for t in _tiles(args) if t.number == args.number]
     if not match:
-        print(f"{prog} tiles show: no tile {args.number} (tiles: 1-16)", file=sys.stderr)
-        return 2
+        raise CommandError(f"no tile {args.number} (tiles: 1-16)")
     tile = match[0]
     for face in [args.face] if args.face else list(FACES):
         print(f"{tile.label()} — face {face}")
@@ -63,7 +50,6 @@ def _tiles_show(args: argparse.Namespace, prog: str) -> int:
             path = paths.get(key)
             light = PATH_SYMBOL[key] if path else "○"
             print(f"  {light} {PATH_NAMES[key]:<6} " + (path.describe() if path else "(light off)"))
-    return 0
 
 
 if __name__ == "__main__":

@@ -290,6 +290,29 @@ def build_parser(cartridge: Cartridge, prog: str, command: str | None = None) ->
     return parser
 
 
+class CommandError(Exception):
+    """What a game's own subcommand says went wrong (a bad argument): one line, exit 2."""
+
+
+def add_own_command(parent: Any, name: str, prog: str, run: Callable[[argparse.Namespace], int | None],
+                    errors: tuple[type[BaseException], ...] = (), **kwargs: Any) -> argparse.ArgumentParser:
+    """A game's own subcommand ``name`` under ``parent`` (from its ``add_commands``): ``run(args)``;
+    a :class:`CommandError`, or an exception of ``errors`` (its file cannot be read...), is one
+    line ``PROG: why`` on stderr and exit 2 (``prog``: the words of the command so far)."""
+    p = parent.add_parser(name, **kwargs)
+
+    caught: tuple[type[BaseException], ...] = (CommandError, *errors)
+
+    def func(args: argparse.Namespace) -> int:
+        try:
+            return int(run(args) or 0)
+        except caught as exc:
+            print(f"{prog} {name}: {exc}", file=sys.stderr)
+            return 2
+    p.set_defaults(func=func)
+    return p
+
+
 def kit_of(cartridge: Cartridge, prog: str, table_config: str | None = None) -> Any:
     from .journal_commands import kit_of as journal_kit
     return journal_kit(cartridge, prog, table_config)
@@ -602,5 +625,5 @@ def game_main(name: str, cartridge: str | None = None) -> Any:
     return main_of
 
 
-__all__ = ["CartridgeTable", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_main", "main",
+__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_main", "main",
            "own_command", "play", "played", "run", "seed_arg", "session_of", "table_loop"]

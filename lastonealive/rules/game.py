@@ -78,6 +78,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from bitbox.games.engine import StateQueries
+from bitbox.games.engine import randbelow as _below
+from bitbox.games.engine import shuffle as _shuffle
+
 from .events import Event
 from .events import _event as _ev
 
@@ -179,36 +183,6 @@ class ForcedRollError(RulesError):
 
 
 # ---------------------------------------------------------------------------- pieces
-
-def _below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n`` > 0: the same draws from the generator (what
-    :class:`random.Random` does: ``getrandbits`` of ``n``'s bit length until below ``n``),
-    without the two calls and the checks of the library's general function. Another kind
-    of generator is asked its own ``randrange``."""
-    if type(rng) is not random.Random or n <= 0:
-        return rng.randrange(n)
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
-
-
-def _shuffle(rng: random.Random, x: list[Any]) -> None:
-    """``rng.shuffle(x)``: the same swaps from the same draws (see :func:`_below`)."""
-    if type(rng) is not random.Random:
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(x))):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
 
 _new_die = object.__new__
 
@@ -626,13 +600,13 @@ def _die_order(d: Die) -> tuple[int, int]:
     return got
 
 
-class Game:
+class Game(StateQueries):
     """A game of Last One Alive. :meth:`apply` mutates :attr:`state` and returns events."""
 
     __slots__ = ("state", "_legal", "_auto", "_sorted_tray")
 
     def __init__(self, state: GameState) -> None:
-        self.state = state
+        self.state: GameState = state
         self._legal: Legal | None = None
         self._auto: Action | None = None            # auto_answer's answer, until the next change
         self._sorted_tray: list[Die] | None = None  # the tray, when the engine knows it is in die order
@@ -761,14 +735,6 @@ class Game:
         self._start_turn(s.first, events)
 
     # ------------------------------------------------------------------ queries
-    @property
-    def phase(self) -> str:
-        return self.state.phase
-
-    @property
-    def finished(self) -> bool:
-        return self.state.finished
-
     def in_game(self) -> list[str]:
         s = self.state
         out = []

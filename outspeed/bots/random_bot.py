@@ -5,7 +5,9 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ..rules import Choice
-from ..rules.game import _NOTHING, _choice   # rng.choice with the same draws, cheaper (see there)
+from bitbox.games.engine import choice as _choice   # rng.choice with the same draws, cheaper (see there)
+
+from ..rules.game import _NOTHING
 from .base import Bot
 
 _CHOICES: dict[Any, Choice] = {}    # Choices are immutable values: one of each serves every bot

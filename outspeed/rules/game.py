@@ -66,6 +66,10 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
+from bitbox.games.engine import StateQueries
+from bitbox.games.engine import choice as _choice
+from bitbox.games.engine import shuffle as _shuffle
+
 from .events import WHO, Event, EventKind as K, _event, _new_event, with_public
 from .tiles import PATHS, Amount, Path, Tile, parse_tile
 
@@ -262,12 +266,12 @@ def _rank_key(state: GameState, p: str) -> tuple[int, int, int]:
     return (state.zone[p], state.fuel[p], len(state.held[p]))
 
 
-class Game:
+class Game(StateQueries):
     """A game of Outspeed. Methods mutate :attr:`state` and return the events that say
     what happened; :meth:`copy` gives an independent game (for bots' lookahead)."""
 
     def __init__(self, state: GameState) -> None:
-        self.state = state
+        self.state: GameState = state
         self._lit_cache: _Lit | None = None           # see _lit
         self._order_cache: tuple | None = None        # see _seat_order
 
@@ -339,14 +343,6 @@ class Game:
             draw_queue=list(s.draw_queue), drawn=list(s.drawn)))
 
     # ------------------------------------------------------------------ queries
-    @property
-    def phase(self) -> str:
-        return self.state.phase
-
-    @property
-    def finished(self) -> bool:
-        return self.state.finished
-
     @property
     def current_paths(self) -> Mapping[str, Path]:
         s = self.state
@@ -1340,41 +1336,6 @@ class Game:
 
 
 _number = attrgetter("number")
-
-
-def _choice(rng: random.Random, seq: Sequence[Any]) -> Any:
-    """``rng.choice(seq)``: the same draws, without its two nested Python calls. It is
-    ``seq[rng._randbelow(len(seq))]``, and ``_randbelow(n)`` draws ``getrandbits(k)``,
-    ``k = n.bit_length()``, until the value is below ``n``."""
-    n = len(seq)
-    if not n or type(rng) is not random.Random:     # (a subclass may draw otherwise)
-        return rng.choice(seq)
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return seq[r]
-
-
-def _shuffle(rng: random.Random, x: list[Any]) -> None:
-    """``rng.shuffle(x)``: the same draws and the same order, without two Python calls per
-    element. ``random.Random.shuffle`` swaps each ``x[i]``, last first, with an ``x[j]``,
-    ``j = rng._randbelow(i + 1)``, which draws ``getrandbits(k)`` until below ``i + 1``."""
-    if type(rng) is not random.Random:              # a subclass may draw otherwise
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    k = len(x).bit_length()                         # (i + 1).bit_length(), kept as i goes down
-    low = (1 << k >> 1) - 1                         # the least i whose i + 1 has k bits
-    for i in range(len(x) - 1, 0, -1):
-        if i < low:
-            k -= 1
-            low >>= 1
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 def _as_choice(c: Choice | str | tuple | list) -> Choice:
