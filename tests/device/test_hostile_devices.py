@@ -20,6 +20,8 @@ from bitbox.events import Connected, Rejected, WheelsChanged
 from bitbox.hub import Hub
 from bitbox_tools.emulate import Emulator
 
+from .conftest import wait_for
+
 CFG = ControllersConfig()
 
 
@@ -83,8 +85,9 @@ def test_a_clone_plugged_in_while_the_real_controller_is_silent_is_refused_and_r
             assert rejected.port == clone and real in rejected.reason and clone in rejected.reason
             assert "two controllers with one id" in rejected.reason
             assert not [e for e in got if type(e).__name__ == "Back" and e.port == clone]
-            # reported in the log too
-            assert any(clone in text and "two controllers with one id" in text for text, _ in log.records)
+            # reported in the log too (written once the hub's lock is released: bounded, not at once)
+            assert wait_for(lambda: any(clone in text and "two controllers with one id" in text
+                                        for text, _ in log.records), 10), log.records
             # the real controller talks again: it still has its seat, its wheels reach the game
             emu.controllers[0].paused = False
             emu.set(0, right=3)
