@@ -53,10 +53,14 @@ class Tallies(Generic[T]):
         self.ends: Counter[str] = Counter()
 
     def add(self, rec: Mapping[str, Any]) -> None:
-        """A game's record (the game's statistics add their own figures, then call this)."""
+        """A game's record (the game's statistics add their own figures, then call this). Its
+        ``turns`` (the game's length) and ``end`` (how it ended) are counted when the record has
+        them: a game whose record gives neither has no lengths or ends, never a ``KeyError``."""
         self.games += 1
-        self.lengths[rec["turns"]] += 1
-        self.ends[rec["end"]] += 1
+        if rec.get("turns") is not None:
+            self.lengths[rec["turns"]] += 1
+        if rec.get("end") is not None:
+            self.ends[rec["end"]] += 1
 
     def tally(self, seat: int, bot: str) -> tuple[T, T]:
         """The tallies of the seat (0-based) and of its bot (made on first use)."""
@@ -77,8 +81,9 @@ class Tallies(Generic[T]):
         return [{"bot": name, **t.row()} for name, t in self.bot.items()]
 
     def length(self) -> dict[str, Any]:
-        """The mean game length and its histogram (length → games)."""
-        n = max(self.games, 1)
+        """The mean game length and its histogram (length → games), over the games whose record
+        gave their ``turns``."""
+        n = max(sum(self.lengths.values()), 1)
         return {"mean": sum(t * c for t, c in self.lengths.items()) / n,
                 "histogram": {t: self.lengths[t] for t in sorted(self.lengths)}}
 
