@@ -83,10 +83,16 @@ class GameWords(Words):
         if isinstance(v, bool):
             return self.t("word.yes") if v else self.t("word.no")
         if isinstance(v, (list, tuple)):
-            return ", ".join(self.value(x) for x in v)
+            return ", ".join(self._part(x) for x in v)
         if isinstance(v, Mapping):
-            return ", ".join(f"{self.value(k)} {self.value(x)}" for k, x in v.items())
+            return ", ".join(f"{self.value(k)} {self._part(x)}" for k, x in v.items())
         return str(v)
+
+    def _part(self, v: Any) -> str:
+        """A value inside a list or a mapping: a list or mapping of several values in brackets,
+        so that its commas are not the outer ones ("Red (2, 6), Blue 3", not "Red 2, 6, Blue 3")."""
+        words = self.value(v)
+        return f"({words})" if isinstance(v, (list, tuple, Mapping)) and len(v) > 1 else words
 
     def prompt(self, kind: str, context: Mapping[str, Any] | None = None) -> str:
         key = f"prompt.{kind}"
