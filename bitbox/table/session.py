@@ -818,8 +818,9 @@ class KeyboardDriver:
         if callable(own):
             lines = list(own(words, session.private_view(p), prompt, prompt.options[i % len(prompt.options)]))
         else:
-            shown = str(session.cartridge.action_to_data(prompt.options[i]))
-            lines = [words.prompt(prompt.kind, prompt.context), f"◀ {words.option(prompt.kind, shown)} ▶"]
+            from .replay import option_words          # one wording of an option: the pad's and the replay's
+            lines = [words.prompt(prompt.kind, prompt.context),
+                     f"◀ {option_words(session.cartridge, prompt, prompt.options[i], words)} ▶"]
         return {"player": p, "shown": self.shown, "lines": lines}
 
 
