@@ -475,6 +475,9 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
     except (JournalError, GameError) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
+    if not analysis.points:                     # a game stopped before its first input: no turn to chart
+        print(f"{prog}: game {args.id} has no input yet: nothing to analyse", file=sys.stderr)
+        return 2
     print(analysis.report())
     try:
         files = analysis.write(out)
