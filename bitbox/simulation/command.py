@@ -177,6 +177,10 @@ def run(prog: str, args: argparse.Namespace, cartridge: Cartridge) -> int:
         try:
             config = hook.config(args.games, players, bots, args.seed, not args.fixed_seats, options)
             if budget[0] is not None:
+                if "search" not in {f.name for f in dataclasses.fields(config)}:
+                    raise common.Refused(f"the search bot cannot play in {cartridge.name}'s simulation: its "
+                                         f"configuration ({type(config).__name__}) has no field `search` to hold "
+                                         f"its budget (docs/games.md, \"The statistics hook\")")
                 config = dataclasses.replace(config, search=budget[0])
             return simulate(config, workers=workers, progress=progress, ray=ray, cartridge=cartridge)
         except refused as exc:

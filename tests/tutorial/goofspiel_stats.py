@@ -29,6 +29,7 @@ class SimConfig(runner.Config):
     seed: int = 0
     cards: int = 6
     rotate: bool = True
+    search: Any = None              # the search bot's budget, when it plays (--bots search)
 
     def check(self) -> None:
         if not 3 <= self.cards <= 8:
