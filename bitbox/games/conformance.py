@@ -93,6 +93,12 @@ def _check_prompts(game: Game, prompts: Sequence[Prompt], where: str) -> None:
         seen.add(p.player)
         if not p.options:
             raise ConformanceError(f"{where}: {p.player}'s {p.kind} prompt has no option")
+        for option in p.options:
+            try:
+                hash(option)
+            except TypeError:
+                raise ConformanceError(f"{where}: {p.player}'s {p.kind} prompt offers {option!r}, which is not "
+                                       f"hashable: an answer must be (a tuple, not a list; docs/games.md)") from None
         if len(set(p.options)) != len(p.options):
             raise ConformanceError(f"{where}: {p.player}'s {p.kind} prompt repeats an option")
         _dump(dict(p.context), f"{where}: {p.player}'s prompt context")
