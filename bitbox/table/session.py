@@ -576,6 +576,7 @@ class _Plan:
     at: float
     wheels: tuple[int, int, int]
     unlocked_at: float = -1.0
+    refusals: int = 0                               # locks of these wheels refused by the table
 
 
 class BotDriver:
@@ -594,6 +595,7 @@ class BotDriver:
     entered at the table) are left to the people."""
 
     RETRY = 0.25                                   # seconds before an unanswered unlock is sent again
+    REFUSALS = 3                                   # the same wheels refused this often: the controls misread
     WAIT = 0.005                                   # at most this long per update for a worker's answer
 
     def __init__(self, player: str, sim: Any, bot: Any, controls: Controls, *, seed: int = 0, think: float = 0.0) -> None:
@@ -622,6 +624,18 @@ class BotDriver:
             left, centre, right = marked(session.game, prompt, action, session.marked.get(self.player))
             return (int(left), int(centre), int(right))
         return self.controls.wheels_for(prompt, action)
+
+    def _misread(self, session: Session, prompt: Prompt, wheels: tuple[int, int, int]) -> None:
+        """The bot's own answer, entered with the wheels its controls gave, refused again and
+        again: the game's controls do not read back what ``wheels_for`` gives (a bot's answer is
+        one of the prompt's options). A :class:`TableError` (one line; the journal keeps the
+        game) rather than locking for ever."""
+        from .seating import TableError
+        answer = self._decided[1] if self._decided is not None else None
+        reason = session.refusal[0] if session.refusal else "refused"
+        raise TableError(f"{self.player}'s bot answered {answer!r} to {prompt.kind!r} with the wheels at {wheels}, "
+                         f"refused {self.REFUSALS} times ({reason}): the game's controls do not read back the "
+                         f"wheels they give for an answer (bitbox games --check {session.cartridge.name})")
 
     def _thought(self, session: Session, prompt: Prompt, key: tuple[Any, ...]) -> Any:
         """A searching bot's answer once its worker has one (None: still thinking)."""
@@ -691,6 +705,10 @@ class BotDriver:
         if c.locked:
             if (c.stale or self.player in session.refused or c.wheels != plan.wheels) and \
                     (plan.unlocked_at < 0 or now - plan.unlocked_at > self.RETRY):
+                if self.player in session.refused and not c.stale and c.wheels == plan.wheels:
+                    plan.refusals += 1
+                    if plan.refusals >= self.REFUSALS:
+                        self._misread(session, prompt, plan.wheels)
                 plan.unlocked_at = now
                 self.sim.set(locked=False, **self._settle)
             return
