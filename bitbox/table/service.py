@@ -117,7 +117,10 @@ class ServiceBench:
         """One row per controller seen: id, port, connected, locked, wheels, meanings, seen
         grid, firmware, protocol, age of the last frame (s), bad frames and their rate."""
         now = self.clock()
-        link_of = {l.controller_id: l for l in self.hub.links() if l.controller_id is not None}
+        link_of: dict[int, Any] = {}
+        for l in self.hub.links():
+            if l.controller_id is not None and (l.seat is not None or l.controller_id not in link_of):
+                link_of[l.controller_id] = l        # the seat's own device, not a refused twin of its id
         out = []
         for s in self.hub.seats():
             if s.controller_id is None:
