@@ -734,6 +734,27 @@ def _lights() -> dict[str, Any]:
          "expect": [_seen(100, [True, False, False], _OFF), _seen(300, [False, False, False], _OFF),
                     _seen(560, [True, False, False], _OFF), _seen(700, [True, False, False], _OFF),
                     _seen(800, [True, False, False], _OFF)]},
+        {"name": "show-repeated-restarts-blink",
+         "description": "The same Show sent again 200 ms later (a host sends it again when the "
+                        "controller comes back, or with a new prompt) restarts the blink, on, from "
+                        "its arrival (SPEC 6.15): on 200-450 ms, off 450-700, on again.",
+         "capabilities": ring, "positions": f16, "given": "running",
+         "steps": [_at(0, Show(0b1000, 0, 0)), _at(200, Show(0b1000, 0, 0))],
+         "expect": [_seen(100, [False, False, False], _OFF, [0b1000, 0, 0]),
+                    _seen(300, [False, False, False], _OFF, [0b1000, 0, 0]),
+                    _seen(500, [False, False, False], _OFF, [0, 0, 0]),
+                    _seen(720, [False, False, False], _OFF, [0b1000, 0, 0])]},
+        {"name": "identify-outlives-new-session",
+         "description": "Identify(600) before the Welcome, then a Welcome at 100 ms: the new "
+                        "session clears seat, lights, hint, show and a refusal, not the Identify "
+                        "(obeyed in any mode, SPEC 7.2, 8.3): it blinks on to its end, then "
+                        "everything is off (a session's start).",
+         "capabilities": no_ring, "positions": f16, "given": "booted",
+         "steps": [_at(0, Identify(600)),
+                   _at(100, Welcome(PROTOCOL_VERSION[0], PROTOCOL_VERSION[1], True, ""))],
+         "expect": [_seen(50, [True, True, True], _WHITE), _seen(160, [False, False, False], _OFF),
+                    _seen(300, [True, True, True], _WHITE), _seen(400, [False, False, False], _OFF),
+                    _seen(550, [True, True, True], _WHITE), _seen(700, [False, False, False], _OFF)]},
         {"name": "awaiting-stop-lights-off",
          "description": "Before the Welcome every light is off, stop lights included; a Hint and a "
                         "Show are ignored.",
