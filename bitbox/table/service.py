@@ -175,6 +175,26 @@ class ServiceBench:
                 pass
 
 
+def unanswered_lines(hub: Any) -> list[str]:
+    """One line per device the hub holds that has no controller row (it never said Hello, or
+    was refused): a maker testing a controller that does not answer is told so, and how."""
+    out = []
+    for link in hub.links():
+        if link.kind == "sim" or link.state == "active":
+            continue
+        if link.rejected:
+            why = f"refused: {link.rejected}"
+        elif link.state == "handshake" and link.frames:
+            why = (f"{counted(link.frames, 'frame', 'frames')} but no Hello, not even in answer to the "
+                   f"host's HostHello (SPEC.md 7.4): not seated")
+        elif link.state == "handshake":
+            why = "no answer: no Hello, not even in answer to the host's HostHello"
+        else:
+            why = f"not open: {link.last_error}" if link.last_error else "not open"
+        out.append(f"{link.port}: {why}")
+    return out
+
+
 def line_of(row: dict[str, Any]) -> str:
     """A row of :meth:`ServiceBench.rows` as one line (headless)."""
     from .labels import short_id

@@ -22,7 +22,7 @@ from bitbox.events import Lost
 from bitbox.hub import Hub
 from bitbox.table.lobby import Lobby, run_lobby
 from bitbox.table.seating import TableError, wait_for_urls
-from bitbox.table.service import ServiceBench
+from bitbox.table.service import ServiceBench, unanswered_lines
 from bitbox.transports import serial as serial_transport
 
 from .conftest import events_of, wait_for
@@ -33,11 +33,12 @@ CFG = ControllersConfig()
 class PtyController:
     """SPEC 7-8 on the master end of a pty, in a thread. ``change_every``: seconds between two
     debounced changes (one input after the other; None: the wheels stay still);
-    ``repeat_every``: send the same State this often too (a rogue: the SPEC says every 250 ms)."""
+    ``repeat_every``: send the same State this often too (a rogue: the SPEC says every 250 ms);
+    ``only_states``: a device that sends States and nothing else, and reads nothing."""
 
     def __init__(self, master: int, cid: int, major: int = 1, change_every: float | None = None,
-                 repeat_every: float = fp.HEARTBEAT_MS / 1000) -> None:
-        self.master, self.cid, self.major = master, cid, major
+                 repeat_every: float = fp.HEARTBEAT_MS / 1000, only_states: bool = False) -> None:
+        self.master, self.cid, self.major, self.only_states = master, cid, major, only_states
         self.change_every, self.repeat_every = change_every, repeat_every
         self.running = False
         self.paused = threading.Event()           # set: writes nothing (the line stays open)
@@ -74,6 +75,10 @@ class PtyController:
         decoder = fp.Decoder()
         os.set_blocking(self.master, False)
         self._write(b"\x00")
+        if self.only_states:                       # never a Hello: States every 250 ms, nothing read
+            while not self._stop.wait(self.repeat_every):
+                self._state()
+            return
         self._hello()
         last_hello = last_state = last_change = time.monotonic()
         turn = 0
@@ -241,3 +246,23 @@ def test_the_test_screen_shows_the_seated_controller_not_its_refused_twin(ptys):
             twin = next(l for l in hub.links() if l.port == second)
     assert row["port"] == first
     assert twin.frames <= 3 and row["frames"] >= 6      # the seated one's heartbeats, not the twin's Hello
+
+
+def test_the_test_screen_says_why_a_device_has_no_row(ptys):
+    """`bitbox test-controllers --controller A --controller B ...` printed rows for the
+    controllers that answered and nothing at all about the others: a maker whose controller
+    sends only States (no Hello, SPEC 7.2) or nothing saw it silently left out."""
+    states_master, states = ptys()
+    _, silent = ptys()
+    good_master, good = ptys()
+    with PtyController(states_master, 0x5EC0_0000_0000_0007, only_states=True), \
+            PtyController(good_master, 0x5EC0_0000_0000_0008), Hub(config=CFG) as hub:
+        for port in (states, silent, good):
+            hub.add_url(port)
+        hub.start()
+        assert events_of(hub.poll_until(lambda e: type(e).__name__ == "Connected", 10), "Connected")
+        assert wait_for(lambda: any(l.port == states and l.frames >= 2 for l in hub.links()), timeout=10)
+        lines = unanswered_lines(hub)
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(states + ": ") and "frames but no Hello" in lines[0]
+    assert lines[1] == f"{silent}: no answer: no Hello, not even in answer to the host's HostHello"
