@@ -13,6 +13,7 @@ import logging
 import os
 import threading
 import time
+import zlib
 
 import pytest
 
@@ -24,8 +25,9 @@ from bitbox.table.lobby import Lobby, run_lobby
 from bitbox.table.seating import TableError, wait_for_urls
 from bitbox.table.service import ServiceBench, unanswered_lines
 from bitbox.transports import serial as serial_transport
+from bitbox.transports.hid import HidTransport
 
-from .conftest import events_of, wait_for
+from .conftest import FakeHidapi, FakeHidDevice, events_of, wait_for
 
 CFG = ControllersConfig()
 
@@ -266,3 +268,51 @@ def test_the_test_screen_says_why_a_device_has_no_row(ptys):
     assert len(lines) == 2, lines
     assert lines[0].startswith(states + ": ") and "frames but no Hello" in lines[0]
     assert lines[1] == f"{silent}: no answer: no Hello, not even in answer to the host's HostHello"
+
+
+def _with_bytes(message: object, extra: bytes) -> bytes:
+    """The 64-byte HID report of ``message`` with ``extra`` appended to its payload (SPEC 11: a
+    receiver accepts and ignores them, whatever minor the sender announced)."""
+    raw = fp.encode_raw(message)
+    body = raw[:-4] + extra
+    raw = body + (zlib.crc32(body) & 0xFFFFFFFF).to_bytes(4, "little")
+    assert len(raw) <= 62
+    return bytes((1, len(raw))) + raw + bytes(62 - len(raw))
+
+
+def test_a_protocol_1_0_controller_over_hid_with_62_byte_frames():
+    """SPEC 5 and 11, over the HID transport: a controller announcing the oldest minor (1.0)
+    whose Hello and States carry appended bytes up to the largest raw frame (62 bytes: N = 62)
+    is seated, its changes read, and it is sent no 1.1 or 1.2 message."""
+    cid = 0x5EC0_0000_0000_0009
+    dev = FakeHidDevice()
+    extra_hello = bytes(range(1, 41))                     # 18 + 40 + 4 = 62 bytes
+    extra_state = bytes(range(1, 50))                     # 9 + 49 + 4 = 62 bytes
+    seq = [0]
+
+    def state(left: int, locked: bool) -> bytes:
+        seq[0] += 1
+        return _with_bytes(fp.State(left, 0, 0, locked, seq[0]), extra_state)
+
+    def answer(report: bytes) -> None:
+        m = fp.decode_hid_report(report)
+        if isinstance(m, fp.HostHello):
+            dev.push(_with_bytes(fp.Hello(1, 0, cid, (1, 0, 0), (16, 16, 16), 7), extra_hello))
+        elif isinstance(m, fp.Welcome) and m.accepted:
+            dev.push(state(0, False))
+    dev.on_write = answer
+    dev.push(_with_bytes(fp.Hello(1, 0, cid, (1, 0, 0), (16, 16, 16), 7), extra_hello))
+    path = "/dev/hidraw-second-maker"
+    with Hub(config=CFG) as hub:
+        hub.add_transport(HidTransport.open(path, hidapi=FakeHidapi({path.encode(): dev})))
+        (connected,) = events_of(hub.poll_until(lambda e: type(e).__name__ == "Connected", 10), "Connected")
+        assert connected.info.protocol == (1, 0) and connected.info.controller_id == cid
+        dev.push(state(9, True))
+        got = hub.poll_until(lambda e: type(e).__name__ == "WheelsChanged" and e.locked, 10)
+        assert [(e.left, e.locked) for e in events_of(got, "WheelsChanged")][-1] == (9, True)
+        assert hub.hint(0, left=0b10) is False and hub.show(0, left=0b10) is False
+        hub.refuse_choice(0, ms=1500)                      # a 1.0 controller: Identify, its only signal
+        assert wait_for(lambda: any(isinstance(fp.decode_hid_report(r), fp.Identify) for r in dev.written), 10)
+        sent = {type(fp.decode_hid_report(r)).__name__ for r in dev.written}
+        assert not sent & {"Hint", "ChoiceRefused", "Show"}, sent
+        assert next(l for l in hub.links() if l.port.endswith(path)).bad_frames == 0
