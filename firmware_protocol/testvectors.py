@@ -504,12 +504,13 @@ def _refused() -> dict[str, Any]:
 def _handshake() -> dict[str, Any]:
     cases = []
 
-    def host_case(name: str, description: str, hello: Hello) -> None:
+    def host_case(name: str, description: str, hello: Hello, appended: bytes = b"") -> None:
         reply = host_welcome(hello)
         theirs = (hello.protocol_major, hello.protocol_minor)
+        wire = codec.encode(hello) if not appended else _frame(codec.encode_raw(hello)[:-4] + appended)
         cases.append({
             "name": name, "side": "host", "description": description,
-            "receives": message_to_json(hello), "receives_serial": _hex(codec.encode(hello)),
+            "receives": message_to_json(hello), "receives_serial": _hex(wire),
             "replies": [message_to_json(reply)],
             "replies_serial": [_hex(codec.encode(reply))],
             "then": {"link": "active" if reply.accepted else "refused",
@@ -539,6 +540,10 @@ def _handshake() -> dict[str, Any]:
               Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7))
     host_case("host-accepts-other-minor", "Same major, newer minor: accepted.",
               Hello(1, 3, _ID, (1, 0, 0), (16, 16, 16), 7))
+    host_case("host-accepts-appended-bytes", "A 1.0 controller's Hello with 40 bytes appended "
+              "(the largest raw frame, 62 bytes): a receiver accepts and ignores bytes appended to a "
+              "payload whatever minor the sender announced (SPEC 11); accepted as any 1.0 one.",
+              Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7), appended=bytes(range(1, 41)))
     host_case("host-refuses-major", "Another major: refused, the reason naming both versions.",
               Hello(2, 0, _ID, (1, 0, 0), (16, 16, 16), 7))
     mismatch = ErrorReport(ErrorCode.VERSION_MISMATCH, version_mismatch_text((2, 0), ours))
