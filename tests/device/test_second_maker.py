@@ -316,3 +316,21 @@ def test_a_protocol_1_0_controller_over_hid_with_62_byte_frames():
         sent = {type(fp.decode_hid_report(r)).__name__ for r in dev.written}
         assert not sent & {"Hint", "ChoiceRefused", "Show"}, sent
         assert next(l for l in hub.links() if l.port.endswith(path)).bad_frames == 0
+
+
+def test_bitbox_ports_says_which_controllers_a_game_would_refuse():
+    """`bitbox ports` listed a controller of protocol 2.x and two controllers with one id like
+    any others; the game then refused them (SPEC 7.3). The list now says so on their lines."""
+    from bitbox_tools import ports
+
+    def row(port: str, cid: int, protocol: str) -> dict:
+        return {"port": port, "kind": "serial", "vid": None, "pid": None, "serial_number": None,
+                "description": "", "source": "config", "answered": True, "controller": f"{cid:#018x}",
+                "protocol": protocol, "firmware": "1.0.0", "positions": [16, 16, 16], "seat": None}
+    out = io.StringIO()
+    ports.report([row("/dev/ttyACM0", 7, "1.0"), row("/dev/ttyACM1", 8, "2.0"), row("/dev/ttyACM2", 7, "1.2")],
+                 out, as_json=False)
+    first, future, twin = out.getvalue().splitlines()
+    assert first.endswith("wheels 16/16/16")
+    assert future.endswith("; another major version: this host (%d.%d) refuses it" % fp.PROTOCOL_VERSION)
+    assert twin.endswith("; same id as /dev/ttyACM0: a game seats only one of them")
