@@ -247,7 +247,7 @@ def _test_controllers(args: argparse.Namespace) -> int:
     from .events import Connected
     from .hub import Hub
     from .table.app import display_available, init_pygame
-    from .table.service import open_controllers, run_test_screen
+    from .table.service import open_controllers, run_test_screen, unanswered_lines
     for name in ("seconds", "wait"):
         value = getattr(args, name)
         if value is not None and not (math.isfinite(value) and value >= 0):
@@ -295,6 +295,8 @@ def _test_controllers(args: argparse.Namespace) -> int:
         seconds = args.seconds if args.seconds is not None else (3.0 if headless else None)
         run_test_screen(hub, screen, seconds=seconds, snapshot=args.snapshot, keys=keys, out=sys.stdout,
                         wheel_map=wheel_map)
+        for line in unanswered_lines(hub):         # a device with no row: say why
+            print(line, file=sys.stderr)
         return exitcodes.OK
     except KeyboardInterrupt:
         return exitcodes.INTERRUPTED

@@ -84,11 +84,15 @@ _QUARANTINE_AFTER = 64
 _QUARANTINE_PAUSE = 0.02
 #: An idle poll() checks heartbeat timeouts (under the lock) at most this often, in seconds.
 _TIMEOUT_CHECK_EVERY = 0.02
+#: A device whose reader has not come back from a read for this long (seconds) is lost even
+#: though nobody saw its line silent (a driver's read that never returns).
+_READER_STUCK = 5.0
 #: Misbehaviour worth a warning naming the device: this many bad frames, or more than this
-#: many valid frames per second (a controller sends 4 heartbeats a second plus its changes),
+#: many valid frames per second that change nothing (a controller sends 4 heartbeats a second;
+#: its changes, legal at any rate the debounce allows, are not counted),
 #: over a window of _WATCH_WINDOW seconds; at most one warning per link every _WARN_EVERY s.
 _NOISY_BAD = 50
-_FAST_FRAMES = 30
+_FAST_FRAMES = 20             # frames that change nothing: 4 heartbeats a second, replies, Pongs
 _WATCH_WINDOW = 2.0
 _WARN_EVERY = 30.0
 #: ErrorReports a device sends are logged (escaped) at most _ERRORS_LOGGED per link every
@@ -149,6 +153,7 @@ class _Link:
     seat: _Seat | None = None
     controller_id: int | None = None
     last_rx: float = 0.0
+    read_at: float = 0.0                         # when its latest finished read started: what came before is handled
     hello_asked: float = -1e18
     rejected: str | None = None
     frames: int = 0
@@ -164,6 +169,9 @@ class _Link:
     kind: str = "?"
     watch_at: float = 0.0                        # _watch: start of the current window
     watch_frames: int = 0
+    changes: int = 0                             # States that changed the wheels or the lock (legal at any rate)
+    watch_changes: int = 0
+    last_state: tuple[int, int, int, bool] | None = None
     watch_bad: int = 0
     warned_at: float = -1e18
     flooding: int = 0                            # reads in a row that were only garbage
@@ -361,7 +369,7 @@ class Hub:
             link.transport = transport
             link.decoder = transport.decoder()
             link.state = HANDSHAKE
-            link.last_rx = self._clock()
+            link.last_rx = link.read_at = self._clock()
             link.hello_asked = -1e18                     # ask at once (the reader does)
 
     def _add_link(self, link: _Link) -> None:
@@ -459,6 +467,7 @@ class Hub:
                 except OpenError as exc:
                     link.open_error = str(exc)
                 continue
+            started = self._clock()
             try:
                 data = transport.read()
             except Exception as exc:  # noqa: BLE001 - TransportError, or a broken driver
@@ -474,6 +483,7 @@ class Hub:
                 messages = link.decoder.feed(data)
                 if messages:
                     self._handle(link, messages)
+                link.read_at = started
                 if messages or len(data) < _FLOOD_BYTES:
                     link.flooding = 0
                 else:                                   # a babbler: let the others run
@@ -484,6 +494,7 @@ class Hub:
                 if link.state == HANDSHAKE and now - link.hello_asked >= self.hello_retry:
                     self._housekeeping(link, now)       # a line never quiet still gets its HostHello (SPEC 7.4)
                 continue
+            link.read_at = started
             self._housekeeping(link, self._clock())
         with self._lock:
             link.state = CLOSED
@@ -493,13 +504,15 @@ class Hub:
     def _watch(self, link: _Link, now: float) -> None:
         """Name a misbehaving device in the log (at most every ``_WARN_EVERY`` s): one
         sending many bad frames (noise, garbage, a wrong baud rate) or valid frames far faster
-        than a controller should (more than ``_FAST_FRAMES`` per second)."""
+        than a controller should (more than ``_FAST_FRAMES`` per second that change nothing:
+        a State on every change is the protocol, at any rate its debounce allows, SPEC.md 8.1)."""
         elapsed = now - link.watch_at
         if elapsed < _WATCH_WINDOW:
             return
         bad = link.bad_total() - link.watch_bad
-        frames = link.frames - link.watch_frames
+        frames = (link.frames - link.changes) - (link.watch_frames - link.watch_changes)
         link.watch_at, link.watch_bad, link.watch_frames = now, link.bad_total(), link.frames
+        link.watch_changes = link.changes
         if now - link.warned_at < _WARN_EVERY or elapsed > 4 * _WATCH_WINDOW:
             return
         who = f"controller {link.controller_id:#018x}" if link.controller_id is not None else "device"
@@ -509,9 +522,9 @@ class Hub:
                         link.port, who, bad, elapsed)
         elif frames / elapsed > _FAST_FRAMES and link.kind != "sim":   # bots turn simulated ones at table speed
             link.warned_at = now
-            log.warning("%s: %s sends %.0f frames/s (a controller sends about %d); only its changes "
-                        "reach the game", link.port, who, frames / elapsed,
-                        1000 // fp.HEARTBEAT_MS)
+            log.warning("%s: %s sends %.0f frames/s that change nothing (a controller sends about %d "
+                        "besides its changes); only its changes reach the game", link.port, who,
+                        frames / elapsed, 1000 // fp.HEARTBEAT_MS)
 
     def _handle(self, link: _Link, messages: list) -> None:
         with self._cond:
@@ -575,6 +588,10 @@ class Hub:
         kind = type(m)
         if kind is fp.State:
             link.frames += 1
+            reading = (m.left, m.centre, m.right, m.locked)
+            if reading != link.last_state:
+                link.last_state = reading
+                link.changes += 1
             if link.state != ACTIVE:
                 if link.state == HANDSHAKE and now - link.hello_asked >= self.hello_retry:
                     link.hello_asked = now                # a controller welcomed by an earlier host
@@ -790,7 +807,11 @@ class Hub:
         lost = False
         for seat in self._seats.values():
             link = seat.link
-            if seat.connected and link is not None and now - link.last_rx > self.lost_after:
+            if seat.connected and link is not None and now - link.last_rx > self.lost_after \
+                    and (link.read_at - link.last_rx > self.lost_after or now - link.read_at > _READER_STUCK):
+                # Lost once its reader has read the line after the deadline and found no frame
+                # (SPEC.md 8.1, 8.5): a host stalled for a while (the interpreter lock held, the
+                # machine busy) must not count as lost the frames waiting, unread, on the line.
                 seat.connected = False
                 self._events.append(Lost(seat.seat, seat.controller_id, "heartbeat timeout", now))
                 self._log(logging.WARNING, "seat %d: controller %#018x lost (no frame for %.0f ms)",

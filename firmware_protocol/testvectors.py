@@ -504,12 +504,13 @@ def _refused() -> dict[str, Any]:
 def _handshake() -> dict[str, Any]:
     cases = []
 
-    def host_case(name: str, description: str, hello: Hello) -> None:
+    def host_case(name: str, description: str, hello: Hello, appended: bytes = b"") -> None:
         reply = host_welcome(hello)
         theirs = (hello.protocol_major, hello.protocol_minor)
+        wire = codec.encode(hello) if not appended else _frame(codec.encode_raw(hello)[:-4] + appended)
         cases.append({
             "name": name, "side": "host", "description": description,
-            "receives": message_to_json(hello), "receives_serial": _hex(codec.encode(hello)),
+            "receives": message_to_json(hello), "receives_serial": _hex(wire),
             "replies": [message_to_json(reply)],
             "replies_serial": [_hex(codec.encode(reply))],
             "then": {"link": "active" if reply.accepted else "refused",
@@ -539,6 +540,10 @@ def _handshake() -> dict[str, Any]:
               Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7))
     host_case("host-accepts-other-minor", "Same major, newer minor: accepted.",
               Hello(1, 3, _ID, (1, 0, 0), (16, 16, 16), 7))
+    host_case("host-accepts-appended-bytes", "A 1.0 controller's Hello with 40 bytes appended "
+              "(the largest raw frame, 62 bytes): a receiver accepts and ignores bytes appended to a "
+              "payload whatever minor the sender announced (SPEC 11); accepted as any 1.0 one.",
+              Hello(1, 0, _ID, (1, 0, 0), (16, 16, 16), 7), appended=bytes(range(1, 41)))
     host_case("host-refuses-major", "Another major: refused, the reason naming both versions.",
               Hello(2, 0, _ID, (1, 0, 0), (16, 16, 16), 7))
     mismatch = ErrorReport(ErrorCode.VERSION_MISMATCH, version_mismatch_text((2, 0), ours))
@@ -734,6 +739,27 @@ def _lights() -> dict[str, Any]:
          "expect": [_seen(100, [True, False, False], _OFF), _seen(300, [False, False, False], _OFF),
                     _seen(560, [True, False, False], _OFF), _seen(700, [True, False, False], _OFF),
                     _seen(800, [True, False, False], _OFF)]},
+        {"name": "show-repeated-restarts-blink",
+         "description": "The same Show sent again 200 ms later (a host sends it again when the "
+                        "controller comes back, or with a new prompt) restarts the blink, on, from "
+                        "its arrival (SPEC 6.15): on 200-450 ms, off 450-700, on again.",
+         "capabilities": ring, "positions": f16, "given": "running",
+         "steps": [_at(0, Show(0b1000, 0, 0)), _at(200, Show(0b1000, 0, 0))],
+         "expect": [_seen(100, [False, False, False], _OFF, [0b1000, 0, 0]),
+                    _seen(300, [False, False, False], _OFF, [0b1000, 0, 0]),
+                    _seen(500, [False, False, False], _OFF, [0, 0, 0]),
+                    _seen(720, [False, False, False], _OFF, [0b1000, 0, 0])]},
+        {"name": "identify-outlives-new-session",
+         "description": "Identify(600) before the Welcome, then a Welcome at 100 ms: the new "
+                        "session clears seat, lights, hint, show and a refusal, not the Identify "
+                        "(obeyed in any mode, SPEC 7.2, 8.3): it blinks on to its end, then "
+                        "everything is off (a session's start).",
+         "capabilities": no_ring, "positions": f16, "given": "booted",
+         "steps": [_at(0, Identify(600)),
+                   _at(100, Welcome(PROTOCOL_VERSION[0], PROTOCOL_VERSION[1], True, ""))],
+         "expect": [_seen(50, [True, True, True], _WHITE), _seen(160, [False, False, False], _OFF),
+                    _seen(300, [True, True, True], _WHITE), _seen(400, [False, False, False], _OFF),
+                    _seen(550, [True, True, True], _WHITE), _seen(700, [False, False, False], _OFF)]},
         {"name": "awaiting-stop-lights-off",
          "description": "Before the Welcome every light is off, stop lights included; a Hint and a "
                         "Show are ignored.",

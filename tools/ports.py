@@ -26,6 +26,7 @@ from bitbox.console import wait_arg
 from bitbox.safetext import printable
 from bitbox.controllers import ControllersConfig, load_controllers_config
 from bitbox.discovery import Candidate, ProbeResult, find_candidates, probe
+from firmware_protocol import PROTOCOL_VERSION
 
 __all__ = ["list_candidates", "main"]
 
@@ -69,6 +70,7 @@ def report(rows: list[dict[str, Any]], out: TextIO, as_json: bool) -> None:
         for row in rows:
             out.write(json.dumps(row) + "\n")
         return
+    first_on: dict[str, str] = {}                  # controller id -> the first port that answered with it
     for row in rows:
         ids = f"{row['vid']}:{row['pid']}" if row["vid"] else "-"
         kind = "emul." if row.get("source") == "emulated" else row["kind"]
@@ -77,6 +79,14 @@ def report(rows: list[dict[str, Any]], out: TextIO, as_json: bool) -> None:
             out.write(f"{head} (not probed) {row['description']}\n")
         elif row["answered"]:
             seat = f", pinned to seat {row['seat']}" if row.get("seat") is not None else ""
+            # what the host will do with it, said here rather than learnt at the table (SPEC.md 7.3)
+            major = int(row["protocol"].split(".")[0])
+            if major != PROTOCOL_VERSION[0]:
+                seat += (f"; another major version: this host ({PROTOCOL_VERSION[0]}.{PROTOCOL_VERSION[1]}) "
+                         f"refuses it")
+            twin = first_on.setdefault(row["controller"], row["port"])
+            if twin != row["port"]:
+                seat += f"; same id as {twin}: a game seats only one of them"
             out.write(f"{head} controller {row['controller']}, protocol {row['protocol']}, firmware "
                       f"{row['firmware']}, wheels {'/'.join(map(str, row['positions']))}{seat}\n")
         else:

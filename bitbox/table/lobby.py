@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence, TextIO
 
 from bitbox.colours import LIGHT_RGB
-from bitbox.events import Back, Connected, ControllerInfo, Lost, WheelsChanged
+from bitbox.events import Back, Connected, ControllerInfo, Lost, Rejected, WheelsChanged
 
 from .labels import seat_line, short_id, waiting_line  # noqa: F401 (seat_line, short_id: re-exported)
 
@@ -76,10 +76,14 @@ class Lobby:
     hands: list[Entry] = field(default_factory=list)            # the keyboard players named so far (hub seat -1, -2...)
     commands: list[tuple[str, int, Any]] = field(default_factory=list)   # ("colour", hub seat, rgb)
     lines: list[str] = field(default_factory=list)              # what happened, for the screen
+    refused: dict[str, str] = field(default_factory=dict)       # port -> why its controller was refused
 
     # -- events --------------------------------------------------------------------------------
     def handle(self, event: Any) -> None:
+        if isinstance(event, Rejected):
+            self.refused[event.port] = event.reason
         if isinstance(event, Connected):
+            self.refused.pop(event.info.port, None)
             e = self.entries.get(event.seat)
             if e is None:
                 self.entries[event.seat] = e = Entry(event.seat, event.info)
@@ -365,10 +369,16 @@ def run_lobby(hub: Any, lobby: Lobby, *, screen: Any = None, title: str = "", op
                 sink.append(e)
         apply(hub, lobby.take_commands())
         for port in lobby.missing():
-            if port not in told_missing and time.monotonic() - started > 1.0:
+            reason = lobby.refused.get(port)
+            if reason is not None and screen is None:
+                # it answered and was refused (another major version, an id already on
+                # another port): nobody at a screen can change that, and waiting waits for ever
+                from .seating import TableError
+                raise TableError(reason)
+            if port not in told_missing and (reason is not None or time.monotonic() - started > 1.0):
                 told_missing.add(port)
                 from .seating import log
-                log.warning("%s", waiting_line(port, lang))
+                log.warning("%s", reason if reason is not None else waiting_line(port, lang))
         pressed: list[str] = list(keys()) if keys is not None else []
         if screen is not None:
             for ev in pygame.event.get():

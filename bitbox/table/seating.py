@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence, TextIO
 
-from bitbox.events import Connected, ControllerInfo
+from bitbox.events import Connected, ControllerInfo, Rejected
 from bitbox.i18n import Words, counted
 
 from .labels import seat_line, waiting_line  # noqa: F401 (waiting_line: re-exported)
@@ -181,20 +181,30 @@ def wait_for_urls(hub: Pollable, urls: Sequence[str], connected: dict[int, Contr
                   out: TextIO, give_up: float | None = None, lang: str = "en") -> None:
     """Wait for every controller given with ``--controller`` to answer, naming each one that
     has not (once, in ``out``): a controller asked for by name is never silently replaced by
-    a bot. ``give_up``: seconds, then a :class:`TableError` (None: wait until Ctrl-C)."""
+    a bot. ``give_up``: seconds, then a :class:`TableError` (None: wait until Ctrl-C).
+    A controller that answered but was refused (another major protocol version, an id already
+    on another port) is a :class:`TableError` naming why: it has answered, and waiting would
+    wait for ever (SPEC.md 7.3)."""
     def missing() -> list[str]:
         ports = {info.port for info in connected.values()}
         return [u for u in urls if u not in ports]
+
+    def refused() -> Rejected | None:
+        gone = set(missing())
+        return next((e for e in pending if isinstance(e, Rejected) and e.port in gone), None)
     started = time.monotonic()
     told: set[str] = set()
     while missing():
+        refusal = refused()
+        if refusal is not None:
+            raise TableError(refusal.reason)
         for url in missing():
             if url not in told:
                 told.add(url)
                 log.warning("%s", waiting_line(url, lang))
         if give_up is not None and time.monotonic() - started > give_up:
             raise TableError(f"controller {missing()[0]} did not answer in {give_up:g} s")
-        wait_for(hub, 0.5, connected, pending, lambda c: not missing())
+        wait_for(hub, 0.5, connected, pending, lambda c: not missing() or refused() is not None)
 
 
 def connect(hub: SeatingHub, rules: SeatRules, req: SeatRequest, wanted: list[dict] | None,

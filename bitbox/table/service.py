@@ -117,7 +117,10 @@ class ServiceBench:
         """One row per controller seen: id, port, connected, locked, wheels, meanings, seen
         grid, firmware, protocol, age of the last frame (s), bad frames and their rate."""
         now = self.clock()
-        link_of = {l.controller_id: l for l in self.hub.links() if l.controller_id is not None}
+        link_of: dict[int, Any] = {}
+        for l in self.hub.links():
+            if l.controller_id is not None and (l.seat is not None or l.controller_id not in link_of):
+                link_of[l.controller_id] = l        # the seat's own device, not a refused twin of its id
         out = []
         for s in self.hub.seats():
             if s.controller_id is None:
@@ -170,6 +173,26 @@ class ServiceBench:
                 self.hub.set_lights(s.seat, False, False, False, colour=colour)
             except KeyError:
                 pass
+
+
+def unanswered_lines(hub: Any) -> list[str]:
+    """One line per device the hub holds that has no controller row (it never said Hello, or
+    was refused): a maker testing a controller that does not answer is told so, and how."""
+    out = []
+    for link in hub.links():
+        if link.kind == "sim" or link.state == "active":
+            continue
+        if link.rejected:
+            why = f"refused: {link.rejected}"
+        elif link.state == "handshake" and link.frames:
+            why = (f"{counted(link.frames, 'frame', 'frames')} but no Hello, not even in answer to the "
+                   f"host's HostHello (SPEC.md 7.4): not seated")
+        elif link.state == "handshake":
+            why = "no answer: no Hello, not even in answer to the host's HostHello"
+        else:
+            why = f"not open: {link.last_error}" if link.last_error else "not open"
+        out.append(f"{link.port}: {why}")
+    return out
 
 
 def line_of(row: dict[str, Any]) -> str:
