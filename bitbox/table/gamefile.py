@@ -551,15 +551,16 @@ def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, 
     return 0
 
 
-def import_command(prog: str, journal_path: Path, source: str, *, command: str) -> int:
-    """``PROG import FILE``: the file verified by replaying it, then added to the journal."""
+def import_command(prog: str, journal_path: Path, source: str, *, command: str, game: str | None = None) -> int:
+    """``PROG import FILE``: the file verified by replaying it, then added to the journal
+    (``game``: the game whose command imports, named if the journal file is refused)."""
     try:
         doc, name = read_file(source)
         try:
             checked = check_document(doc)
         except (ValueError, TypeError) as exc:
             raise GameFileError(f"{name}: refused, {exc}; nothing was imported") from None
-        with Journal(journal_path, command=command) as j:
+        with Journal(journal_path, command=command, game=game) as j:
             for note in j.notices:
                 _log.warning("%s", note)
             game_id, added = import_game(j, checked)

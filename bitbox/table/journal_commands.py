@@ -139,7 +139,7 @@ def import_(kit: TableKit, source: str, journal: str | None) -> int:
         path = kit.journal_path(journal)
     except (TableError,) + kit.path_errors as exc:
         return _fail(f"{kit.command} import", exc)
-    return import_command(f"{kit.command} import", path, source, command=kit.command)
+    return import_command(f"{kit.command} import", path, source, command=kit.command, game=kit.name)
 
 
 def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str | None = None,
