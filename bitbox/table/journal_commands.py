@@ -225,7 +225,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     last_line = words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner")
     ending = None                               # the end screen over a finished game's last frame
     if info.status == "finished" and frames:
-        ending = ending_of(words, info.players, winners, [e for f in frames for e in f.log], frames[-1].view,
+        ending = ending_of(words, info.players, winners, [e for f in frames for e in f.events], frames[-1].view,
                            kit.figures)
         last_line = "\n".join([*ending_lines(ending), last_line])
     if headless:

@@ -177,7 +177,7 @@ def earlier_events(journal: Journal, game_id: int, rules: Any) -> list[tuple[str
     screen counts them); none when it cannot be replayed."""
     from .history import replay_frames
     try:
-        return [(e.kind, e.data) for f in replay_frames(journal, game_id, rules) for e in f.log]
+        return [(e.kind, e.data) for f in replay_frames(journal, game_id, rules) for e in f.events]
     except Exception:                           # the figures must not stop a resume (rebuild checked the game)
         return []
 
