@@ -22,8 +22,8 @@ from bitbox.display.model import DieShown, LogEntry
 from bitbox.safetext import printable
 
 from .names import names_of, seat_label
-from .journal import (GameInfo, Journal, JournalError, check_result, command_of, game_title, replay, turns_by_input,
-                      verify)
+from .journal import (GameInfo, Journal, JournalError, check_result, command_of, game_title, journal_option, replay,
+                      turns_by_input, verify)
 
 
 class ReplayRules(Protocol):
@@ -191,10 +191,11 @@ def verified_games(journal: Journal) -> tuple[list[GameInfo], list[JournalError]
     return good, problems
 
 
-def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> None:
+def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str, journal: str | Path | None = None) -> None:
     """Every game of a journal (one journal serves every game): one table per game, the
     calling command's game ``own`` first, each titled when the journal holds more than one
-    game, each with its own resume hint (``NAME play --resume``, :func:`command_of`)."""
+    game, each with its own resume hint (``NAME play --resume``, :func:`command_of`, with
+    ``--journal PATH`` when ``journal`` is not the default one)."""
     by_game: dict[str, list[GameInfo]] = {}
     for g in games:
         by_game.setdefault(g.game, []).append(g)
@@ -202,7 +203,8 @@ def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> N
     for i, name in enumerate(order):
         if len(order) > 1:
             print(("\n" if i else "") + f"{game_title(name)}:", file=out)
-        print_history(by_game[name], out, f"{command_of(name)} play --resume")
+        where = journal_option(journal) if journal is not None else ""
+        print_history(by_game[name], out, f"{command_of(name)} play --resume{where}")
 
 
 def history_document(games: Sequence[GameInfo], journal: str) -> dict[str, Any]:

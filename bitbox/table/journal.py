@@ -41,6 +41,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import shlex
 import sqlite3
 import stat
 from dataclasses import dataclass
@@ -242,6 +243,19 @@ def default_journal_path() -> Path:
     Support/8bitbox`` on macOS, ``%LOCALAPPDATA%\\8bitbox`` on Windows."""
     import platformdirs
     return platformdirs.user_data_path(APP_FOLDER, appauthor=False) / "journal.sqlite"
+
+
+def journal_option(path: str | Path) -> str:
+    """What a command line that reaches the journal at ``path`` adds: `` --journal PATH``
+    (quoted for the shell when it must be), or nothing for the default journal
+    (:func:`default_journal_path`). The lines that name a command to run next (resume it,
+    replay it, see the history) end with it, so that the command works as given."""
+    try:
+        if Path(path).expanduser().resolve() == default_journal_path().expanduser().resolve():
+            return ""
+    except (OSError, RuntimeError, ValueError):     # a path the system will not resolve: name it
+        pass
+    return f" --journal {shlex.quote(str(path))}"
 
 
 def _existing(path: Path, game: str | None = None) -> os.stat_result | None:
@@ -674,7 +688,7 @@ class Journal:
     def game(self, game_id: int) -> GameInfo:
         rows = self._query(self._games_sql() + " WHERE g.id = ?", (game_id,))
         if not rows:
-            see = f" (see `{self.command} history`)" if self.command else ""
+            see = f" (see `{self.command} history{journal_option(self.path)}`)" if self.command else ""
             raise JournalError(f"{self.path}: no game {game_id}{see}")
         return self._info(rows[0])
 
@@ -706,7 +720,7 @@ class Journal:
         if not self.owns(info):
             self._rules_named(info.game, info.id)          # a game not installed here: said so first
             raise OtherGame(f"game {info.id} is {a_game(info.game)}: use `{command_of(info.game)} "
-                            f"{use.format(id=info.id)}`")
+                            f"{use.format(id=info.id)}{journal_option(self.path)}`")
         return info
 
     def own_game(self, game_id: int, use: str) -> GameInfo:
@@ -727,7 +741,8 @@ class Journal:
         if other is not None:
             title = game_title(self.rules.name) if self.rules is not None else ""
             raise OtherGame(f"{self.path}: no unfinished {title} game to resume; game {other.id} is an unfinished "
-                            f"{game_title(other.game)} game: use `{command_of(other.game)} play --resume`")
+                            f"{game_title(other.game)} game: use `{command_of(other.game)} play --resume"
+                            f"{journal_option(self.path)}`")
         return None
 
     def rules_of(self, game_id: int) -> JournalRules:

@@ -112,7 +112,7 @@ def history(kit: TableKit, journal: str | None, *, as_json: bool = False, out: T
     if as_json:
         print_history_json(games, str(path.absolute()), out)
     elif games:
-        print_journal_history(games, out, kit.name)
+        print_journal_history(games, out, kit.name, path)
     elif not problems:
         print(f"no games yet in {path}", file=out)
     for problem in problems:
