@@ -45,3 +45,26 @@ def test_the_report_goes_where_it_is_told_and_never_to_the_committed_one_unless_
         R.main(["--out", str(tmp_path / "r.md"), "--update-report"])
     assert exc.value.code == 2
     assert committed.read_bytes() == before and not (tmp_path / "r.md").exists()
+
+
+def test_the_report_names_the_commit_its_figures_come_from(tmp_path, monkeypatch):
+    import subprocess
+    from bitbox_tools.reliability.report import code_version
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True, text=True,
+                              timeout=30).stdout.strip()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))     # whatever folder holds it
+    assert code_version(tmp_path) == ""                                      # not a checkout
+    git("init", "-q")
+    (tmp_path / "code.py").write_text("x = 1\n")
+    (tmp_path / "RELIABILITY.md").write_text("old figures\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "one")
+    head = git("rev-parse", "--short=12", "HEAD")
+    assert code_version(tmp_path) == f"commit {head}"
+    (tmp_path / "RELIABILITY.md").write_text("new figures\n")               # the report itself: not a change
+    (tmp_path / "notes.txt").write_text("untracked\n")
+    assert code_version(tmp_path) == f"commit {head}"
+    (tmp_path / "code.py").write_text("x = 2\n")
+    assert code_version(tmp_path) == f"commit {head} with uncommitted changes"
