@@ -9,13 +9,15 @@ from collections.abc import Mapping, Sequence
 
 from goofspiel import Event, Goofspiel, GoofspielCartridge
 
-from bitbox.games import JSON, Player, check_options, check_players
-from bitbox.games.chance import Chance
+from bitbox.games import JSON, Player
 
 
 class SkippingGoofspiel(Goofspiel):
     def _turn_up(self) -> list[Event]:
-        events = super()._turn_up()
+        return self.set_aside(super()._turn_up())
+
+    def set_aside(self, events: list[Event]) -> list[Event]:
+        """The prize 1 just turned up set aside, the next one turned up (``events`` and theirs)."""
         if self.prize == 1 and self.pile:
             events.append(Event("set_aside", {"card": 1, "round": self.round}))
             events += super()._turn_up()
@@ -24,11 +26,10 @@ class SkippingGoofspiel(Goofspiel):
 
 class SkippingCartridge(GoofspielCartridge):
     def new(self, players: Sequence[Player], seed: int, options: Mapping[str, JSON]) -> Goofspiel:
-        players = check_players(self, players)
-        cards = int(check_options(self, options)["cards"])     # type: ignore[call-overload]
-        game = SkippingGoofspiel(players, cards, seed, Chance(seed))
-        game.chance.shuffle(game.pile)
-        game._turn_up()
+        game = super().new(players, seed, options)
+        game.__class__ = SkippingGoofspiel
+        assert isinstance(game, SkippingGoofspiel)
+        game.set_aside([])                  # a first prize of 1 is set aside too
         return game
 
     def from_data(self, data: Mapping[str, JSON]) -> Goofspiel:
