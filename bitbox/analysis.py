@@ -465,7 +465,7 @@ def analyse_command(prog: str, cartridge: Cartridge | str, args: argparse.Namesp
     try:
         from .games import find
         c = find(cartridge) if isinstance(cartridge, str) else cartridge
-        with Journal(path, create=False) as j:
+        with Journal(path, create=False, game=c.name) as j:
             info = j.game(args.id)
             if info.game != c.name:
                 print(f"{prog}: game {args.id} of {path} is a game of {info.game}, not {c.name}", file=sys.stderr)

@@ -482,6 +482,7 @@ class CartridgeTable:
         from bitbox.i18n import Words
 
         from .play import NewGame
+        from .words import option_shown
         options = dict(self.options)
         if {s["kind"] for s in seats} != {"controller"}:
             for spec in play_options(self.cartridge):
@@ -494,7 +495,7 @@ class CartridgeTable:
         settings = self.settings_of(options, game)
         notes = self._hook("table_notes")
         before, after = notes(settings, words) if notes is not None else \
-            ([], [f"{o.name} {words.value(options[o.name])}" for o in play_options(self.cartridge) if o.name in options])
+            ([], [option_shown(words, o.name, options[o.name]) for o in play_options(self.cartridge) if o.name in options])
         self.controls = self.make_controls(settings)
         return NewGame(game, settings, before=list(before), after=list(after))
 

@@ -17,8 +17,9 @@ that passes is added to the journal in one transaction (a new id there), after w
 
 **Secrecy.** Once a game is over, everything in its file is public (``history`` shows its
 seed: the seed gives the tile order, the pile and the dice away). An *unfinished* game's
-file would give away what no player may know yet: the seed (hence the tiles and tokens to
-come), the choices locked in but not yet revealed. So ``export`` refuses an unfinished game
+file would give away what no player may know yet: the game as dealt, everything hidden in it
+(hence the tiles and tokens to come), a secret seed, the choices locked in but not yet
+revealed. So ``export`` refuses an unfinished game
 unless ``include_secrets`` (``--include-secrets``) is given; such a file says so
 (``"secrets": true``), is created readable by its owner only, and is for the people who
 may see everything (a bug report kept private, a game carried to another computer), never for a
@@ -45,7 +46,7 @@ from bitbox.safetext import printable
 from .options import journal_arg
 
 from .journal import (GameInfo, InputRecord, Journal, JournalError, JournalRules, check_record, check_storable,
-                      command_of, find_journal_rules, result_mismatch, turns_by_input, verify)
+                      command_of, find_journal_rules, journal_option, result_mismatch, turns_by_input, verify)
 
 _log = logging.getLogger("bitbox")          # status lines (-q hides them, --log-file keeps them)
 
@@ -113,10 +114,12 @@ def export_game(journal: Journal, game_id: int, *, include_secrets: bool = False
             raise GameFileError(f"the analysis given is of game {printable(analysis.get('id'), 20)}, not of game "
                                 f"{game_id}")
     if info.status != "finished" and not include_secrets:
+        seed = "" if info.seed_public else "its secret seed, "     # a seed given with --seed is public already
         raise GameFileError(
-            f"game {game_id} is not finished: its file would give away what no player may know yet (its seed, "
-            f"hence what is still to come, and choices not yet revealed); export it once it has ended, or add "
-            f"--include-secrets for a file only people who may see everything will read")
+            f"game {game_id} is not finished: its file would give away what no player may know yet ({seed}the game "
+            f"as dealt with everything hidden in it, hence what is still to come, and choices not yet revealed); "
+            f"export it once it has ended, or add --include-secrets for a file only people who may see everything "
+            f"will read")
     initial = journal.initial(game_id)
     return {
         "format": FORMAT,
@@ -461,7 +464,8 @@ def add_export_arguments(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("file", metavar="FILE", help="the file to write (never overwritten); - for standard output")
     p.add_argument("--include-secrets", action="store_true",
                    help="export an unfinished game too: its file then holds what no player may know yet "
-                        "(the seed, choices not yet revealed); keep it private")
+                        "(the game as dealt with everything hidden in it, a secret seed, choices not yet "
+                        "revealed); keep it private")
     p.add_argument("--analysis", metavar="PATH",
                    help=f"carry the game's analysis in the file: the analysis.json `{command} analyse ID` wrote "
                         "(or its folder)")
@@ -551,15 +555,16 @@ def export_command(prog: str, journal_path: Path, game_id: int, target: str, *, 
     return 0
 
 
-def import_command(prog: str, journal_path: Path, source: str, *, command: str) -> int:
-    """``PROG import FILE``: the file verified by replaying it, then added to the journal."""
+def import_command(prog: str, journal_path: Path, source: str, *, command: str, game: str | None = None) -> int:
+    """``PROG import FILE``: the file verified by replaying it, then added to the journal
+    (``game``: the game whose command imports, named if the journal file is refused)."""
     try:
         doc, name = read_file(source)
         try:
             checked = check_document(doc)
         except (ValueError, TypeError) as exc:
             raise GameFileError(f"{name}: refused, {exc}; nothing was imported") from None
-        with Journal(journal_path, command=command) as j:
+        with Journal(journal_path, command=command, game=game) as j:
             for note in j.notices:
                 _log.warning("%s", note)
             game_id, added = import_game(j, checked)
@@ -568,7 +573,7 @@ def import_command(prog: str, journal_path: Path, source: str, *, command: str) 
         return 2
     if added:
         print(f"{name}: imported as game {game_id} of {journal_path} ({checked.status}, {len(checked.inputs)} inputs); "
-              f"`{command_of(checked.game)} replay {game_id}` shows it")
+              f"`{command_of(checked.game)} replay {game_id}{journal_option(journal_path)}` shows it")
     else:
         print(f"{name}: already in {journal_path} as game {game_id}; nothing was imported")
     if checked.analysis is not None:

@@ -22,8 +22,8 @@ from bitbox.display.model import DieShown, LogEntry
 from bitbox.safetext import printable
 
 from .names import names_of, seat_label
-from .journal import (GameInfo, Journal, JournalError, check_result, command_of, game_title, replay, turns_by_input,
-                      verify)
+from .journal import (GameInfo, Journal, JournalError, check_result, command_of, game_title, journal_option, replay,
+                      turns_by_input, verify)
 
 
 class ReplayRules(Protocol):
@@ -44,12 +44,23 @@ class ReplayFrame:
     log: list[LogEntry]
     dice: list[DieShown]
     inputs: int = 0                 # the journal's inputs applied up to the end of this frame
+    repeat: bool = False            # the frame before, again: a turn the same answer ended
+
+    @property
+    def events(self) -> list[LogEntry]:
+        """The frame's own events: none for a repeat (it shows the events of the frame it
+        repeats, which says them)."""
+        return [] if self.repeat else self.log
 
 
 def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[ReplayFrame]:
-    """One frame per turn: the public view at its end and the turn's public events. The game
-    is rebuilt from its inputs and refused when its stored result disagrees; its seed is
-    shown only once it has ended (or when it was chosen with --seed)."""
+    """One frame per turn: the public view at its end and the turn's public events. One
+    answer that ended several turns (the game went from turn 3 to turn 6 on it: turns 4 and
+    5 had no answer of their own) gives each of them a frame, as the table gives each a
+    snapshot: the same view and events, each frame naming its own turn, the copies marked
+    ``repeat`` (their events are the first's: said once). The game is rebuilt from its inputs
+    and refused when its stored result disagrees; its seed is shown only once it has ended
+    (or when it was chosen with --seed)."""
     info = journal.own_game(game_id, "replay {id}")
     game0 = journal.initial(game_id)
     started = {"seed": rules.seed(game0)} if info.seed_public else {}
@@ -69,9 +80,12 @@ def replay_frames(journal: Journal, game_id: int, rules: ReplayRules) -> list[Re
             log.append(LogEntry(e.kind, rules.log_data(e, view, after, game)))
         if by_input or rules.finished(game) or rules.turn(game) != turn:
             shown = after                   # the table after every event of the frame (never lagging them)
-            frames.append(ReplayFrame(rec.seq + 1 if by_input else turn, shown, log, dice, rec.seq + 1))
+            now = rules.turn(game)
+            ended = [rec.seq + 1] if by_input else [turn] if rules.finished(game) else list(range(turn, max(now, turn + 1)))
+            for n, t in enumerate(ended):
+                frames.append(ReplayFrame(t, shown, log, dice, rec.seq + 1, repeat=n > 0))
             log, dice = [], []
-            turn = rules.turn(game)
+            turn = now
         view = after
     check_result(journal, info, game)
     return frames
@@ -100,7 +114,7 @@ def replay_headless(frames: Sequence[ReplayFrame], *, prog: str, folder: str, li
             return 2
         logging.getLogger("bitbox").info("%s", status(f"{snapshots}{os.sep}"))
     for i, f in enumerate(frames):
-        for e in f.log:
+        for e in f.events:
             print(line(e), file=out)
         if snapshots is not None:
             name = snapshots / f"turn-{f.turn:02d}.png"
@@ -177,10 +191,11 @@ def verified_games(journal: Journal) -> tuple[list[GameInfo], list[JournalError]
     return good, problems
 
 
-def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> None:
+def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str, journal: str | Path | None = None) -> None:
     """Every game of a journal (one journal serves every game): one table per game, the
     calling command's game ``own`` first, each titled when the journal holds more than one
-    game, each with its own resume hint (``NAME play --resume``, :func:`command_of`)."""
+    game, each with its own resume hint (``NAME play --resume``, :func:`command_of`, with
+    ``--journal PATH`` when ``journal`` is not the default one)."""
     by_game: dict[str, list[GameInfo]] = {}
     for g in games:
         by_game.setdefault(g.game, []).append(g)
@@ -188,7 +203,8 @@ def print_journal_history(games: Sequence[GameInfo], out: TextIO, own: str) -> N
     for i, name in enumerate(order):
         if len(order) > 1:
             print(("\n" if i else "") + f"{game_title(name)}:", file=out)
-        print_history(by_game[name], out, f"{command_of(name)} play --resume")
+        where = journal_option(journal) if journal is not None else ""
+        print_history(by_game[name], out, f"{command_of(name)} play --resume{where}")
 
 
 def history_document(games: Sequence[GameInfo], journal: str) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import shlex
 import sqlite3
 import stat
 from dataclasses import dataclass
@@ -207,10 +208,24 @@ def game_title(name: str) -> str:
         return name
 
 
+CONSOLE_TITLE = "8Bitbox"            # whose journal it is for the console's own commands (standings, audit)
+
+
+def _a(title: str) -> str:
+    """``an Outspeed``, ``a Last One Alive``, ``an 8Bitbox`` (said "an eight...")."""
+    return f"{'an' if title[:1].lower() in 'aeiou8' else 'a'} {title}"
+
+
 def a_game(name: str) -> str:
     """``an Outspeed game``, ``a Last One Alive game``."""
-    title = game_title(name)
-    return f"{'an' if title[:1].lower() in 'aeiou' else 'a'} {title} game"
+    return f"{_a(game_title(name))} game"
+
+
+def a_journal(name: str | None) -> str:
+    """What a file refused as a journal is not, named after the game whose command opened it
+    (``a Last One Alive journal``, ``a Pig Race journal``), or the console's (``an 8Bitbox
+    journal``) for a command of no one game."""
+    return f"{_a(game_title(name) if name else CONSOLE_TITLE)} journal"
 
 
 class OtherGame(JournalError):
@@ -230,9 +245,23 @@ def default_journal_path() -> Path:
     return platformdirs.user_data_path(APP_FOLDER, appauthor=False) / "journal.sqlite"
 
 
-def _existing(path: Path) -> os.stat_result | None:
+def journal_option(path: str | Path) -> str:
+    """What a command line that reaches the journal at ``path`` adds: `` --journal PATH``
+    (quoted for the shell when it must be), or nothing for the default journal
+    (:func:`default_journal_path`). The lines that name a command to run next (resume it,
+    replay it, see the history) end with it, so that the command works as given."""
+    try:
+        if Path(path).expanduser().resolve() == default_journal_path().expanduser().resolve():
+            return ""
+    except (OSError, RuntimeError, ValueError):     # a path the system will not resolve: name it
+        pass
+    return f" --journal {shlex.quote(str(path))}"
+
+
+def _existing(path: Path, game: str | None = None) -> os.stat_result | None:
     """The file at ``path`` (through a symlink too), or None when there is none. Something
-    that is not a regular file, or a file of another user, is refused and left untouched."""
+    that is not a regular file, or a file of another user, is refused and left untouched
+    (``game``: whose journal it was opened as, named in the refusal)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -245,7 +274,7 @@ def _existing(path: Path) -> os.stat_result | None:
     if stat.S_ISDIR(st.st_mode):
         raise JournalError(f"{path}: is a folder, not a journal file. Choose another file with --journal PATH.")
     if not stat.S_ISREG(st.st_mode):
-        raise JournalError(f"{path}: is not a regular file (not an Outspeed journal); it was left untouched.")
+        raise JournalError(f"{path}: is not a regular file (not {a_journal(game)}); it was left untouched.")
     if hasattr(os, "getuid") and st.st_uid != os.getuid():
         raise JournalError(f"{path}: belongs to another user (uid {st.st_uid}): a journal holds a game's secrets, "
                            f"use your own; it was left untouched. Choose another file with --journal PATH.")
@@ -425,18 +454,21 @@ class Journal:
     (:func:`find_journal_rules`)."""
 
     def __init__(self, path: str | Path, rules: JournalRules | None = None, *, create: bool = True,
-                 command: str | None = None) -> None:
+                 command: str | None = None, game: str | None = None) -> None:
         """``create``: make the file (and its folder) if there is none, and the tables in an
         empty file (``outspeed play``). Without it (history, replay) a missing or empty file
         is refused and nothing is written. ``command``: the program the user is running
         (``outspeed``, ``lastonealive``), named where a message sends them to its
-        ``history``; by default the name of ``rules``."""
+        ``history``; by default the name of ``rules``. ``game``: the game whose command opens
+        the file, named when the file is refused as not a journal (``not a Last One Alive
+        journal``); by default the game of ``rules``, else the console (``an 8Bitbox journal``)."""
         self.path = Path(path)
         self.rules = rules
         self.command = command if command is not None else (rules.name if rules is not None else None)
+        self.game_name = game if game is not None else (rules.name if rules is not None else None)
         self._found: dict[str, JournalRules | JournalError] = {}
         self.notices: list[str] = []              # things the caller should tell the user
-        st = _existing(self.path)
+        st = _existing(self.path, self.game_name)
         if st is None:
             if not create:
                 raise JournalError(f"{self.path}: no journal here (no game has been played with it)")
@@ -451,7 +483,7 @@ class Journal:
             self._final = self._final_column(create)
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise JournalError(f"{self.path}: not an Outspeed journal (the file is not a readable SQLite "
+            raise JournalError(f"{self.path}: not {a_journal(self.game_name)} (the file is not a readable SQLite "
                                f"database: {exc}). Choose another file with --journal PATH.") from None
         except BaseException:
             self.db.close()
@@ -501,13 +533,14 @@ class Journal:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app == 0 and not tables:
             if not create:
-                raise JournalError(f"{self.path}: not an Outspeed journal (an empty file or database); it was "
+                raise JournalError(f"{self.path}: not {a_journal(self.game_name)} (an empty file or database); it was "
                                    f"left untouched. Choose another file with --journal PATH.")
             self._create_tables()
             return
         if app != APPLICATION_ID:
-            raise JournalError(f"{self.path}: this SQLite database belongs to another program (it is not an "
-                               f"Outspeed journal); it was left untouched. Choose another file with --journal PATH.")
+            raise JournalError(f"{self.path}: this SQLite database belongs to another program (it is not "
+                               f"{a_journal(self.game_name)}); it was left untouched. Choose another file with "
+                               f"--journal PATH.")
         if version > SCHEMA_VERSION:
             raise JournalError(f"{self.path}: written by a newer version of this program (journal format "
                                f"{version}, this one reads {SCHEMA_VERSION}); it was left untouched.")
@@ -655,7 +688,7 @@ class Journal:
     def game(self, game_id: int) -> GameInfo:
         rows = self._query(self._games_sql() + " WHERE g.id = ?", (game_id,))
         if not rows:
-            see = f" (see `{self.command} history`)" if self.command else ""
+            see = f" (see `{self.command} history{journal_option(self.path)}`)" if self.command else ""
             raise JournalError(f"{self.path}: no game {game_id}{see}")
         return self._info(rows[0])
 
@@ -687,7 +720,7 @@ class Journal:
         if not self.owns(info):
             self._rules_named(info.game, info.id)          # a game not installed here: said so first
             raise OtherGame(f"game {info.id} is {a_game(info.game)}: use `{command_of(info.game)} "
-                            f"{use.format(id=info.id)}`")
+                            f"{use.format(id=info.id)}{journal_option(self.path)}`")
         return info
 
     def own_game(self, game_id: int, use: str) -> GameInfo:
@@ -708,7 +741,8 @@ class Journal:
         if other is not None:
             title = game_title(self.rules.name) if self.rules is not None else ""
             raise OtherGame(f"{self.path}: no unfinished {title} game to resume; game {other.id} is an unfinished "
-                            f"{game_title(other.game)} game: use `{command_of(other.game)} play --resume`")
+                            f"{game_title(other.game)} game: use `{command_of(other.game)} play --resume"
+                            f"{journal_option(self.path)}`")
         return None
 
     def rules_of(self, game_id: int) -> JournalRules:

@@ -112,7 +112,7 @@ def history(kit: TableKit, journal: str | None, *, as_json: bool = False, out: T
     if as_json:
         print_history_json(games, str(path.absolute()), out)
     elif games:
-        print_journal_history(games, out, kit.name)
+        print_journal_history(games, out, kit.name, path)
     elif not problems:
         print(f"no games yet in {path}", file=out)
     for problem in problems:
@@ -139,7 +139,7 @@ def import_(kit: TableKit, source: str, journal: str | None) -> int:
         path = kit.journal_path(journal)
     except (TableError,) + kit.path_errors as exc:
         return _fail(f"{kit.command} import", exc)
-    return import_command(f"{kit.command} import", path, source, command=kit.command)
+    return import_command(f"{kit.command} import", path, source, command=kit.command, game=kit.name)
 
 
 def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str | None = None,
@@ -225,7 +225,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
     last_line = words.t("ui.winner", players=words.players(winners)) if winners else words.t("ui.no_winner")
     ending = None                               # the end screen over a finished game's last frame
     if info.status == "finished" and frames:
-        ending = ending_of(words, info.players, winners, [e for f in frames for e in f.log], frames[-1].view,
+        ending = ending_of(words, info.players, winners, [e for f in frames for e in f.events], frames[-1].view,
                            kit.figures)
         last_line = "\n".join([*ending_lines(ending), last_line])
     if headless:

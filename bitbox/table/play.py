@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shlex
 import secrets
 import sys
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from bitbox.display.ending import ending_lines, ending_of
 from bitbox.display.model import LogEntry
 from bitbox.i18n import Words
 
-from .journal import GameInfo, GameRecord, Journal, JournalError, rebuild, turns_by_input
+from .journal import GameInfo, GameRecord, Journal, JournalError, journal_option, rebuild, turns_by_input
 from .journal_commands import TableKit
 from .names import named, names_of, seat_names
 from .seating import LeftLobby, SeatRequest, SeatRules, TableError, connect
@@ -177,7 +178,7 @@ def earlier_events(journal: Journal, game_id: int, rules: Any) -> list[tuple[str
     screen counts them); none when it cannot be replayed."""
     from .history import replay_frames
     try:
-        return [(e.kind, e.data) for f in replay_frames(journal, game_id, rules) for e in f.log]
+        return [(e.kind, e.data) for f in replay_frames(journal, game_id, rules) for e in f.events]
     except Exception:                           # the figures must not stop a resume (rebuild checked the game)
         return []
 
@@ -246,7 +247,7 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             resumed = journal.last_unfinished()
             if resumed is None:
                 raise TableError(f"no unfinished {kit.title} game to resume in {journal_path}: it holds no unfinished "
-                                 f"game (see `{kit.command} history`)")
+                                 f"game (see `{kit.command} history{journal_option(journal_path)}`)")
             game, n_inputs = rebuild(journal, resumed.id)
             settings = resumed.settings
             bot = settings.get("bot", bot) or bot
@@ -371,7 +372,7 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
                   file=out, flush=True)
         else:
             log.warning("%s", say.t("status.saved", game=record.id,
-                                    command=f"{prog} --resume --journal {journal_path}"))
+                                    command=f"{prog} --resume --journal {shlex.quote(str(journal_path))}"))
         return code
     finally:
         hub.close()

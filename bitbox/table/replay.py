@@ -128,7 +128,7 @@ def _t(words: Any, key: str, english: str, **data: Any) -> str:
 
 def move_text(frame: ReplayFrame, words: Any, limit: int = 3) -> str:
     """A frame's events in one line for the move list (its first ``limit`` events, "…" after)."""
-    texts = [str(words.event(e.kind, e.data)) for e in frame.log if e.kind not in ("started", "resumed")]
+    texts = [str(words.event(e.kind, e.data)) for e in frame.events if e.kind not in ("started", "resumed")]
     if not texts:
         return "—"
     return " · ".join(texts[:limit]) + (" · …" if len(texts) > limit else "")

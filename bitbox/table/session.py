@@ -46,7 +46,7 @@ import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.colours import SCREEN_RGB
@@ -507,12 +507,13 @@ class Session(Referee):
             return
         if turn is None or turn != self._turn:
             table = self.table()
-            # an answer that ended several turns: the same frame for each (one a turn); turn 0,
-            # before the first (a setup, as Last One Alive's), has no frame of its own
+            # an answer that ended several turns: the same frame for each (one a turn), each
+            # copy's banner naming its own turn; turn 0, before the first (a setup, as Last One
+            # Alive's), has no frame of its own
             ended = range(done, turn) if isinstance(turn, int) and isinstance(self._turn, int) and turn > done else [done]
             for t in ended:
                 if self._turn is None or t >= 1:
-                    self.milestones.append(("turn_end", t, table))
+                    self.milestones.append(("turn_end", t, table if t == done else naming_turn(table, done, t)))
         self._turn = turn
         self._begin_phase()
 
@@ -568,6 +569,17 @@ class Session(Referee):
         base = ShellView(view=view, players=self.statuses(), stage=self.stage, prompt=prompt, banner=banner,
                          log=tuple(self.log[-40:]))
         return self.presentation.view(self, base, self.clock() if now is None else now)
+
+
+def naming_turn(table: Any, shown: int, turn: int) -> Any:
+    """``table`` (the frame of turn ``shown``) as the frame of turn ``turn``, which the same
+    answer ended: the console's view (``turn`` beside the game's ``game`` view) names the
+    turn it shows; a game's own view names its turn itself and is left as it is."""
+    view = getattr(table, "view", None)
+    if is_dataclass(table) and not isinstance(table, type) and isinstance(view, Mapping) and "game" in view \
+            and view.get("turn") == shown:
+        return replace(table, view={**view, "turn": turn})
+    return table
 
 
 @dataclass

@@ -121,6 +121,23 @@ class GameWords(Words):
         return str(token)
 
 
+def option_shown(words: Any, name: str, value: Any) -> str:
+    """An option as the game's line at the start of play says it, in the table's language: the
+    game's ``setting.NAME`` label and ``setting.NAME.VALUE`` value (the home screen's keys)
+    when its words have them (on/off: the console's yes/no), else the name in words
+    (``first_zombie``: ``first zombie``) and the value as the table shows values. Never an
+    exception (a status line)."""
+    def say(key: str, default: str) -> str:
+        try:
+            if words.has(key):
+                return str(words.t(key))
+        except Exception:  # noqa: BLE001 - a label never stops the table
+            pass
+        return default
+    shown = words.value(value) if isinstance(value, bool) else say(f"setting.{name}.{value}", words.value(value))
+    return f"{say(f'setting.{name}', name.replace('_', ' '))} {shown}"
+
+
 def words_of(cartridge: Any, code: str = "en") -> GameWords:
     """The words the table uses for ``cartridge``: its own ``words(code)`` when it gives one
     (a :class:`bitbox.display.model.Words`), else :class:`GameWords`."""
@@ -130,4 +147,4 @@ def words_of(cartridge: Any, code: str = "en") -> GameWords:
     return GameWords(cartridge, code)
 
 
-__all__ = ["GameWords", "words_of"]
+__all__ = ["GameWords", "option_shown", "words_of"]

@@ -9,9 +9,10 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 from bitbox.events import Back, Connected, ControllerInfo, Lost, SeatStatus, WheelsChanged
+from bitbox.table.referee import CommandHub
 
 
 class FakeSim:
@@ -136,16 +137,8 @@ class EventHand:
         self.queue.append(WheelsChanged(self.seat, self.cid, self.wheels[0], self.wheels[1], self.wheels[2], self.locked, 0.0, self.seq))
 
 
-class HubLike(Protocol):
-    """The part of :class:`bitbox.hub.Hub` the table loop uses."""
-
-    def poll(self, timeout: float = 0.0) -> list[Any]: ...
-    def assign_seat(self, seat: int, colour: Any = None) -> bool: ...
-    def set_lights(self, seat: int, left: bool, centre: bool, right: bool, colour: Any = None) -> bool: ...
-    def identify(self, seat: int, ms: int = 2000) -> bool: ...
-    def refuse_choice(self, seat: int, ms: int = 1500, wheels: int = 1) -> bool: ...
-    def hint(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
-    def show(self, seat: int, left: int = 0, centre: int = 0, right: int = 0) -> bool: ...
+#: The part of :class:`bitbox.hub.Hub` the table loop uses: the table's own protocol.
+HubLike = CommandHub
 
 
 class RecordingHub:

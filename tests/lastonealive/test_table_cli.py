@@ -187,8 +187,9 @@ def test_replay_of_a_missing_game_names_the_games_own_history_command(tmp_path):
     Journal(tmp_path / "j.sqlite", RULES).close()              # a real journal, with no game in it
     r = run(["replay", "5", "--headless", "--journal", "j.sqlite"], tmp_path)
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr.strip().splitlines() == ["lastonealive replay: j.sqlite: no game 5 (see `lastonealive history`)"]
+    assert r.stderr.strip().splitlines() == ["lastonealive replay: j.sqlite: no game 5 (see `lastonealive history "
+                                                   "--journal j.sqlite`)"]
     r = run(["replay", "5", "--headless", "--journal", "j.sqlite"], tmp_path,
             command=[sys.executable, "-m", "outspeed.cli"])
     assert r.returncode == 2
-    assert r.stderr.strip().splitlines() == ["outspeed replay: j.sqlite: no game 5 (see `outspeed history`)"]
+    assert r.stderr.strip().splitlines() == ["outspeed replay: j.sqlite: no game 5 (see `outspeed history --journal j.sqlite`)"]

@@ -24,7 +24,9 @@ snapshot), ``play --resume`` of the unfinished games with bots (on a copy), and 
 every exported file into a new journal, followed by that journal's ``history --json``.
 
 Run ``python -m tests.table.journal_fixtures write`` with the version whose files they should be
-(it was run on main at 4d7dd93, before the games journaled through the protocol's rules);
+(it was run on main at 4d7dd93, before the games journaled through the protocol's rules; since,
+the lines naming a command to run next name the journal with ``--journal`` when it is not the
+default one: ``history``'s resume hints and ``import``'s replay hint were updated for it);
 ``python -m tests.table.journal_fixtures check`` runs the commands again and says what differs.
 """
 from __future__ import annotations
@@ -215,7 +217,9 @@ def outputs(names: tuple[str, ...] = GAMES, keys: Sequence[str] | None = None) -
                     target = folder / f"import-{name}-{gid}.sqlite"
                     args = ["history", "--json"] if key.endswith("--json") else \
                         ["import", str(DATA / f"{name}-{gid}.json")]
-                r = run(name, [*args, "--journal", str(target)], folder)
+                # the journal named as the scratch folder's file: a line that names it (a hint,
+                # a history cell) is the same whatever the temporary folder's path
+                r = run(name, [*args, "--journal", target.name], folder)
                 out[f"{name} {key}"] = _strip_dates(key, {
                     "code": r.returncode, "stdout": _normal(r.stdout, folder),
                     "stderr_lines": len(r.stderr.splitlines()) if r.returncode else None,

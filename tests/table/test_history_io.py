@@ -162,7 +162,7 @@ def test_history_columns_stay_aligned_with_many_games_long_ids_and_unfinished_on
             title, *lines = block.lstrip("\n").splitlines()
             assert title == {"lastonealive": "Last One Alive:", "outspeed": "Outspeed:"}[name]
             games = {"games": [g for g in doc["games"] if g["game"] == name]}
-            assert_aligned(lines, table_rows(games, f"{name} play --resume"))
+            assert_aligned(lines, table_rows(games, f"{name} play --resume --journal {path}"))   # not the default
 
 
 def _info(gid: int, players: list[str], status: str = "finished", winners: list[str] | None = None,
@@ -470,7 +470,7 @@ def test_a_file_of_the_other_game_imports_through_either_command(exported, tmp_p
     says which command replays it."""
     path = _write(exported["lastonealive"], tmp_path / "loa.json")
     r = run(OUTSPEED, ["import", path, "--journal", "k.sqlite"], tmp_path)
-    assert r.returncode == 0 and "`lastonealive replay 1`" in r.stdout, r.stderr
+    assert r.returncode == 0 and "`lastonealive replay 1 --journal k.sqlite`" in r.stdout, r.stderr
     rp = run(LOA, ["replay", "1", "--headless", "--journal", "k.sqlite"], tmp_path)
     assert rp.returncode == 0 and "Winner" in rp.stdout, rp.stderr
 

@@ -115,8 +115,8 @@ def test_a_journal_that_does_not_match_the_rules_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("content,message", [
-    (b"this is not a database at all, just a note\n" * 40, "not an Outspeed journal"),
-    (b"SQLite format 3\x00" + b"\x13" * 200, "not an Outspeed journal"),
+    (b"this is not a database at all, just a note\n" * 40, "not an 8Bitbox journal"),
+    (b"SQLite format 3\x00" + b"\x13" * 200, "not an 8Bitbox journal"),
 ])
 def test_a_corrupt_file_gets_a_clear_message(tmp_path, content, message):
     p = tmp_path / "j.sqlite"

@@ -46,9 +46,9 @@ def test_replay_and_export_of_the_other_games_record_name_the_right_command(jour
     gid = 2 if name == "outspeed" else 1                       # the other game's record
     owner = GAME_OF[gid]
     line = refused(run(COMMANDS[name], ["replay", gid, "--headless", "--journal", path], tmp_path), f"game {gid}")
-    assert line == f"{name} replay: game {gid} is {TITLES[owner]}: use `{owner} replay {gid}`"
+    assert line == f"{name} replay: game {gid} is {TITLES[owner]}: use `{owner} replay {gid} --journal {path}`"
     line = refused(run(COMMANDS[name], ["export", gid, "g.json", "--journal", path], tmp_path), f"game {gid}")
-    assert line.endswith(f"game {gid} is {TITLES[owner]}: use `{owner} export {gid} FILE`")
+    assert line.endswith(f"game {gid} is {TITLES[owner]}: use `{owner} export {gid} FILE --journal {path}`")
     assert not (tmp_path / "g.json").exists() and digest(path) == before
     # its own game replays; history lists both, each verified by its own game's rules
     own = 1 if name == "outspeed" else 2

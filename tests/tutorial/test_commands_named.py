@@ -15,11 +15,12 @@ def test_a_game_without_a_script_of_its_own_is_named_by_the_consoles_command(tmp
     assert run(["export", "1", "g.json", "--journal", "j.sqlite"], tmp_path).returncode == 0
     imp = run(["import", "g.json", "--journal", "k.sqlite"], tmp_path)
     assert imp.returncode == 0, imp.stderr
-    assert imp.stdout.strip().endswith("`bitbox game goofspiel replay 1` shows it"), imp.stdout
+    assert imp.stdout.strip().endswith("`bitbox game goofspiel replay 1 --journal k.sqlite` shows it"), imp.stdout
     other = subprocess.run([PY, "-m", "outspeed.cli", "replay", "1", "--journal", "k.sqlite", "--headless"],
                            cwd=tmp_path, env=env(tmp_path), capture_output=True, text=True, timeout=120)
     assert other.returncode == 2
-    assert other.stderr.strip() == "outspeed replay: game 1 is a Goofspiel game: use `bitbox game goofspiel replay 1`"
+    assert other.stderr.strip() == ("outspeed replay: game 1 is a Goofspiel game: use `bitbox game goofspiel replay 1 "
+                                   "--journal k.sqlite`")
 
 
 def test_the_resume_hint_of_history_names_the_consoles_command(tmp_path):
@@ -33,8 +34,8 @@ def test_the_resume_hint_of_history_names_the_consoles_command(tmp_path):
                               {"player": "blue", "kind": "bot", "controller_id": None}],
                     "lang": "en", "bot": "random", "options": {"cards": 4}, "seed": "given"})
     h = run(["history", "--journal", "j.sqlite"], tmp_path)
-    assert h.returncode == 0 and "unfinished (bitbox game goofspiel play --resume)" in h.stdout, h.stdout
+    assert h.returncode == 0 and "unfinished (bitbox game goofspiel play --resume --journal j.sqlite)" in h.stdout, h.stdout
     other = subprocess.run([PY, "-m", "outspeed.cli", "play", "--resume", "--headless", "--journal", "j.sqlite"],
                            cwd=tmp_path, env=env(tmp_path), capture_output=True, text=True, timeout=120)
     assert other.returncode == 2
-    assert other.stderr.strip().endswith("use `bitbox game goofspiel play --resume`"), other.stderr
+    assert other.stderr.strip().endswith("use `bitbox game goofspiel play --resume --journal j.sqlite`"), other.stderr

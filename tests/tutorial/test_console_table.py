@@ -236,7 +236,7 @@ def test_a_game_of_another_cartridge_is_named_in_one_line(tmp_path):
     rep = run(["replay", "1", "--journal", "j.sqlite", "--headless"], tmp_path)
     assert rep.returncode == 2
     assert rep.stderr.strip() == ("bitbox game goofspiel replay: game 1 is an Outspeed game: "
-                                  "use `outspeed replay 1`")
+                                  "use `outspeed replay 1 --journal j.sqlite`")
 
 
 def test_bad_options_are_one_line(tmp_path):

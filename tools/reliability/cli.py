@@ -12,6 +12,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from bitbox.discovery import RUNTIME_ENV
+
 from .core import FULL, QUICK, REPO
 from .crash import kill_run_main
 from .report import CAMPAIGNS, run_campaigns, table_lines, write_report
@@ -107,6 +109,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = _dt.datetime.now().astimezone()
     t0 = time.monotonic()
     with (contextlib.nullcontext(a.workdir) if a.workdir else tempfile.TemporaryDirectory(prefix="reliability-")) as wd:
+        # the campaigns' own emulators register in a runtime folder of the run's: a `bitbox emulate`
+        # someone else runs on the machine is no controller of these games (it was seated as one)
+        runtime = Path(wd) / "runtime"
+        runtime.mkdir(parents=True, exist_ok=True)
+        os.environ[RUNTIME_ENV] = str(runtime)
         results = run_campaigns(counts, Path(wd), only, progress=lambda m: print(m, file=sys.stderr, flush=True))
         if target != "-":
             print("\n".join(table_lines(results)).replace(str(wd), "$TMP"))

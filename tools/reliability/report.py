@@ -6,6 +6,7 @@ import datetime as _dt
 import json
 import os
 import platform
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 from .bounds import campaign_bounds
 from .configs import campaign_configs
 from .controllers import controller_rows
-from .core import FULL, QUICK, Row, TEST_COUNTS
+from .core import FULL, QUICK, REPO, Row, TEST_COUNTS
 from .crash import KILL_WHAT, LOA_KILL_WHAT, campaign_crash, campaign_crash_loa
 from .faults import campaign_faults
 from .fuzz import campaign_fuzz
@@ -116,6 +117,23 @@ def _machine() -> str:
             f"Python {platform.python_version()}")
 
 
+def code_version(repo: Path = REPO) -> str:
+    """The code a run used, for the report: ``commit 1a2b3c4d5e6f`` (the checkout's HEAD), ``with
+    uncommitted changes`` when a tracked file other than the report differs from it; empty
+    outside a git checkout (an installed copy), so a report says where its figures come from."""
+    def git(*args: str) -> str | None:
+        try:
+            r = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return r.stdout.strip() if r.returncode == 0 else None
+    head = git("rev-parse", "--short=12", "HEAD")
+    if not head:
+        return ""
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)RELIABILITY.md")
+    return f"commit {head}" + (" with uncommitted changes" if dirty else "")
+
+
 def write_report(results: dict[str, dict[str, Any]], counts: dict[str, Any], path: Path | None, *, command: str,
                  started: _dt.datetime, seconds: float, workdir: Path | None = None) -> str:
     ok = all(r.ok for v in results.values() for r in v["rows"])
@@ -129,7 +147,8 @@ def write_report(results: dict[str, dict[str, Any]], counts: dict[str, Any], pat
         "itself (`tools/reliability/`), none by hand.",
         "",
         f"- **Run:** {started.strftime('%Y-%m-%d %H:%M %Z').strip()}, {seconds:.0f} s, "
-        f"{'the full counts' if full else 'counts: ' + json.dumps(counts)}",
+        f"{'the full counts' if full else 'counts: ' + json.dumps(counts)}"
+        + (f"; the code of {version}" if (version := code_version()) else ""),
         f"- **Machine:** {_machine()}",
         f"- **Reproduce:** `{command}` (from the repository, after `./dev test` or `./dev play` made `.venv`; "
         f"add `--quick` for small counts, `--only crash,fuzz` for some campaigns, `--out FILE` to write the "
