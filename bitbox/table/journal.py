@@ -73,19 +73,6 @@ CREATE TABLE IF NOT EXISTS controller_audit (
     at TEXT NOT NULL
 )"""
 
-# Claims: the game each running table is playing (one row per game in play, see Journal.claim).
-# Made when a table first claims a game in a journal (CREATE TABLE IF NOT EXISTS): the format
-# stays SCHEMA_VERSION 1; older programs never read it (nor honour it).
-_CLAIMS_TABLE = """
-CREATE TABLE IF NOT EXISTS claims (
-    game INTEGER PRIMARY KEY REFERENCES games(id),
-    pid INTEGER NOT NULL,             -- the table's process id
-    host TEXT NOT NULL,               -- the computer it runs on (its host name)
-    process TEXT NOT NULL,            -- that process's identity where the system gives one
-                                      -- (boot id and start time on Linux), else ''
-    since TEXT NOT NULL               -- when the table took the game (ISO 8601)
-)"""
-
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -97,7 +84,8 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL DEFAULT 'playing',   -- playing | finished
     winners TEXT,                     -- JSON list, when finished
     ended TEXT,
-    final TEXT                        -- fingerprint of the final state, when finished
+    final TEXT,                       -- fingerprint of the final state, when finished
+    claim TEXT                        -- the table playing it now (JSON: pid, host, process, since), else NULL
 );
 CREATE TABLE IF NOT EXISTS inputs (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -519,6 +507,7 @@ class Journal:
         self.command = command if command is not None else (rules.name if rules is not None else None)
         self._found: dict[str, JournalRules | JournalError] = {}
         self.notices: list[str] = []              # things the caller should tell the user
+        self._mine: dict[int, str] = {}           # the claims this table made, by game (Journal.release)
         st = _existing(self.path)
         if st is None:
             if not create:
@@ -672,31 +661,46 @@ class Journal:
             raise JournalError(f"{self.path}: no game given to record (Journal(path, rules))")
         settings = {**settings, "game": rules.name}
         with self._tx():
+            mine = self._my_claim() if claim else None          # in the row itself: no page more
             cur = self.db.execute(
-                "INSERT INTO games (created, seed, players, settings, initial) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (created, seed, players, settings, initial" + (", claim" if mine else "") +
+                ") VALUES (?, ?, ?, ?, ?" + (", ?" if mine else "") + ")",
                 (_now(), _seed_to_sql(rules.seed(game)), json.dumps(list(rules.players(game))),
-                 json.dumps(settings, sort_keys=True), json.dumps(game.to_data(), sort_keys=True)))
+                 json.dumps(settings, sort_keys=True), json.dumps(game.to_data(), sort_keys=True),
+                 *([mine] if mine else [])))
             game_id = cur.lastrowid
             assert game_id is not None              # set by every INSERT
-            if claim:
-                self._write_claim(game_id)
+        if mine is not None:
+            self._mine[game_id] = mine
         return GameRecord(self, game_id, 0)
 
     # ------------------------------------------------------------------ claims
     def claims(self) -> dict[int, Claim]:
         """The games tables are playing now, by game id: each claim whose table may still run
         (:func:`claim_alive`; a stale claim is left for the next claim to replace)."""
-        if not self._query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'claims'"):
+        if "claim" not in self._columns():
             return {}
         out: dict[int, Claim] = {}
-        for game_id, pid, host, process, since in self._query("SELECT game, pid, host, process, since FROM claims"):
+        for game_id, text in self._query("SELECT id, claim FROM games WHERE claim IS NOT NULL"):
             try:
-                claim = Claim(int(game_id), int(pid), str(host), str(process), str(since))
-            except (TypeError, ValueError):
+                c = _loads(text)
+                claim = Claim(int(game_id), int(c["pid"]), str(c["host"]), str(c["process"]), str(c["since"]))
+            except (TypeError, ValueError, KeyError):
                 continue                        # not a claim: nobody's (the next claim replaces it)
             if claim_alive(claim):
                 out[claim.game] = claim
         return out
+
+    def _columns(self) -> set[str]:
+        return {str(r[1]) for r in self._query("PRAGMA table_info(games)")}
+
+    def _my_claim(self) -> str:
+        """This table's claim as a game's record holds it (JSON); the ``claim`` column is added
+        to a journal written before it (inside the caller's transaction)."""
+        if "claim" not in self._columns():
+            self.db.execute("ALTER TABLE games ADD COLUMN claim TEXT")
+        pid, host, process = this_table()
+        return json.dumps({"pid": pid, "host": host, "process": process, "since": _now()}, sort_keys=True)
 
     def held(self, game_id: int, claim: Claim) -> GameHeld:
         """The one line that refuses ``--resume`` of game ``game_id``, which ``claim``'s table
@@ -712,7 +716,6 @@ class Journal:
         when the game is no longer as it was rebuilt (finished, or an input added since: a table
         that makes no claim is playing it). A stale claim is replaced."""
         with self._tx():
-            self.db.execute(_CLAIMS_TABLE)
             row = self.db.execute("SELECT status, (SELECT COUNT(*) FROM inputs WHERE game = ?) FROM games "
                                   "WHERE id = ?", (game_id, game_id)).fetchone()
             if row is None:
@@ -723,22 +726,18 @@ class Journal:
             if row[0] != "playing" or row[1] != inputs:
                 raise GameHeld(f"{self.path}: game {game_id} changed while it was being resumed (another table is "
                                f"playing it, a program that does not say so); it was left untouched")
-            self._write_claim(game_id)
-
-    def _write_claim(self, game_id: int) -> None:
-        pid, host, process = this_table()
-        self.db.execute(_CLAIMS_TABLE)
-        self.db.execute("INSERT OR REPLACE INTO claims (game, pid, host, process, since) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, pid, host, process, _now()))
+            mine = self._my_claim()
+            self.db.execute("UPDATE games SET claim = ? WHERE id = ?", (mine, game_id))
+        self._mine[game_id] = mine
 
     def release(self, game_id: int) -> None:
-        """This process no longer plays game ``game_id`` (it ended or stopped): its claim goes.
+        """This table no longer plays game ``game_id`` (it ended or stopped): its claim goes.
         A claim left behind (the process killed) is stale once the process is gone."""
-        if not self._query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'claims'"):
+        mine = self._mine.pop(game_id, None)
+        if mine is None:
             return
-        pid, host, _ = this_table()
         with self._tx():
-            self.db.execute("DELETE FROM claims WHERE game = ? AND pid = ? AND host = ?", (game_id, pid, host))
+            self.db.execute("UPDATE games SET claim = NULL WHERE id = ? AND claim = ?", (game_id, mine))
 
     def resumable(self) -> GameInfo | None:
         """What ``play --resume`` continues: the last unfinished game of this journal's rules

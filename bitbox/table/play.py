@@ -383,7 +383,7 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
             try:
                 journal.release(claimed)
             except JournalError as exc:         # left behind, it is stale once this process ends
-                log.warning("%s", say.t("status.note", line=str(exc)))
+                log.info("%s", say.t("status.note", line=str(exc)))
         journal.close()
 
 

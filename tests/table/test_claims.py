@@ -5,6 +5,7 @@ plays, the other gets the line; other writers of the journal (a new game, `impor
 work. Real subprocesses and real SQLite; every wait bounded."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -48,7 +49,8 @@ def _claims(path: Path) -> list[tuple]:
         return []
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
     try:
-        return db.execute("SELECT game, pid, host FROM claims ORDER BY game").fetchall()
+        return [(game, *(json.loads(c)[k] for k in ("pid", "host")))
+                for game, c in db.execute("SELECT id, claim FROM games WHERE claim IS NOT NULL ORDER BY id")]
     except sqlite3.OperationalError:              # no journal or no claim yet
         return []
     finally:
@@ -211,11 +213,16 @@ def _unfinished_journal(tmp_path: Path) -> Path:
 
 
 def _hold(path: Path, game: int, pid: int, process: str = "") -> None:
-    with Journal(path) as j:
-        j.db.execute("CREATE TABLE IF NOT EXISTS claims (game INTEGER PRIMARY KEY, pid INTEGER NOT NULL, "
-                     "host TEXT NOT NULL, process TEXT NOT NULL, since TEXT NOT NULL)")
-        j.db.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
-                     (game, pid, socket.gethostname(), process, "2026-11-27T00:31:05+01:00"))
+    """Game ``game`` claimed by process ``pid`` (as its table would have claimed it)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        if "claim" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:    # a journal older than claims
+            db.execute("ALTER TABLE games ADD COLUMN claim TEXT")
+        db.execute("UPDATE games SET claim = ? WHERE id = ?",
+                   (json.dumps({"pid": pid, "host": socket.gethostname(), "process": process,
+                                "since": "2026-11-27T00:31:05+01:00"}), game))
+    finally:
+        db.close()
 
 
 def test_resume_takes_the_last_game_no_table_plays_and_a_claim_is_released_only_by_its_table(tmp_path):
@@ -249,4 +256,4 @@ def test_resume_takes_the_last_game_no_table_plays_and_a_claim_is_released_only_
     with Journal(path, RULES) as j:                            # its process gone: stale, 4 resumes again
         assert j.claims() == {} and j.resumable().id == 4
         j.claim(4, 17)
-        assert j.db.execute("SELECT pid FROM claims WHERE game = 4").fetchone()[0] == this_table()[0]
+        assert json.loads(j.db.execute("SELECT claim FROM games WHERE id = 4").fetchone()[0])["pid"] == this_table()[0]
