@@ -155,16 +155,22 @@ def _process_identity(pid: int) -> str | None:
         return None
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-            started = f.read().rsplit(")", 1)[1].split()[19]       # field 22: start time since boot
-        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
-            boot = f.read().strip()
+            fields = f.read().rsplit(")", 1)[1].split()             # from field 3, the state
+        if fields[0] in ("Z", "X"):
+            return None                         # ended, not yet reaped by its parent: gone
+        started = fields[19]                    # field 22: its start time since the boot
+        try:
+            with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+                boot = f.read().strip()
+        except OSError:
+            boot = ""
         return f"{boot}:{started}"
     except FileNotFoundError:
         if os.path.isdir("/proc/self"):
             return None                         # /proc is there and the pid is not: gone
     except (OSError, IndexError):
         pass
-    if os.name == "nt":                         # not checked there: a claim never outlives a crash
+    if os.name == "nt":                         # not checked there: every claim counts as stale
         return None
     try:
         os.kill(pid, 0)                         # signal 0: whether it runs, nothing sent

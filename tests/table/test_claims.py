@@ -201,6 +201,20 @@ def test_which_claims_are_alive():
     assert _process_identity(0) is None and _process_identity(-5) is None
 
 
+def test_a_table_that_ended_unreaped_holds_nothing():          # Linux: its state is read in /proc
+    ended = subprocess.Popen([PY, "-c", "pass"])
+    try:
+        stat = Path(f"/proc/{ended.pid}/stat")
+        deadline = time.monotonic() + 30                   # ended, its parent (this test) not yet told: a zombie
+        while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline, "the process never ended"
+            time.sleep(0.02)
+        _, host, _ = this_table()
+        assert not claim_alive(Claim(1, ended.pid, host, "", "2026-11-27T00:00:00+00:00"))
+    finally:
+        ended.wait(timeout=30)
+
+
 def _unfinished_journal(tmp_path: Path) -> Path:
     path = tmp_path / "j.sqlite"
     shutil.copyfile(DATA / "outspeed.sqlite", path)
