@@ -23,6 +23,11 @@ winner, an edited last input or a deleted final input are caught (``history`` an
 ``replay`` verify every game they show). This catches damage and careless edits, not a
 forger: anyone who can write the file can recompute the fingerprints.
 
+Claims: a table playing a game (a new one, or one it resumed) records its claim in the game's
+row (``claim``: the process id, host name, process identity and since when, :class:`Claim`)
+and clears it when the game ends or stops; ``play --resume`` of a game whose claim is alive
+is refused (:class:`GameHeld`), and a claim whose process is gone is stale (:func:`claim_alive`).
+
 Seeds: a game's seed is a secret of up to 128 bits; SQLite integers have 64, so a larger seed
 is stored in the ``seed`` column as hexadecimal text (``0x...``); the initial state (JSON)
 holds it too.
