@@ -88,7 +88,7 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
     p.add_argument("--journal", metavar="PATH", type=journal_arg,
                    help="the journal file (default: journal.sqlite in the user's data folder: ~/.local/share/8bitbox/ "
                         "on Linux)")
-    p.add_argument("--resume", action="store_true", help=f"continue the last unfinished {title} game of the journal")
+    p.add_argument("--resume", action="store_true", help=f"continue the last unfinished {title} game of the journal that no other table is playing now")
     p.add_argument("--speed", type=speed_arg, help="speed of the show (1 = table speed; 0 = no waiting)")
     p.add_argument("--fullscreen", action="store_true", default=None, help="start full screen (F11 toggles)")
     p.add_argument("--size", metavar="WxH", type=size_arg,

@@ -158,6 +158,8 @@ def history_rows(games: Sequence[GameInfo], resume_hint: str) -> list[tuple[str,
         if g.status == "finished":
             result = ("winner: " + " and ".join(names.get(w) or printable(w, 60) for w in g.winners)) if g.winners \
                 else "no winner"
+        elif g.playing is not None:                 # a table is playing it now (its claim)
+            result = f"being played now ({g.playing.holder()})"
         else:
             result = f"unfinished ({resume_hint})"
         seed = str(g.seed) if g.seed_public else "(secret until the end)"

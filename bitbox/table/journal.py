@@ -23,6 +23,11 @@ winner, an edited last input or a deleted final input are caught (``history`` an
 ``replay`` verify every game they show). This catches damage and careless edits, not a
 forger: anyone who can write the file can recompute the fingerprints.
 
+Claims: a table playing a game (a new one, or one it resumed) records its claim in the game's
+row (``claim``: the process id, host name, process identity and since when, :class:`Claim`)
+and clears it when the game ends or stops; ``play --resume`` of a game whose claim is alive
+is refused (:class:`GameHeld`), and a claim whose process is gone is stale (:func:`claim_alive`).
+
 Seeds: a game's seed is a secret of up to 128 bits; SQLite integers have 64, so a larger seed
 is stored in the ``seed`` column as hexadecimal text (``0x...``); the initial state (JSON)
 holds it too.
@@ -47,6 +52,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 import re
+import socket
 from typing import Any, Iterator, Literal, Mapping, Protocol, Sequence
 
 from .seating import SEAT_KINDS
@@ -84,7 +90,8 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL DEFAULT 'playing',   -- playing | finished
     winners TEXT,                     -- JSON list, when finished
     ended TEXT,
-    final TEXT                        -- fingerprint of the final state, when finished
+    final TEXT,                       -- fingerprint of the final state, when finished
+    claim TEXT                        -- the table playing it now (JSON: pid, host, process, since), else NULL
 );
 CREATE TABLE IF NOT EXISTS inputs (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -123,6 +130,80 @@ class JournalError(Exception):
         # printable line of reasonable length.
         text = "".join(c if c.isprintable() else "?" for c in str(message))
         super().__init__(text if len(text) <= 400 else text[:397] + "...")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A table playing a game of a journal now: its process id, its computer and since when."""
+
+    game: int
+    pid: int
+    host: str
+    process: str
+    since: str
+
+    def holder(self) -> str:
+        """``pid 4242 on ana-laptop, since 2026-11-27 00:31:05`` (printable)."""
+        host = "".join(c if c.isprintable() else "?" for c in self.host[:64])
+        return f"pid {self.pid} on {host}, since {self.since[:19].replace('T', ' ')}"
+
+
+class GameHeld(JournalError):
+    """``play --resume`` of a game another table is playing now (its claim is alive); the
+    message names the game and who holds it (one line)."""
+
+
+def _process_identity(pid: int) -> str | None:
+    """Process ``pid`` of this computer: None when no such process runs; else its identity,
+    which a pid reused by another process (or after a restart) does not share: on Linux the
+    boot id and the process's start time (``/proc``), elsewhere '' (only whether the pid runs)."""
+    if pid <= 0:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[1].split()             # from field 3, the state
+        if fields[0] in ("Z", "X"):
+            return None                         # ended, not yet reaped by its parent: gone
+        started = fields[19]                    # field 22: its start time since the boot
+        try:
+            with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+                boot = f.read().strip()
+        except OSError:
+            boot = ""
+        return f"{boot}:{started}"
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return None                         # /proc is there and the pid is not: gone
+    except (OSError, IndexError):
+        pass
+    if os.name == "nt":                         # not checked there: every claim counts as stale
+        return None
+    try:
+        os.kill(pid, 0)                         # signal 0: whether it runs, nothing sent
+    except ProcessLookupError:
+        return None
+    except OSError:                             # another user's process: it runs
+        pass
+    return ""
+
+
+def this_table() -> tuple[int, str, str]:
+    """This process's (pid, host, identity), as its claims record them."""
+    pid = os.getpid()
+    return pid, socket.gethostname(), _process_identity(pid) or ""
+
+
+def claim_alive(claim: Claim) -> bool:
+    """Whether the table that made ``claim`` may still be playing: a claim of this computer
+    whose process no longer runs (SIGKILL, a power cut: the pid is gone, or now another
+    process's) is stale. Another computer's processes cannot be seen from here: its claim
+    stands until that computer's table ends it (or a ``--resume`` there finds it stale)."""
+    if claim.host != socket.gethostname():
+        return True
+    running = _process_identity(claim.pid)
+    if running is None:
+        return False
+    return not claim.process or not running or running == claim.process
 
 
 class JournaledGame(Protocol):
@@ -391,6 +472,7 @@ class GameInfo:
     inputs: int
     turns: int                 # the last turn reached
     final: str | None = None   # fingerprint of the final state (finished games of this version)
+    playing: Claim | None = None   # the table playing it now (history: Journal.claims), else None
 
     @property
     def seed_public(self) -> bool:
@@ -468,6 +550,7 @@ class Journal:
         self.game_name = game if game is not None else (rules.name if rules is not None else None)
         self._found: dict[str, JournalRules | JournalError] = {}
         self.notices: list[str] = []              # things the caller should tell the user
+        self._mine: dict[int, str] = {}           # the claims this table made, by game (Journal.release)
         st = _existing(self.path, self.game_name)
         if st is None:
             if not create:
@@ -613,21 +696,111 @@ class Journal:
         return totals
 
     # ------------------------------------------------------------------ writing
-    def new_game(self, game: JournaledGame, settings: dict[str, Any]) -> "GameRecord":
+    def new_game(self, game: JournaledGame, settings: dict[str, Any], *, claim: bool = False) -> "GameRecord":
         """Record a new game of :attr:`rules` (its initial state holds the seed and, for
-        Outspeed, the tile order); ``settings`` gains the game's name."""
+        Outspeed, the tile order); ``settings`` gains the game's name. ``claim``: this process
+        plays it (:meth:`claim`, in the same transaction: no ``--resume`` can take it between)."""
         rules = self.rules
         if rules is None:
             raise JournalError(f"{self.path}: no game given to record (Journal(path, rules))")
         settings = {**settings, "game": rules.name}
         with self._tx():
+            mine = self._my_claim() if claim else None          # in the row itself: no page more
             cur = self.db.execute(
-                "INSERT INTO games (created, seed, players, settings, initial) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (created, seed, players, settings, initial" + (", claim" if mine else "") +
+                ") VALUES (?, ?, ?, ?, ?" + (", ?" if mine else "") + ")",
                 (_now(), _seed_to_sql(rules.seed(game)), json.dumps(list(rules.players(game))),
-                 json.dumps(settings, sort_keys=True), json.dumps(game.to_data(), sort_keys=True)))
+                 json.dumps(settings, sort_keys=True), json.dumps(game.to_data(), sort_keys=True),
+                 *([mine] if mine else [])))
             game_id = cur.lastrowid
             assert game_id is not None              # set by every INSERT
+        if mine is not None:
+            self._mine[game_id] = mine
         return GameRecord(self, game_id, 0)
+
+    # ------------------------------------------------------------------ claims
+    def claims(self) -> dict[int, Claim]:
+        """The games tables are playing now, by game id: each claim whose table may still run
+        (:func:`claim_alive`; a stale claim is left for the next claim to replace)."""
+        if "claim" not in self._columns():
+            return {}
+        out: dict[int, Claim] = {}
+        for game_id, text in self._query("SELECT id, claim FROM games WHERE claim IS NOT NULL"):
+            try:
+                c = _loads(text)
+                claim = Claim(int(game_id), int(c["pid"]), str(c["host"]), str(c["process"]), str(c["since"]))
+            except (TypeError, ValueError, KeyError):
+                continue                        # not a claim: nobody's (the next claim replaces it)
+            if claim_alive(claim):
+                out[claim.game] = claim
+        return out
+
+    def _columns(self) -> set[str]:
+        return {str(r[1]) for r in self._query("PRAGMA table_info(games)")}
+
+    def _my_claim(self) -> str:
+        """This table's claim as a game's record holds it (JSON); the ``claim`` column is added
+        to a journal written before it (inside the caller's transaction)."""
+        if "claim" not in self._columns():
+            self.db.execute("ALTER TABLE games ADD COLUMN claim TEXT")
+        pid, host, process = this_table()
+        return json.dumps({"pid": pid, "host": host, "process": process, "since": _now()}, sort_keys=True)
+
+    def held(self, game_id: int, claim: Claim) -> GameHeld:
+        """The one line that refuses ``--resume`` of game ``game_id``, which ``claim``'s table
+        is playing."""
+        name = self.rules.name if self.rules is not None else LEGACY_GAME
+        return GameHeld(f"{self.path}: game {game_id} is being played now by another table ({claim.holder()}); "
+                        f"`{command_of(name)} play --resume` continues it once that table has stopped")
+
+    def claim(self, game_id: int, inputs: int) -> None:
+        """This process plays game ``game_id`` from now on (``play --resume``, after it rebuilt
+        the game from its ``inputs`` journaled inputs): in one transaction, refused
+        (:class:`GameHeld`, nothing written) when another table holds a live claim on it, or
+        when the game is no longer as it was rebuilt (finished, or an input added since: a table
+        that makes no claim is playing it). A stale claim is replaced."""
+        with self._tx():
+            row = self.db.execute("SELECT status, (SELECT COUNT(*) FROM inputs WHERE game = ?) FROM games "
+                                  "WHERE id = ?", (game_id, game_id)).fetchone()
+            if row is None:
+                raise JournalError(f"{self.path}: no game {game_id}")
+            current = self.claims().get(game_id)
+            if current is not None:
+                raise self.held(game_id, current)
+            if row[0] != "playing" or row[1] != inputs:
+                raise GameHeld(f"{self.path}: game {game_id} changed while it was being resumed (another table is "
+                               f"playing it, a program that does not say so); it was left untouched")
+            mine = self._my_claim()
+            self.db.execute("UPDATE games SET claim = ? WHERE id = ?", (mine, game_id))
+        self._mine[game_id] = mine
+
+    def release(self, game_id: int) -> None:
+        """This table no longer plays game ``game_id`` (it ended or stopped): its claim goes.
+        A claim left behind (the process killed) is stale once the process is gone."""
+        mine = self._mine.pop(game_id, None)
+        if mine is None:
+            return
+        with self._tx():
+            self.db.execute("UPDATE games SET claim = NULL WHERE id = ? AND claim = ?", (game_id, mine))
+
+    def resumable(self) -> GameInfo | None:
+        """What ``play --resume`` continues: the last unfinished game of this journal's rules
+        that no table is playing now (:meth:`claims`); :class:`GameHeld` naming the last of them
+        when tables are playing them all; else as :meth:`last_unfinished`."""
+        held = self.claims()
+        busy: tuple[int, Claim] | None = None
+        for r in self._query(self._games_sql() + " WHERE g.status = 'playing' ORDER BY g.id DESC"):
+            if r[0] in held:
+                info = self._info(r)
+                if self.owns(info):
+                    busy = busy or (info.id, held[info.id])
+                continue
+            info = self._info(r)
+            if self.owns(info):
+                return info
+        if busy is not None:
+            raise self.held(*busy)
+        return self.last_unfinished()
 
     def add_game(self, *, created: str, seed: int, players: list[str], settings: dict[str, Any],
                  initial: Mapping[str, Any], status: str, winners: list[str] | None, ended: str | None,

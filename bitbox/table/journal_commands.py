@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
@@ -107,6 +107,8 @@ def history(kit: TableKit, journal: str | None, *, as_json: bool = False, out: T
             for line in j.notices:                 # status lines (stderr, --log-file), never in the listing
                 logging.getLogger(f"bitbox.{kit.name}").info("%s", f"note: {line}")
             games, problems = verified_games(j)
+            playing = j.claims()                   # the games tables are playing now
+            games = [replace(g, playing=playing.get(g.id)) if g.status == "playing" else g for g in games]
     except (JournalError, TableError) + kit.path_errors as exc:
         return _fail(prog, exc)
     if as_json:

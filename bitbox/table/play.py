@@ -241,14 +241,17 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
         raise
     request = SeatRequest(players=req.players, bots=req.bots, keyboard=req.keyboard, urls=tuple(req.controllers),
                           wait=cfg.wait_for_controllers, lang=words.code)
+    claimed: int | None = None                  # the game this table plays: its claim goes at the end
     try:
         resumed: GameInfo | None = None
         if req.resume:
-            resumed = journal.last_unfinished()
+            resumed = journal.resumable()       # the last one no other table is playing now
             if resumed is None:
                 raise TableError(f"no unfinished {kit.title} game to resume in {journal_path}: it holds no unfinished "
                                  f"game (see `{kit.command} history{journal_option(journal_path)}`)")
             game, n_inputs = rebuild(journal, resumed.id)
+            journal.claim(resumed.id, n_inputs)     # refused (one line) if another table took it meanwhile
+            claimed = resumed.id
             settings = resumed.settings
             bot = settings.get("bot", bot) or bot
             table.resume(game, settings)
@@ -298,7 +301,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
                         "lang": words.code, "bot": bot, **dealt.settings, "seed": seed_kind}
             if names:
                 settings["names"] = names
-            record = journal.new_game(game, settings)
+            record = journal.new_game(game, settings, claim=True)
+            claimed = record.id
             n_inputs = 0
             who = ", ".join(say.t("status.named_seat", name=names[s["player"]], player=getattr(words, "colour", words.player)(s["player"]),
                                   kind=say.t(f"kind.{s['kind']}")) if s["player"] in names else
@@ -376,6 +380,11 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
         return code
     finally:
         hub.close()
+        if claimed is not None:
+            try:
+                journal.release(claimed)
+            except JournalError as exc:         # left behind, it is stale once this process ends
+                log.info("%s", say.t("status.note", line=str(exc)))
         journal.close()
 
 
