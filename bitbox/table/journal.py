@@ -751,7 +751,7 @@ class Journal:
         is playing."""
         name = self.rules.name if self.rules is not None else LEGACY_GAME
         return GameHeld(f"{self.path}: game {game_id} is being played now by another table ({claim.holder()}); "
-                        f"`{command_of(name)} play --resume` continues it once that table has stopped")
+                        f"`{command_of(name)} play --resume{journal_option(self.path)}` continues it once that table has stopped")
 
     def claim(self, game_id: int, inputs: int) -> None:
         """This process plays game ``game_id`` from now on (``play --resume``, after it rebuilt

@@ -102,7 +102,7 @@ def test_resume_of_a_game_a_table_is_playing_is_refused_in_one_line(tmp_path, na
         (line,) = second.stderr.strip().splitlines()
         assert f"game 1 is being played now by another table (pid {table.pid} on {socket.gethostname()}, since " \
             in line, line
-        assert "play --resume` continues it once that table has stopped" in line and second.stdout == ""
+        assert f"play --resume --journal {journal}` continues it once that table has stopped" in line and second.stdout == ""
         assert not list(tmp_path.glob("s2/*"))                     # nothing done: no game's snapshots
         assert _claims(journal)[0][:2] == (1, table.pid)           # the claim is still the playing table's
         assert _inputs(journal, 1) >= before                        # the playing table goes on
@@ -130,7 +130,7 @@ def test_a_killed_tables_claim_is_stale_and_history_shows_the_game_in_play(tmp_p
     assert code == -signal.SIGKILL
     assert _claims(journal) == [(3, table.pid, socket.gethostname())]
     h = _run(cmd, tmp_path, "history", "--journal", str(journal))
-    assert "being played now" not in h.stdout and "unfinished (outspeed play --resume)" in h.stdout
+    assert "being played now" not in h.stdout and f"unfinished (outspeed play --resume --journal {journal})" in h.stdout
     res = _run(cmd, tmp_path, "play", "--resume", *FAST, "--journal", str(journal), "--snapshots", "s2")
     assert res.returncode == 0, res.stderr                           # stale: resumed, played to its end
     assert "Resuming game 3" in res.stderr
