@@ -33,6 +33,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from bitbox.colours import SEAT_COLOURS
 from bitbox.games.protocol import Cartridge, GameError, OptionError, OptionSpec, check_options
+from bitbox.safetext import printable
 
 from .seating import SeatRules, TableError
 
@@ -574,7 +575,38 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     problem = logging_from(args, f"{prog} {args.command}")
     if problem is not None:
         return problem
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except (Exception, SystemExit) as exc:
+        where = game_fault(cartridge, exc)
+        if where is None:                    # not the game's own code: the console's fault, shown as such
+            raise
+        log.debug("the game's traceback", exc_info=True)          # the whole of it in --log-file
+        print(f"{prog} {args.command}: the game {cartridge.name} failed in its own code ({where}): "
+              f"{type(exc).__name__}: {printable(exc, 200)}", file=sys.stderr)
+        return 2
+
+
+def game_fault(cartridge: Cartridge, exc: BaseException) -> str | None:
+    """Where ``exc`` was raised in the cartridge's own code (``file:line in function``, its
+    innermost frame there: a cartridge that raises, exits or recurses at the table), or None
+    when no frame of its traceback is the cartridge's (its package's files, or its module's)."""
+    import os
+    import traceback
+    module = sys.modules.get(type(cartridge).__module__.split(".")[0])
+    if module is None:
+        return None
+    roots = [os.path.dirname(os.path.abspath(p)) + os.sep for p in getattr(module, "__path__", ())]
+    file = getattr(module, "__file__", None)
+    own = {os.path.abspath(file)} if file and not roots else set()
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        name = os.path.abspath(frame.filename)
+        if name in own or any(name.startswith(r) for r in roots):
+            found = frame
+    if found is None:
+        return None
+    return f"{os.path.basename(found.filename)}:{found.lineno} in {found.name}"
 
 
 def command_name(cartridge: Cartridge) -> str:
@@ -625,5 +657,5 @@ def game_main(name: str, cartridge: str | None = None) -> Any:
     return main_of
 
 
-__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_main", "main",
+__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_fault", "game_main", "main",
            "own_command", "play", "played", "run", "seed_arg", "session_of", "table_loop"]
