@@ -596,7 +596,7 @@ def game_fault(cartridge: Cartridge, exc: BaseException) -> str | None:
     module = sys.modules.get(type(cartridge).__module__.split(".")[0])
     if module is None:
         return None
-    roots = [os.path.dirname(os.path.abspath(p)) + os.sep for p in getattr(module, "__path__", ())]
+    roots = [os.path.abspath(p) + os.sep for p in getattr(module, "__path__", ())]
     file = getattr(module, "__file__", None)
     own = {os.path.abspath(file)} if file and not roots else set()
     found = None
