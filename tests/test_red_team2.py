@@ -48,3 +48,19 @@ def test_a_tilde_of_no_user_is_a_path_as_the_shell_leaves_it(tmp_path):
     proc = run("lastonealive.cli", "replay", "--journal", "~no-such-user-here/j.sqlite", cwd=str(tmp_path))
     one_line(proc, "~no-such-user-here/j.sqlite")
     assert os.listdir(tmp_path) == []
+
+
+# --------------------------------------------------------------------------- the search bot's budget
+
+@pytest.mark.parametrize("args,says", [
+    (["play", "--think", "9" * 23], "argument --think: expected a whole number from 1 to 600000, not 999"),
+    (["play", "--rollouts", "100001"], "argument --rollouts: expected a whole number from 1 to 100000, not 100001"),
+    (["simulate", "--games", "1", "--workers", "1", "--bots", "search", "--rollouts", "9" * 15],
+     "--rollouts must be 1 to 100000, not 999"),
+    (["simulate", "--games", "1", "--workers", "1", "--bots", "search", "--think", "600001"],
+     "--think must be 1 to 600000 ms, not 600001"),
+])
+def test_a_search_budget_without_end_is_refused(tmp_path, args, says):
+    proc = run("lastonealive.cli", *args, cwd=str(tmp_path), timeout=60)   # was accepted: a bot thinking for ever
+    one_line(proc, says)
+    assert os.listdir(tmp_path) == []

@@ -103,21 +103,35 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
     add_logging_options(p)
 
 
-def positive_int(text: str) -> int:
-    """A whole number from 1 (``--think``, ``--rollouts``)."""
+def positive_int(text: str, most: int | None = None) -> int:
+    """A whole number from 1 (to ``most``, when given)."""
     if not (text.isascii() and text.strip().isdigit()) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
+    if most is not None and int(text) > most:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {most}, not {text}")
     return int(text)
+
+
+def think_arg(text: str) -> int:
+    """``--think MS`` of ``play``: 1 to :data:`bitbox.bots.search.MAX_THINK_MS` milliseconds."""
+    from bitbox.bots.search import MAX_THINK_MS
+    return positive_int(text, MAX_THINK_MS)
+
+
+def rollouts_arg(text: str) -> int:
+    """``--rollouts N`` of ``play``: 1 to :data:`bitbox.analysis.MAX_ROLLOUTS` (as ``analyse``'s)."""
+    from bitbox.analysis import MAX_ROLLOUTS
+    return positive_int(text, MAX_ROLLOUTS)
 
 
 def add_search_arguments(p: argparse.ArgumentParser) -> None:
     """``--think MS`` and ``--rollouts N`` of ``play``: the search bot's budget per decision
     at the table (:meth:`bitbox.bots.search.Budget.at_table`)."""
     from bitbox.bots.search import DEFAULT_ROLLOUTS, TABLE_THINK_MS
-    p.add_argument("--think", type=positive_int, metavar="MS",
+    p.add_argument("--think", type=think_arg, metavar="MS",
                    help=f"the search bot's time per decision in milliseconds (default: at most {TABLE_THINK_MS}, "
                         f"or {DEFAULT_ROLLOUTS} rollouts if sooner)")
-    p.add_argument("--rollouts", type=positive_int, metavar="N",
+    p.add_argument("--rollouts", type=rollouts_arg, metavar="N",
                    help="the search bot's rollouts per decision: alone, its decisions are reproducible "
                         "(the same seed, the same game); with --think, whichever ends first")
 
@@ -154,9 +168,12 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
     """``replay``'s GIF, bot and chances options (:mod:`bitbox.table.replay`)."""
     from .replay import GIF_FRAME_MS, SUGGEST_ROLLOUTS, SUGGEST_THINK_MS
 
+    from bitbox.analysis import MAX_ROLLOUTS
+    from bitbox.bots.search import MAX_THINK_MS
+
     def rollouts_arg(text: str) -> int:
-        if not text.isdigit() or not 1 <= int(text) <= 100000:
-            raise argparse.ArgumentTypeError(f"expected a number of rollouts from 1 to 100000, not {text!r}")
+        if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ROLLOUTS:
+            raise argparse.ArgumentTypeError(f"expected a number of rollouts from 1 to {MAX_ROLLOUTS}, not {text!r}")
         return int(text)
 
     def turn_arg(text: str) -> int:
@@ -172,8 +189,8 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollouts", metavar="N", type=rollouts_arg, default=SUGGEST_ROLLOUTS,
                    help=f"the bot's rollouts per option (default {SUGGEST_ROLLOUTS})")
     def ms_arg(text: str) -> int:
-        if not text.isascii() or not text.isdigit() or int(text) > 600000:
-            raise argparse.ArgumentTypeError(f"expected milliseconds from 0 (no limit) to 600000, not {text!r}")
+        if not text.isascii() or not text.isdigit() or int(text) > MAX_THINK_MS:
+            raise argparse.ArgumentTypeError(f"expected milliseconds from 0 (no limit) to {MAX_THINK_MS}, not {text!r}")
         return int(text)
     p.add_argument("--think", metavar="MS", type=ms_arg, default=SUGGEST_THINK_MS,
                    help=f"... and at most MS milliseconds per player's choice (default {SUGGEST_THINK_MS}; 0: no "
