@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..safetext import printable
 from .protocol import Cartridge, GameError, OptionSpec
@@ -84,7 +84,7 @@ def find(name: str) -> Cartridge:
         raise GameError(f"game {name!r} ({ep.value}) is not a cartridge: reading it raised "
                         f"{type(exc).__name__}: {printable(exc, 120)}") from None
     if is_maker:
-        maker: Callable[[], object] = obj      # a class or a factory: make the cartridge
+        maker = cast(Callable[[], object], obj)     # a class or a factory: make the cartridge
         try:
             obj = maker()
         except Exception as exc:
@@ -95,7 +95,7 @@ def find(name: str) -> Cartridge:
         problem = f"reading it raised {type(exc).__name__}: {printable(exc, 120)}"
     if problem is not None:
         raise GameError(f"game {name!r} ({ep.value}) is not a cartridge: {problem}")
-    return obj
+    return cast(Cartridge, obj)                # _shape: it is one
 
 
 #: The most players a cartridge may seat (the table seats fewer: its seat colours).
