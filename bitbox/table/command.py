@@ -592,14 +592,25 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     problem = logging_from(args, f"{prog} {args.command}")
     if problem is not None:
         return problem
+    return guarded(cartridge, f"{prog} {args.command}", lambda: args.func(args))
+
+
+def guarded(cartridge: Cartridge, prog: str, call: Callable[[], int | None]) -> int:
+    """``call()``'s exit code; a :class:`GameError` it lets out (a game that broke the protocol,
+    found by the console) is ``prog``'s one line, exit 2, and so is anything raised, or a
+    ``SystemExit``, in the cartridge's own code (:func:`game_fault`: the game and where);
+    anything else is the console's own fault, a traceback."""
     try:
-        return int(args.func(args) or 0)
+        return int(call() or 0)
+    except GameError as exc:
+        print(f"{prog}: {printable(exc, 300)}", file=sys.stderr)
+        return 2
     except (Exception, SystemExit) as exc:
         where = game_fault(cartridge, exc)
         if where is None:                    # not the game's own code: the console's fault, shown as such
             raise
         log.debug("the game's traceback", exc_info=True)          # the whole of it in --log-file
-        print(f"{prog} {args.command}: the game {cartridge.name} failed in its own code ({where}): "
+        print(f"{prog}: the game {cartridge.name} failed in its own code ({where}): "
               f"{type(exc).__name__}: {printable(exc, 200)}", file=sys.stderr)
         return 2
 
@@ -674,5 +685,5 @@ def game_main(name: str, cartridge: str | None = None) -> Any:
     return main_of
 
 
-__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_fault", "game_main", "main",
+__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_fault", "game_main", "guarded", "main",
            "own_command", "play", "played", "run", "seed_arg", "session_of", "table_loop"]

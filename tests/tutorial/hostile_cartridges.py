@@ -34,6 +34,17 @@ class HangingGame(Goofspiel):
         return _hang()
 
 
+class AskingNothing(Goofspiel):
+    def prompts(self) -> Any:
+        return None
+
+
+def _new_asking_nothing(self: Any, players: Any, seed: int, options: Any) -> Any:
+    game = GoofspielCartridge.new(self, players, seed, options)
+    game.__class__ = AskingNothing
+    return game
+
+
 def _new_hanging(self: Any, players: Any, seed: int, options: Any) -> Any:
     game = GoofspielCartridge.new(self, players, seed, options)
     game.__class__ = HangingGame
@@ -50,6 +61,7 @@ class Exploding:
 RAISES = _cartridge("raises", new=_raise)
 EXITS = _cartridge("exits", new=_exit)
 HANGS = _cartridge("hangs", new=_new_hanging)
+NO_PROMPTS = _cartridge("noprompts", new=_new_asking_nothing)
 TEXT_BOUND = _cartridge("textbound", min_players="2")
 NO_TITLE = _cartridge("notitle", title=None)
 NUMBER_OPTIONS = _cartridge("numberoptions", options=5)

@@ -12,7 +12,7 @@ import pytest
 from bitbox.games import GameError, find
 from bitbox.games.conformance import check_all
 
-SHELF = {"raises": "RAISES", "exits": "EXITS", "hangs": "HANGS", "textbound": "TEXT_BOUND", "notitle": "NO_TITLE",
+SHELF = {"raises": "RAISES", "exits": "EXITS", "hangs": "HANGS", "noprompts": "NO_PROMPTS", "textbound": "TEXT_BOUND", "notitle": "NO_TITLE",
          "numberoptions": "NUMBER_OPTIONS", "textoption": "TEXT_OPTION", "hugetable": "HUGE_TABLE",
          "objectdefault": "OBJECT_DEFAULT", "numberbots": "NUMBER_BOTS", "numberlocale": "NUMBER_LOCALE",
          "exploding": "EXPLODING"}
@@ -52,7 +52,7 @@ def test_bitbox_games_lists_the_good_ones_and_names_each_broken_one(shelf):
     run = _bitbox("games")
     assert run.returncode == 2
     listed = {line.split()[0] for line in run.stdout.splitlines()}
-    assert {"outspeed", "raises", "exits", "hangs"} <= listed          # a cartridge that plays badly still lists
+    assert {"outspeed", "raises", "exits", "hangs", "noprompts"} <= listed          # a cartridge that plays badly still lists
     errors = run.stderr.splitlines()
     assert "Traceback" not in run.stderr and len(errors) == 9, run.stderr
     assert all(e.startswith("bitbox games: game '") and "is not a cartridge: " in e for e in errors)
@@ -77,3 +77,20 @@ def test_a_game_that_raises_or_exits_at_the_table_is_one_line_naming_it(shelf, t
                   "--max-seconds", "20", "--journal", str(journal), "-q")
     assert run.returncode == 2, run.stderr
     assert run.stderr.splitlines() == [f"bitbox game {name} play: {says}"]
+
+
+def test_a_game_whose_prompts_are_no_list_is_one_line_at_the_table(shelf, tmp_path):
+    run = _bitbox("play", "--game", "noprompts", "--headless", "--players", "2", "--bots", "2", "--speed", "0",
+                  "--max-seconds", "20", "--journal", str(tmp_path / "j.sqlite"), "-q")
+    assert run.returncode == 2, run.stderr                                  # was a TypeError traceback
+    assert run.stderr.splitlines() == ["bitbox game noprompts play: the game's prompts() gave None, not a list of prompts"]
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("argv", [["calibrate", "raises", "--games", "1", "--rollouts", "1", "--points", "1"],
+                                  ["simulate", "raises", "--games", "1", "--workers", "1", "-q"]])
+def test_a_game_that_raises_in_calibrate_or_simulate_is_one_line(shelf, argv):
+    run = _bitbox(*argv)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines() == [f"bitbox {argv[0]}: the game raises failed in its own code "
+                                       "(hostile_cartridges.py:20 in _raise): RuntimeError: the cartridge broke"]
