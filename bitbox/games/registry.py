@@ -76,7 +76,7 @@ def find(name: str) -> Cartridge:
         raise UnknownGame(f"no game called {name!r} (installed: {', '.join(eps) or 'none'})")
     try:
         obj: object = ep.load()
-    except Exception as exc:                   # a broken cartridge must not take the console down
+    except (Exception, SystemExit) as exc:     # a broken cartridge must not take the console down (nor exit it)
         raise GameError(f"game {name!r} ({ep.value}) cannot be loaded: {type(exc).__name__}: {exc}") from None
     try:
         is_maker = isinstance(obj, type) or (not isinstance(obj, Cartridge) and callable(obj))
@@ -87,7 +87,7 @@ def find(name: str) -> Cartridge:
         maker = cast(Callable[[], object], obj)     # a class or a factory: make the cartridge
         try:
             obj = maker()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise GameError(f"game {name!r} ({ep.value}) cannot be made: {type(exc).__name__}: {exc}") from None
     try:
         problem = _shape(obj, name)

@@ -94,3 +94,10 @@ def test_a_game_that_raises_in_calibrate_or_simulate_is_one_line(shelf, argv):
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     assert run.stderr.splitlines() == [f"bitbox {argv[0]}: the game raises failed in its own code "
                                        "(hostile_cartridges.py:20 in _raise): RuntimeError: the cartridge broke"]
+
+
+def test_a_shelf_entry_that_exits_when_made_is_named_and_the_others_listed(monkeypatch):
+    monkeypatch.setenv("BITBOX_GAMES", "quitter=sys:exit")
+    run = _bitbox("games")                                   # was: exit 0, nothing listed, nothing said
+    assert run.returncode == 2 and "outspeed" in run.stdout
+    assert run.stderr.splitlines() == ["bitbox games: game 'quitter' (sys:exit) cannot be made: SystemExit: "]
