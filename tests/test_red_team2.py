@@ -64,3 +64,30 @@ def test_a_search_budget_without_end_is_refused(tmp_path, args, says):
     proc = run("lastonealive.cli", *args, cwd=str(tmp_path), timeout=60)   # was accepted: a bot thinking for ever
     one_line(proc, says)
     assert os.listdir(tmp_path) == []
+
+
+# --------------------------------------------------------------------------- a table whose game hangs
+
+def test_a_stop_request_the_loop_never_reads_interrupts_it_after_its_grace(monkeypatch):
+    import signal
+    import time
+
+    from bitbox.table.app import StopRequest
+    monkeypatch.setenv("SDL_NO_SIGNAL_HANDLERS", "1")           # catch() sets it
+    stop = StopRequest(grace=0.1)
+    previous = stop.catch()
+    try:
+        stop.in_loop = True
+        with pytest.raises(KeyboardInterrupt):                 # was: one SIGTERM/Ctrl-C never ended a hung game
+            stop(signal.SIGINT, None)                          # the request, read at a next frame that never comes
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:                 # a game's code that never returns
+                time.sleep(0.01)
+        assert stop.exit_code() == 130
+        stop.signum = None                                     # a loop that ends in time is not interrupted
+        stop(signal.SIGINT, None)
+        stop.in_loop = False
+        time.sleep(0.3)
+    finally:
+        stop.in_loop = False
+        StopRequest.restore(previous)
