@@ -46,3 +46,10 @@ def test_players_that_are_no_list_of_names_are_one_line(players):
 def test_options_that_are_no_mapping_are_one_line(options):
     with pytest.raises(GameError, match="^the options are a mapping of option names to values, not "):
         check_options(find("lastonealive"), options)
+
+
+@pytest.mark.parametrize("env_id", [5, None, b"outspeed_v0"])
+def test_an_environment_id_that_is_no_text_is_one_line(env_id):
+    from bitbox.research import make
+    with pytest.raises(GameError, match="^no environment called "):          # was an AttributeError/TypeError
+        make(env_id)
