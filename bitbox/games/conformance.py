@@ -463,8 +463,8 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1),
     for what, check in plan:
         try:
             _limited(check, seconds)
-        except ConformanceError as exc:
-            results.append((what, str(exc)))
+        except ConformanceError as exc:                # it may quote the game's own text: shown escaped
+            results.append((what, printable(exc, 1000)))
         except _TooLong:
             results.append((what, f"still running after {seconds:g} s: the game hangs (or is far too slow)"))
         except (Exception, SystemExit) as exc:  # the game itself broke: one line, no traceback

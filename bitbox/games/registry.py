@@ -77,24 +77,24 @@ def find(name: str) -> Cartridge:
     try:
         obj: object = ep.load()
     except (Exception, SystemExit) as exc:     # a broken cartridge must not take the console down (nor exit it)
-        raise GameError(f"game {name!r} ({ep.value}) cannot be loaded: {type(exc).__name__}: {exc}") from None
+        raise GameError(f"game {name!r} ({printable(ep.value, 80)}) cannot be loaded: {type(exc).__name__}: {printable(exc, 200)}") from None
     try:
         is_maker = isinstance(obj, type) or (not isinstance(obj, Cartridge) and callable(obj))
     except Exception as exc:                   # a member that raises when looked at
-        raise GameError(f"game {name!r} ({ep.value}) is not a cartridge: reading it raised "
+        raise GameError(f"game {name!r} ({printable(ep.value, 80)}) is not a cartridge: reading it raised "
                         f"{type(exc).__name__}: {printable(exc, 120)}") from None
     if is_maker:
         maker = cast(Callable[[], object], obj)     # a class or a factory: make the cartridge
         try:
             obj = maker()
         except (Exception, SystemExit) as exc:
-            raise GameError(f"game {name!r} ({ep.value}) cannot be made: {type(exc).__name__}: {exc}") from None
+            raise GameError(f"game {name!r} ({printable(ep.value, 80)}) cannot be made: {type(exc).__name__}: {printable(exc, 200)}") from None
     try:
         problem = _shape(obj, name)
     except Exception as exc:                   # a member that raises when read (a property, __getattr__)
         problem = f"reading it raised {type(exc).__name__}: {printable(exc, 120)}"
     if problem is not None:
-        raise GameError(f"game {name!r} ({ep.value}) is not a cartridge: {problem}")
+        raise GameError(f"game {name!r} ({printable(ep.value, 80)}) is not a cartridge: {problem}")
     return cast(Cartridge, obj)                # _shape: it is one
 
 

@@ -20,6 +20,10 @@ def _raise(*args: Any, **kwargs: Any) -> Any:
     raise RuntimeError("the cartridge broke")
 
 
+def _raise_escapes(*args: Any, **kwargs: Any) -> Any:
+    raise RuntimeError("\x1b[2J\x07 broke")
+
+
 def _exit(*args: Any, **kwargs: Any) -> Any:
     sys.exit(0)
 
@@ -60,6 +64,7 @@ class Exploding:
 
 RAISES = _cartridge("raises", new=_raise)
 EXITS = _cartridge("exits", new=_exit)
+ESCAPES = _cartridge("escapes", new=_raise_escapes)
 HANGS = _cartridge("hangs", new=_new_hanging)
 NO_PROMPTS = _cartridge("noprompts", new=_new_asking_nothing)
 TEXT_BOUND = _cartridge("textbound", min_players="2")

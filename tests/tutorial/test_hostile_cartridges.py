@@ -12,7 +12,7 @@ import pytest
 from bitbox.games import GameError, find
 from bitbox.games.conformance import check_all
 
-SHELF = {"raises": "RAISES", "exits": "EXITS", "hangs": "HANGS", "noprompts": "NO_PROMPTS", "textbound": "TEXT_BOUND", "notitle": "NO_TITLE",
+SHELF = {"raises": "RAISES", "exits": "EXITS", "escapes": "ESCAPES", "hangs": "HANGS", "noprompts": "NO_PROMPTS", "textbound": "TEXT_BOUND", "notitle": "NO_TITLE",
          "numberoptions": "NUMBER_OPTIONS", "textoption": "TEXT_OPTION", "hugetable": "HUGE_TABLE",
          "objectdefault": "OBJECT_DEFAULT", "numberbots": "NUMBER_BOTS", "numberlocale": "NUMBER_LOCALE",
          "exploding": "EXPLODING"}
@@ -67,11 +67,20 @@ def test_a_check_that_hangs_or_exits_fails_and_the_others_run(shelf):
     assert "exits: random play, 2 players: FAILED: SystemExit: 0" in run.stdout.splitlines()
 
 
+def _where(function: str) -> str:
+    """``hostile_cartridges.py:LINE in FUNCTION``: the line of the function's one statement."""
+    import inspect
+
+    import hostile_cartridges
+    return f"hostile_cartridges.py:{inspect.getsourcelines(getattr(hostile_cartridges, function))[1] + 1} in {function}"
+
+
 @pytest.mark.parametrize("name,says", [
-    ("raises", "the game raises failed in its own code (hostile_cartridges.py:20 in _raise): RuntimeError: the cartridge broke"),
-    ("exits", "the game exits failed in its own code (hostile_cartridges.py:24 in _exit): SystemExit: 0"),
+    ("raises", "the game raises failed in its own code ({}): RuntimeError: the cartridge broke"),
+    ("exits", "the game exits failed in its own code ({}): SystemExit: 0"),
 ])
 def test_a_game_that_raises_or_exits_at_the_table_is_one_line_naming_it(shelf, tmp_path, name, says):
+    says = says.format(_where({"raises": "_raise", "exits": "_exit"}[name]))
     journal = tmp_path / "j.sqlite"
     run = _bitbox("play", "--game", name, "--headless", "--players", "2", "--bots", "2", "--speed", "0",
                   "--max-seconds", "20", "--journal", str(journal), "-q")
@@ -93,7 +102,7 @@ def test_a_game_that_raises_in_calibrate_or_simulate_is_one_line(shelf, argv):
     run = _bitbox(*argv)
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     assert run.stderr.splitlines() == [f"bitbox {argv[0]}: the game raises failed in its own code "
-                                       "(hostile_cartridges.py:20 in _raise): RuntimeError: the cartridge broke"]
+                                       f"({_where('_raise')}): RuntimeError: the cartridge broke"]
 
 
 def test_a_shelf_entry_that_exits_when_made_is_named_and_the_others_listed(monkeypatch):
@@ -101,3 +110,9 @@ def test_a_shelf_entry_that_exits_when_made_is_named_and_the_others_listed(monke
     run = _bitbox("games")                                   # was: exit 0, nothing listed, nothing said
     assert run.returncode == 2 and "outspeed" in run.stdout
     assert run.stderr.splitlines() == ["bitbox games: game 'quitter' (sys:exit) cannot be made: SystemExit: "]
+
+
+def test_a_game_message_with_terminal_escapes_is_shown_escaped(shelf):
+    run = _bitbox("games", "--check", "escapes")
+    assert run.returncode == 1 and "\x1b" not in run.stdout + run.stderr
+    assert "escapes: random play, 2 players: FAILED: RuntimeError: \\x1b[2J\\x07 broke" in run.stdout.splitlines()
