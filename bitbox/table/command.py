@@ -602,6 +602,8 @@ def guarded(cartridge: Cartridge, prog: str, call: Callable[[], int | None]) -> 
     anything else is the console's own fault, a traceback."""
     try:
         return int(call() or 0)
+    except BrokenPipeError:                  # `| head`: the console's quiet exit (run_main), wherever it came from
+        raise
     except GameError as exc:
         print(f"{prog}: {printable(exc, 300)}", file=sys.stderr)
         return 2
