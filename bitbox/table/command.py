@@ -592,29 +592,44 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     problem = logging_from(args, f"{prog} {args.command}")
     if problem is not None:
         return problem
-    return guarded(cartridge, f"{prog} {args.command}", lambda: args.func(args))
+    try:                                     # no frame added: a journal's JSON may nest up to the recursion limit
+        return int(args.func(args) or 0)
+    except (Exception, SystemExit) as exc:
+        code = fault_said(cartridge, f"{prog} {args.command}", exc)
+        if code is None:
+            raise
+        return code
 
 
 def guarded(cartridge: Cartridge, prog: str, call: Callable[[], int | None]) -> int:
-    """``call()``'s exit code; a :class:`GameError` it lets out (a game that broke the protocol,
-    found by the console) is ``prog``'s one line, exit 2, and so is anything raised, or a
-    ``SystemExit``, in the cartridge's own code (:func:`game_fault`: the game and where);
-    anything else is the console's own fault, a traceback."""
+    """``call()``'s exit code, or :func:`fault_said`'s for what it raised."""
     try:
         return int(call() or 0)
-    except BrokenPipeError:                  # `| head`: the console's quiet exit (run_main), wherever it came from
-        raise
-    except GameError as exc:
+    except (Exception, SystemExit) as exc:
+        code = fault_said(cartridge, prog, exc)
+        if code is None:
+            raise
+        return code
+
+
+def fault_said(cartridge: Cartridge, prog: str, exc: BaseException) -> int | None:
+    """A :class:`GameError` a command let out (a game that broke the protocol, found by the
+    console) is ``prog``'s one line, exit 2, and so is anything raised, or a ``SystemExit``, in
+    the cartridge's own code (:func:`game_fault`: the game and where): the exit code once said;
+    None for anything else (the console's own fault, a traceback; a broken pipe, run_main's
+    quiet exit)."""
+    if isinstance(exc, BrokenPipeError):
+        return None
+    if isinstance(exc, GameError):
         print(f"{prog}: {printable(exc, 300)}", file=sys.stderr)
         return 2
-    except (Exception, SystemExit) as exc:
-        where = game_fault(cartridge, exc)
-        if where is None:                    # not the game's own code: the console's fault, shown as such
-            raise
-        log.debug("the game's traceback", exc_info=True)          # the whole of it in --log-file
-        print(f"{prog}: the game {cartridge.name} failed in its own code ({where}): "
-              f"{type(exc).__name__}: {printable(exc, 200)}", file=sys.stderr)
-        return 2
+    where = game_fault(cartridge, exc)
+    if where is None:
+        return None
+    log.debug("the game's traceback", exc_info=exc)               # the whole of it in --log-file
+    print(f"{prog}: the game {cartridge.name} failed in its own code ({where}): "
+          f"{type(exc).__name__}: {printable(exc, 200)}", file=sys.stderr)
+    return 2
 
 
 def game_fault(cartridge: Cartridge, exc: BaseException) -> str | None:
@@ -687,5 +702,5 @@ def game_main(name: str, cartridge: str | None = None) -> Any:
     return main_of
 
 
-__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_fault", "game_main", "guarded", "main",
+__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "fault_said", "game_fault", "game_main", "guarded", "main",
            "own_command", "play", "played", "run", "seed_arg", "session_of", "table_loop"]
