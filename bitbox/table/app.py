@@ -160,11 +160,12 @@ class StopRequest:
         ended by then (a single SIGTERM, from ``timeout`` or a service manager, must stop a
         table whose game hangs)."""
         import _thread
+        import signal
         import threading
 
         def escalate() -> None:
             if self.in_loop:
-                _thread.interrupt_main(signum)
+                _thread.interrupt_main(signal.Signals(signum))
         timer = threading.Timer(self.grace, escalate)
         timer.daemon = True
         timer.start()
