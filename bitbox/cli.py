@@ -185,10 +185,11 @@ def _find(name: str, prog: str) -> Any:
 
 def _analyse(args: argparse.Namespace) -> int:
     from .analysis import analyse_command
+    from .table.command import guarded
     cartridge = _find(args.game, "bitbox analyse")
     if cartridge is None:
         return 2
-    return analyse_command("bitbox analyse", cartridge, args)
+    return guarded(cartridge, "bitbox analyse", lambda: analyse_command("bitbox analyse", cartridge, args))
 
 
 def _calibrate(args: argparse.Namespace) -> int:
@@ -218,10 +219,14 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.games > MAX_GAMES:                  # simulate's bound (10**23 games ran for ever)
         print(f"bitbox calibrate: --games must be at most {MAX_GAMES:,}, not {args.games}", file=sys.stderr)
         return 2
-    result = calibrate(cartridge, args.games, players, args.rollouts, args.points, args.seed,
-                       progress=None if args.quiet else sys.stderr)
-    print(json.dumps(result.to_data(), indent=1) if args.json else result.report())
-    return 0
+    from .table.command import guarded
+
+    def run() -> int:
+        result = calibrate(cartridge, args.games, players, args.rollouts, args.points, args.seed,
+                           progress=None if args.quiet else sys.stderr)
+        print(json.dumps(result.to_data(), indent=1) if args.json else result.report())
+        return 0
+    return guarded(cartridge, "bitbox calibrate", run)          # a game that breaks: one line naming it
 
 
 def _standings(args: argparse.Namespace) -> int:

@@ -162,6 +162,21 @@ def _check_expansion(root: yaml.Node) -> None:
         stack.extend((k, False) for k in _children(node) if id(k) not in size)
 
 
+def _not_yaml(exc: Exception, what: str, text: str = "") -> ConfigError:
+    """A YAML error as one line: where (line, column) and the problem."""
+    from .safetext import printable
+    mark = getattr(exc, "problem_mark", None)
+    where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
+    if isinstance(exc, yaml.reader.ReaderError):     # a character YAML does not allow in its text
+        before = text[:exc.position]
+        where = f" line {before.count(chr(10)) + 1}, column {exc.position - before.rfind(chr(10))}:"
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        problem = f"the character U+{code:04X} is not allowed (a control character)"
+    else:
+        problem = getattr(exc, "problem", None) or str(exc)
+    return ConfigError(f"{what}:{where} not valid YAML: {printable(problem, 200)}")
+
+
 def parse_yaml(text: str | bytes, *, what: str) -> Any:
     """Parse YAML ``text`` strictly (see the module); errors are :class:`ConfigError` starting
     with ``what`` (e.g. the file name)."""
@@ -174,13 +189,17 @@ def parse_yaml(text: str | bytes, *, what: str) -> Any:
             raise ConfigError(f"{what}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if _fast_loader_fits(text):
         try:
-            return _load(_StrictCLoader(text), what)
+            return _load(_StrictCLoader, text, what)
         except ConfigError:
             pass            # refused: parsed again below, so the message is the same either way
-    return _load(_StrictLoader(text), what)
+    return _load(_StrictLoader, text, what)
 
 
-def _load(loader: Any, what: str) -> Any:
+def _load(kind: Any, text: str, what: str) -> Any:
+    try:
+        loader = kind(text)         # its reader refuses control characters here (an ESC, a NUL)
+    except yaml.YAMLError as exc:
+        raise _not_yaml(exc, what, text) from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -190,10 +209,7 @@ def _load(loader: Any, what: str) -> Any:
     except _TooBig as exc:
         raise ConfigError(f"{what}: line {exc}; refused") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).replace("\n", " ")
-        raise ConfigError(f"{what}:{where} not valid YAML: {problem}") from None
+        raise _not_yaml(exc, what) from None
     except (RecursionError, ValueError, OverflowError, MemoryError) as exc:
         raise ConfigError(f"{what}: not usable YAML: {type(exc).__name__}: {_short(str(exc))}") from None
     finally:

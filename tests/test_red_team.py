@@ -125,7 +125,7 @@ def test_the_cli_fuzzer_finds_nothing_in_tiles_check_and_would_see_a_hang_or_a_t
     proc = subprocess.run([sys.executable, "-m", "bitbox_tools.reliability.cli_fuzz", "outspeed tiles check"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout == "", (proc.stdout, proc.stderr)
-    assert "22 cases, 0 findings" in proc.stderr                # every hostile value, a named pipe among them
+    assert "24 cases, 0 findings" in proc.stderr                # every hostile value, a named pipe among them
     case = Case("outspeed", ("tiles", "check", "x"))
     assert Outcome(case, "timeout", "").finding == "did not end in time"
     assert Outcome(case, 1, "Traceback (most recent call last):\n  ...\nOSError: boom\n").finding == "traceback: OSError: boom"

@@ -61,6 +61,9 @@ SEARCH = "search"
 DEFAULT_ROLLOUTS = 200
 #: At the table, without --think or --rollouts, at most this long per decision (ms).
 TABLE_THINK_MS = 1000
+#: The longest a search bot may think per decision (``--think`` of play, replay and simulate):
+#: ten minutes.
+MAX_THINK_MS = 600_000
 #: A cartridge whose redeal does not keep the player's knowledge: redeals drawn before giving up on matching the
 #: player's information (the rollouts of that round are then skipped).
 MATCH_TRIES = 200
@@ -411,5 +414,5 @@ class SearchBot:
         return play_to_leaf(game, bots, player, self.evaluate, seed)
 
 
-__all__ = ["DEFAULT_ROLLOUTS", "SEARCH", "TABLE_THINK_MS", "Budget", "Decision", "Evaluate", "OptionScore", "SearchBot",
+__all__ = ["DEFAULT_ROLLOUTS", "MAX_THINK_MS", "SEARCH", "TABLE_THINK_MS", "Budget", "Decision", "Evaluate", "OptionScore", "SearchBot",
            "determinise", "leaf_evaluation", "play_out", "play_to_leaf", "rollout_bot_name", "share"]

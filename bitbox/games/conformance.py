@@ -31,6 +31,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from bitbox.colours import SEAT_COLOURS
+from bitbox.safetext import printable
 
 from .protocol import JSON, Action, Cartridge, Game, GameError, GameEvent, OptionError, Prompt, Refusal
 
@@ -410,10 +411,40 @@ def _check_prompt_controls(game: Game, controls: object, prompt: Prompt, where: 
                                        f"(mask {masks}) but an answer with it is accepted")
 
 
-def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple[str, str | None]]:
+#: A check still running after this many seconds fails: the game is taken to hang.
+CHECK_SECONDS = 60.0
+
+
+class _TooLong(Exception):
+    """Raised by the timer in a check that ran out of time."""
+
+
+def _limited(check: Callable[[], None], seconds: float | None) -> None:
+    """``check()`` stopped with :class:`_TooLong` after ``seconds`` (a timer signal: in the
+    main thread only; elsewhere, or with None, no limit)."""
+    import signal
+    import threading
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        check()
+        return
+
+    def ring(signum: int, frame: object) -> None:
+        raise _TooLong()
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        check()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1),
+              seconds: float | None = CHECK_SECONDS) -> list[tuple[str, str | None]]:
     """Every check on ``cartridge`` (each player count, each seed): ``(check, None)`` when it
     passed, ``(check, what failed)`` when not. A game that raises anything else while checked
-    fails that check with the exception's type and message (a check never raises)."""
+    (``SystemExit`` too) fails that check with the exception's type and message, and one that
+    is still in a check after ``seconds`` fails it as hanging (a check never raises)."""
     counts = range(cartridge.min_players, cartridge.max_players + 1)
 
     def each(check: Callable[[Cartridge, int, int], object], players: Sequence[int]) -> Callable[[], None]:
@@ -437,15 +468,17 @@ def check_all(cartridge: Cartridge, seeds: Sequence[int] = (0, 1)) -> list[tuple
     results: list[tuple[str, str | None]] = []
     for what, check in plan:
         try:
-            check()
-        except ConformanceError as exc:
-            results.append((what, str(exc)))
-        except Exception as exc:                # the game itself broke: one line, no traceback
-            results.append((what, f"{type(exc).__name__}: {exc}"))
+            _limited(check, seconds)
+        except ConformanceError as exc:                # it may quote the game's own text: shown escaped
+            results.append((what, printable(exc, 1000)))
+        except _TooLong:
+            results.append((what, f"still running after {seconds:g} s: the game hangs (or is far too slow)"))
+        except (Exception, SystemExit) as exc:  # the game itself broke: one line, no traceback
+            results.append((what, f"{type(exc).__name__}: {printable(exc, 300)}"))
         else:
             results.append((what, None))
     return results
 
 
-__all__ = ["CONTROLS_PROMPTS", "ConformanceError", "MAX_STEPS", "check_all", "check_controls", "check_determinism", "check_public_view", "check_random_play",
+__all__ = ["CHECK_SECONDS", "CONTROLS_PROMPTS", "ConformanceError", "MAX_STEPS", "check_all", "check_controls", "check_determinism", "check_public_view", "check_random_play",
            "check_player_redeal", "check_redeal_hides_something", "check_round_trip", "check_setup", "play_random", "player_names"]

@@ -70,7 +70,7 @@ are :data:`JSON` values, so a journal, a log or another process can hold them.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeAlias, Union, runtime_checkable
 
@@ -304,6 +304,8 @@ def redeal_keeping(cartridge: Cartridge, game: Game, seed: int, player: Player) 
 def check_options(cartridge: Cartridge, given: Mapping[str, JSON]) -> dict[str, JSON]:
     """``given`` checked against ``cartridge.options`` and completed with the defaults.
     Raises :class:`OptionError` naming the first unknown option or bad value."""
+    if not isinstance(given, Mapping):
+        raise GameError(f"the options are a mapping of option names to values, not {_shown(given)}")
     specs = {s.name: s for s in cartridge.options}
     for name in given:
         if name not in specs:
@@ -322,9 +324,16 @@ def check_options(cartridge: Cartridge, given: Mapping[str, JSON]) -> dict[str, 
     return out
 
 
+def _shown(value: object) -> str:
+    from bitbox.safetext import printable
+    return printable(repr(value), 60)
+
+
 def check_players(cartridge: Cartridge, players: Sequence[Player]) -> tuple[Player, ...]:
     """``players`` as a tuple, checked: between the cartridge's bounds, distinct, non-empty
     strings. Raises :class:`GameError` with one line saying what is wrong."""
+    if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
+        raise GameError(f"the players are a list of names, not {_shown(players)}")
     players = tuple(players)
     lo, hi = cartridge.min_players, cartridge.max_players
     if not lo <= len(players) <= hi:

@@ -92,7 +92,7 @@ def env_ids() -> list[str]:
 
 def _maker(name: str) -> Maker | None:
     suffix = f"_{VERSION}"
-    if name.endswith(suffix) and name in env_ids():
+    if isinstance(name, str) and name.endswith(suffix) and name in env_ids():     # make(5): not an id, one line
         return Maker(name[:-len(suffix)])
     return None
 

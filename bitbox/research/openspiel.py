@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from ..games import GameError, find, names, redeal_keeping
+from ..safetext import printable
 from .table import Table, find_encoding
 
 try:
@@ -101,7 +102,11 @@ class BitboxGame(pyspiel.Game):
         values = {k: params.get(k, v) for k, v in spec.items()}
         cartridge = find(name)
         from ..games.conformance import player_names
-        players = player_names(cartridge, int(values["players"]))
+        count = int(values["players"])
+        if not cartridge.min_players <= count <= cartridge.max_players:      # before a name per player
+            raise GameError(f"{cartridge.title} is for {cartridge.min_players} to {cartridge.max_players} players, "
+                            f"not {count}")
+        players = player_names(cartridge, count)
         options = {o.name: values[o.name] for o in cartridge.options if o.name in values}
         self.table = Table(cartridge, find_encoding(name), players, options)   # a template: never played
         self.max_length = int(values["max_game_length"])
@@ -119,6 +124,14 @@ class BitboxGame(pyspiel.Game):
 
     def new_initial_state(self) -> "BitboxState":
         return BitboxState(self)
+
+    def deserialize_state(self, text: str) -> "BitboxState":
+        """The state :meth:`BitboxState.serialize` wrote: its seed's game dealt again and its
+        moves replayed, each one checked legal (a state resampled from an information state
+        also carries its game's data, read through the cartridge's ``from_data``). Plain
+        JSON: nothing in the text is ever run (pyspiel's own default unpickles it). A text
+        that is not such a state raises ``pyspiel.SpielError`` with one line saying why."""
+        return _deserialize(self, text)
 
     def next_seed(self) -> int:
         return self.rng.getrandbits(63)
@@ -144,6 +157,38 @@ class Memory:
         other.moves = {p: m.copy() for p, m in self.moves.items()}
         other.asked = dict(self.asked)
         return other
+
+    def to_data(self) -> dict[str, Any]:
+        return {"trail": {p: [[public, text] for public, text in t] for p, t in self.trail.items()},
+                "moves": {p: [float(x) for x in m] for p, m in self.moves.items()}, "asked": dict(self.asked)}
+
+    @classmethod
+    def from_data(cls, data: Any, players: tuple[str, ...], n_actions: int) -> "Memory":
+        """:meth:`to_data` read back, every part checked (:class:`ValueError` says which)."""
+        memory = cls(players, n_actions)
+        if not isinstance(data, dict) or set(data) != {"trail", "moves", "asked"}:
+            raise ValueError("its memory is not one")
+        trail, moves, asked = data["trail"], data["moves"], data["asked"]
+        if not (isinstance(trail, dict) and isinstance(moves, dict) and isinstance(asked, dict)) or \
+                set(trail) != set(players) or set(moves) != set(players) or not set(asked) <= set(players):
+            raise ValueError("its memory is not the players'")
+        for p in players:
+            entries = trail[p]
+            if not isinstance(entries, list) or not all(
+                    isinstance(e, list) and len(e) == 2 and isinstance(e[0], bool) and isinstance(e[1], str)
+                    for e in entries):
+                raise ValueError(f"its memory of {p} is not a list of [public, text] entries")
+            memory.trail[p] = [(e[0], e[1]) for e in entries]
+            counts = moves[p]
+            if not isinstance(counts, list) or len(counts) != n_actions or not all(
+                    type(x) in (int, float) and 0 <= x <= 1e9 for x in counts):
+                raise ValueError(f"its move counts of {p} are not {n_actions} counts")
+            memory.moves[p][:] = counts
+        for p, applied in asked.items():
+            if type(applied) is not int or applied < 0:
+                raise ValueError(f"its memory of what {p} was asked is not a phase number")
+            memory.asked[p] = applied
+        return memory
 
     def forget_others(self, keep: str) -> None:
         """Only ``keep``'s own memory stays whole; the others keep what was public."""
@@ -244,6 +289,17 @@ class BitboxState(pyspiel.State):
                       "waiting": {p: c.action_to_data(a) for p, a in table.pending.items()},
                       "selection": {p: sorted(s.elements()) for p, s in table.staged.items()}})
 
+    def serialize(self) -> str:
+        """The state as JSON text (:meth:`BitboxGame.deserialize_state` reads it back): the
+        seed of its game, its moves, and the game's data with what each player remembers (for
+        a state that is not its seed's game replayed: one resampled from an information
+        state)."""
+        table = self._t()
+        assert self._memory is not None
+        return json.dumps({"format": STATE_FORMAT, "seed": self._seed, "history": [int(a) for a in self.history()],
+                           "moves": self._moves, "table": table.__getstate__(), "memory": self._memory.to_data()},
+                          sort_keys=True, separators=(",", ":"), allow_nan=False)
+
     # ------------------------------------------------------------------ what a player knows
     def observation_text(self, player: int, recall: bool) -> str:
         table = self._t()
@@ -283,6 +339,85 @@ class BitboxState(pyspiel.State):
         assert other._memory is not None
         other._memory.forget_others(name)
         return other
+
+
+#: The first field of a serialised state (:meth:`BitboxState.serialize`).
+STATE_FORMAT = "bitbox-openspiel-state/1"
+#: A serialised state longer than this is refused before it is parsed.
+MAX_STATE_CHARS = 50_000_000
+
+
+def _no_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not a number of JSON")
+
+
+def _deserialize(game: BitboxGame, text: Any) -> BitboxState:
+    name = game.get_type().short_name
+
+    def refuse(why: str) -> pyspiel.SpielError:
+        return pyspiel.SpielError(f"not a serialised {name} state: {why}")
+    if not isinstance(text, str):
+        raise refuse(f"a state is text, not {type(text).__name__}")
+    if len(text) > MAX_STATE_CHARS:
+        raise refuse(f"{len(text)} characters, more than {MAX_STATE_CHARS}")
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise refuse(f"not its JSON ({printable(str(exc), 80)})") from None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise refuse(f"its first field is not \"format\": \"{STATE_FORMAT}\"")
+    if set(data) != {"format", "seed", "history", "moves", "table", "memory"}:
+        raise refuse(f"its fields are not {', '.join(sorted(['format', 'seed', 'history', 'moves', 'table', 'memory']))}")
+    seed, history, moves = data["seed"], data["history"], data["moves"]
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise refuse(f"its seed {printable(repr(seed), 40)} is not a whole number from 0 to 2^63 - 1")
+    if not isinstance(history, list) or not all(type(a) is int for a in history):
+        raise refuse("its history is not a list of action ids")
+    if type(moves) is not int or moves != len(history):
+        raise refuse(f"its move count {printable(repr(moves), 40)} is not the length of its history ({len(history)})")
+    state = BitboxState(game)
+    state._seed = seed
+    for n, action in enumerate(history, 1):            # each move legal where it is made
+        if state.is_terminal():
+            raise refuse(f"move {n} comes after the end of the game")
+        if action not in state.legal_actions():
+            raise refuse(f"move {n}, action {action}, is not legal there")
+        state.apply_action(action)
+    table = state._t()
+    try:
+        remembered = Memory.from_data(data["memory"], table.players, table.n_actions)
+        stored = json.loads(json.dumps(table.__getstate__(), allow_nan=False))
+    except ValueError as exc:
+        raise refuse(printable(str(exc), 120)) from None
+    if data["table"] != stored:                         # not its seed's game: a resampled world
+        state._table, state._memory = _world(table, data["table"], refuse), remembered
+    return state
+
+
+def _world(table: Table, data: Any, refuse: Any) -> Table:
+    """The table a resampled state carries, read through the cartridge's ``from_data`` and
+    ``action_from_data``, every part checked."""
+    c = table.cartridge
+    if not isinstance(data, dict) or set(data) != {"game", "players", "options", "data", "pending", "staged",
+                                                   "applied", "log"}:
+        raise refuse("its table is not one")
+    if data["game"] != c.name or data["players"] != list(table.players) or data["options"] != \
+            json.loads(json.dumps(table.options)) or data["log"] is not True:
+        raise refuse(f"its table is not this game's ({c.name}, {', '.join(table.players)}, its options)")
+    pending, staged, applied = data["pending"], data["staged"], data["applied"]
+    if not isinstance(data["data"], dict) or not isinstance(pending, dict) or not set(pending) <= set(table.players) \
+            or not isinstance(staged, dict) or not set(staged) <= set(table.players) \
+            or type(applied) is not int or applied < 0:
+        raise refuse("its table's game, answers waiting, selections or phase count are not what a table holds")
+    if not all(isinstance(ids, list) and all(type(i) is int and 0 <= i < table.n_actions for i in ids)
+               for ids in staged.values()):
+        raise refuse(f"a selection in progress is not a list of action ids from 0 to {table.n_actions - 1}")
+    other = Table(c, table.encoding, table.players, table.options)
+    try:
+        other.__setstate__({**data, "log": True})
+    except (GameError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise refuse(f"{type(exc).__name__}: {printable(str(exc), 120)}") from None
+    return other
 
 
 class Observer:
@@ -342,4 +477,4 @@ def register() -> list[str]:
 
 GAMES = register()
 
-__all__ = ["GAMES", "MAX_GAME_LENGTH", "PREFIX", "BitboxGame", "BitboxState", "Observer", "game_type", "register"]
+__all__ = ["GAMES", "MAX_GAME_LENGTH", "MAX_STATE_CHARS", "PREFIX", "STATE_FORMAT", "BitboxGame", "BitboxState", "Observer", "game_type", "register"]

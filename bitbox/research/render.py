@@ -56,9 +56,16 @@ class Frames:
         if not pygame.font.get_init():
             pygame.font.init()
         self.size = size
+        self._encoding = encoding
         maker = getattr(encoding, "display", None)
         self.display = maker(size) if callable(maker) else None
         self._font: Any = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A copy (``copy.deepcopy``, ``pickle``: an environment copied after ``render()``)
+        is a new :class:`Frames` of the same encoding and size: what it holds (pygame, the
+        display's surfaces) is drawn again, never copied."""
+        return (Frames, (self._encoding, self.size))
 
     def frame(self, view: Mapping[str, Any], title: str = "") -> np.ndarray:
         pygame = self._pygame

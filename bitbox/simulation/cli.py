@@ -79,12 +79,17 @@ def add_search_options(p: argparse.ArgumentParser) -> None:
 def search_budget(args: argparse.Namespace) -> Any:
     """The search bot's :class:`~bitbox.bots.search.Budget` from ``--think``/``--rollouts``;
     ValueError (one line) for a bad value."""
-    from bitbox.bots.search import Budget
+    from bitbox.analysis import MAX_ROLLOUTS
+    from bitbox.bots.search import MAX_THINK_MS, Budget
     think, rollouts = getattr(args, "think", None), getattr(args, "rollouts", None)
     if think is not None and think < 1:
         raise ValueError(f"--think must be 1 ms or more, not {think}")
+    if think is not None and think > MAX_THINK_MS:
+        raise ValueError(f"--think must be at most {MAX_THINK_MS} ms, not {think}")
     if rollouts is not None and rollouts < 1:
         raise ValueError(f"--rollouts must be 1 or more, not {rollouts}")
+    if rollouts is not None and rollouts > MAX_ROLLOUTS:
+        raise ValueError(f"--rollouts must be at most {MAX_ROLLOUTS}, not {rollouts}")
     return Budget.of(rollouts, think)
 
 

@@ -126,16 +126,37 @@ class StopRequest:
     outside the loop (setting up), raises as Ctrl-C always does (:class:`Terminated` for
     SIGTERM). Every accepted input is already in the journal: ``--resume`` continues."""
 
-    def __init__(self) -> None:
+    #: After a request, the loop has this long to reach its next frame; a loop still running
+    #: then (stuck in a game's code that never returns) is interrupted as by a second signal.
+    GRACE_S = 5.0
+
+    def __init__(self, grace: float | None = None) -> None:
         self.signum: int | None = None
         self.in_loop = False
+        self.grace = self.GRACE_S if grace is None else grace
 
     def __call__(self, signum: int, frame: Any) -> None:
         import signal
         if self.in_loop and self.signum is None:
             self.signum = signum
+            self._watch(signum)
             return
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def _watch(self, signum: int) -> None:
+        """The second signal, sent to ourselves after :attr:`grace` seconds if the loop has not
+        ended by then (a single SIGTERM, from ``timeout`` or a service manager, must stop a
+        table whose game hangs)."""
+        import _thread
+        import signal
+        import threading
+
+        def escalate() -> None:
+            if self.in_loop:
+                _thread.interrupt_main(signal.Signals(signum))
+        timer = threading.Timer(self.grace, escalate)
+        timer.daemon = True
+        timer.start()
 
     def exit_code(self) -> int | None:
         import signal

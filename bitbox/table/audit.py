@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from .journal import AuditCounts, AuditTotals, Journal, JournalError, default_journal_path
@@ -77,9 +76,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out      # the stdout of the call, not of the import
     from bitbox import exitcodes
-    from .options import journal_exists
+    from .options import journal_exists, user_path
     from .seating import TableError
-    path = Path(args.journal).expanduser() if args.journal else default_journal_path()
+    path = user_path(args.journal) if args.journal else default_journal_path()
     try:
         absent = not args.journal and not journal_exists(path)
     except TableError as exc:

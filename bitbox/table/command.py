@@ -33,6 +33,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from bitbox.colours import SEAT_COLOURS
 from bitbox.games.protocol import Cartridge, GameError, OptionError, OptionSpec, check_options
+from bitbox.safetext import printable
 
 from .seating import SeatRules, TableError
 
@@ -102,21 +103,35 @@ def add_play_arguments(p: argparse.ArgumentParser, *, title: str, min_players: i
     add_logging_options(p)
 
 
-def positive_int(text: str) -> int:
-    """A whole number from 1 (``--think``, ``--rollouts``)."""
+def positive_int(text: str, most: int | None = None) -> int:
+    """A whole number from 1 (to ``most``, when given)."""
     if not (text.isascii() and text.strip().isdigit()) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
+    if most is not None and int(text) > most:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {most}, not {text}")
     return int(text)
+
+
+def think_arg(text: str) -> int:
+    """``--think MS`` of ``play``: 1 to :data:`bitbox.bots.search.MAX_THINK_MS` milliseconds."""
+    from bitbox.bots.search import MAX_THINK_MS
+    return positive_int(text, MAX_THINK_MS)
+
+
+def rollouts_arg(text: str) -> int:
+    """``--rollouts N`` of ``play``: 1 to :data:`bitbox.analysis.MAX_ROLLOUTS` (as ``analyse``'s)."""
+    from bitbox.analysis import MAX_ROLLOUTS
+    return positive_int(text, MAX_ROLLOUTS)
 
 
 def add_search_arguments(p: argparse.ArgumentParser) -> None:
     """``--think MS`` and ``--rollouts N`` of ``play``: the search bot's budget per decision
     at the table (:meth:`bitbox.bots.search.Budget.at_table`)."""
     from bitbox.bots.search import DEFAULT_ROLLOUTS, TABLE_THINK_MS
-    p.add_argument("--think", type=positive_int, metavar="MS",
+    p.add_argument("--think", type=think_arg, metavar="MS",
                    help=f"the search bot's time per decision in milliseconds (default: at most {TABLE_THINK_MS}, "
                         f"or {DEFAULT_ROLLOUTS} rollouts if sooner)")
-    p.add_argument("--rollouts", type=positive_int, metavar="N",
+    p.add_argument("--rollouts", type=rollouts_arg, metavar="N",
                    help="the search bot's rollouts per decision: alone, its decisions are reproducible "
                         "(the same seed, the same game); with --think, whichever ends first")
 
@@ -153,9 +168,12 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
     """``replay``'s GIF, bot and chances options (:mod:`bitbox.table.replay`)."""
     from .replay import GIF_FRAME_MS, SUGGEST_ROLLOUTS, SUGGEST_THINK_MS
 
+    from bitbox.analysis import MAX_ROLLOUTS
+    from bitbox.bots.search import MAX_THINK_MS
+
     def rollouts_arg(text: str) -> int:
-        if not text.isdigit() or not 1 <= int(text) <= 100000:
-            raise argparse.ArgumentTypeError(f"expected a number of rollouts from 1 to 100000, not {text!r}")
+        if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ROLLOUTS:
+            raise argparse.ArgumentTypeError(f"expected a number of rollouts from 1 to {MAX_ROLLOUTS}, not {text!r}")
         return int(text)
 
     def turn_arg(text: str) -> int:
@@ -171,8 +189,8 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollouts", metavar="N", type=rollouts_arg, default=SUGGEST_ROLLOUTS,
                    help=f"the bot's rollouts per option (default {SUGGEST_ROLLOUTS})")
     def ms_arg(text: str) -> int:
-        if not text.isascii() or not text.isdigit() or int(text) > 600000:
-            raise argparse.ArgumentTypeError(f"expected milliseconds from 0 (no limit) to 600000, not {text!r}")
+        if not text.isascii() or not text.isdigit() or int(text) > MAX_THINK_MS:
+            raise argparse.ArgumentTypeError(f"expected milliseconds from 0 (no limit) to {MAX_THINK_MS}, not {text!r}")
         return int(text)
     p.add_argument("--think", metavar="MS", type=ms_arg, default=SUGGEST_THINK_MS,
                    help=f"... and at most MS milliseconds per player's choice (default {SUGGEST_THINK_MS}; 0: no "
@@ -575,7 +593,66 @@ def run(cartridge: Cartridge, argv: Sequence[str], prog: str) -> int:
     problem = logging_from(args, f"{prog} {args.command}")
     if problem is not None:
         return problem
-    return int(args.func(args) or 0)
+    try:                                     # no frame added: a journal's JSON may nest up to the recursion limit
+        return int(args.func(args) or 0)
+    except (Exception, SystemExit) as exc:
+        code = fault_said(cartridge, f"{prog} {args.command}", exc)
+        if code is None:
+            raise
+        return code
+
+
+def guarded(cartridge: Cartridge, prog: str, call: Callable[[], int | None]) -> int:
+    """``call()``'s exit code, or :func:`fault_said`'s for what it raised."""
+    try:
+        return int(call() or 0)
+    except (Exception, SystemExit) as exc:
+        code = fault_said(cartridge, prog, exc)
+        if code is None:
+            raise
+        return code
+
+
+def fault_said(cartridge: Cartridge, prog: str, exc: BaseException) -> int | None:
+    """A :class:`GameError` a command let out (a game that broke the protocol, found by the
+    console) is ``prog``'s one line, exit 2, and so is anything raised, or a ``SystemExit``, in
+    the cartridge's own code (:func:`game_fault`: the game and where): the exit code once said;
+    None for anything else (the console's own fault, a traceback; a broken pipe, run_main's
+    quiet exit)."""
+    if isinstance(exc, BrokenPipeError):
+        return None
+    if isinstance(exc, GameError):
+        print(f"{prog}: {printable(exc, 300)}", file=sys.stderr)
+        return 2
+    where = game_fault(cartridge, exc)
+    if where is None:
+        return None
+    log.debug("the game's traceback", exc_info=exc)               # the whole of it in --log-file
+    print(f"{prog}: the game {cartridge.name} failed in its own code ({where}): "
+          f"{type(exc).__name__}: {printable(exc, 200)}", file=sys.stderr)
+    return 2
+
+
+def game_fault(cartridge: Cartridge, exc: BaseException) -> str | None:
+    """Where ``exc`` was raised in the cartridge's own code (``file:line in function``, its
+    innermost frame there: a cartridge that raises, exits or recurses at the table), or None
+    when no frame of its traceback is the cartridge's (its package's files, or its module's)."""
+    import os
+    import traceback
+    module = sys.modules.get(type(cartridge).__module__.split(".")[0])
+    if module is None:
+        return None
+    roots = [os.path.abspath(p) + os.sep for p in getattr(module, "__path__", ())]
+    file = getattr(module, "__file__", None)
+    own = {os.path.abspath(file)} if file and not roots else set()
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        name = os.path.abspath(frame.filename)
+        if name in own or any(name.startswith(r) for r in roots):
+            found = frame
+    if found is None:
+        return None
+    return f"{os.path.basename(found.filename)}:{found.lineno} in {found.name}"
 
 
 def command_name(cartridge: Cartridge) -> str:
@@ -626,5 +703,5 @@ def game_main(name: str, cartridge: str | None = None) -> Any:
     return main_of
 
 
-__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "game_main", "main",
+__all__ = ["CartridgeTable", "CommandError", "add_own_command", "add_play_arguments", "add_table_commands", "bot_of", "build_parser", "fault_said", "game_fault", "game_main", "guarded", "main",
            "own_command", "play", "played", "run", "seed_arg", "session_of", "table_loop"]

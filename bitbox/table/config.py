@@ -129,13 +129,14 @@ def journal_path_of(given: str | None, table_config: str | None = None, cartridg
     """The journal a command uses: ``--journal``, else table.yaml's ``journal:``, else the
     user's data folder (ConfigError when table.yaml cannot be read)."""
     from .journal import default_journal_path
+    from .options import user_path
     from .seating import TableError
     if given is not None and not given.strip():
         raise TableError("--journal: an empty path is not a journal file (leave --journal out for the default one)")
     if given:
-        return Path(given).expanduser()
+        return user_path(given)
     cfg = load_table_config(table_config, cartridge)
-    return Path(cfg.journal or default_journal_path()).expanduser()
+    return user_path(cfg.journal or default_journal_path())
 
 
 __all__ = ["CONSOLE_FIELDS", "ConfigError", "defaults_of", "journal_path_of", "load_table_config", "table_fields"]

@@ -62,7 +62,8 @@ def prefs_path() -> Path:
     the folder, for tests and portable setups)."""
     folder = os.environ.get("BITBOX_CONFIG_DIR")
     if folder:
-        return Path(folder).expanduser() / PREFS_NAME
+        from .options import user_path
+        return user_path(folder) / PREFS_NAME
     import platformdirs
 
     from .journal import APP_FOLDER

@@ -17,14 +17,14 @@ from bitbox.display.model import ShellView
 
 from .history import ReplayFrame
 from .journal import GameInfo, Journal, JournalError, default_journal_path
-from .options import journal_exists, short_path
+from .options import journal_exists, short_path, user_path
 from .seating import TableError
 
 
 def _default_path(given: str | None) -> Path:
     if given is not None and not given.strip():
         raise TableError("--journal: an empty path is not a journal file (leave --journal out for the default one)")
-    return Path(given or default_journal_path()).expanduser()
+    return user_path(given or default_journal_path())
 
 
 def generic_replay_view(frame: ReplayFrame, info: GameInfo, done: bool) -> ShellView:
@@ -204,7 +204,7 @@ def replay(kit: TableKit, game_id: int | None, journal: str | None, *, lang: str
         log.info("%s", say.t("status.replay_unfinished", game=game_id, turns=len(frames) - 1))
     gif_path = None
     if gif is not None:
-        gif_path = Path(gif).expanduser()
+        gif_path = user_path(gif)
         if "\0" in gif:
             return _fail(prog, ReplayError("--gif: a path cannot hold a NUL character"))
         try:

@@ -80,13 +80,20 @@ def game_folder(base: Path, name: str) -> Path:
     raise TableError(f"--snapshots {base}: too many folders named {name}-{stamp}")
 
 
+def user_path(text: "str | os.PathLike[str]") -> Path:
+    """``text`` as a path with a leading ``~`` or ``~user`` made the home folder, as the shell
+    does: ``~name`` of no user stays as written (``Path.expanduser`` raises RuntimeError for it,
+    a traceback in every command that took such a path)."""
+    return Path(os.path.expanduser(os.fspath(text)))
+
+
 def check_snapshots(folder: "str | Path | None", what: str = "--snapshots") -> "Path | None":
     """The folder for PNG snapshots, made and tried before a game starts (a PNG that cannot be
     written at the end of turn 1 would stop the game): a file there, or a folder that cannot
     be written, is a :class:`TableError`. None stays None. Every game's table uses it."""
     if folder is None:
         return None
-    path = Path(folder).expanduser()
+    path = user_path(folder)
     try:
         if path.exists() and not path.is_dir():
             raise TableError(f"{what} {path}: exists and is not a folder")

@@ -230,7 +230,8 @@ def _play(table: GameTable, req: PlayRequest, out: TextIO, said: list[Words], st
     pace = Pace().scaled(speed)
     controllers = load_controllers_config()     # a mistake in it: one clear line, exit 2
     snapshots = check_snapshots_for(req, cfg, headless)
-    journal_path = Path(req.journal or cfg.journal or default_journal_path()).expanduser()
+    from .options import user_path
+    journal_path = user_path(req.journal or cfg.journal or default_journal_path())
     journal = Journal(journal_path, kit.rules, command=kit.command)
     for line in journal.notices:
         log.info("%s", say.t("status.note", line=line))

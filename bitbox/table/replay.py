@@ -381,7 +381,8 @@ def load_analysis(rg: ReplayGame, path: str | Path) -> Chances:
     """The chances of ``analysis.json`` at ``path`` (or in the folder ``path``)."""
     if "\0" in str(path):
         raise ReplayError("--analysis: a path cannot hold a NUL character")
-    p = Path(path).expanduser()
+    from .options import user_path
+    p = user_path(path)
     if p.is_dir():
         p = p / "analysis.json"
     try:

@@ -51,7 +51,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bitbox.colours import SCREEN_RGB
 from bitbox.display.model import LogEntry, PlayerStatus, ShellView
-from bitbox.games.protocol import Action, Cartridge, Game, Prompt
+from bitbox.games.protocol import Action, Cartridge, Game, GameError, Prompt
+from bitbox.safetext import printable
 
 from .controls import Controls, Marked, Unreadable, controls_of
 from .protocol_rules import INPUT_KIND, ProtocolJournalRules, session_rules_of
@@ -287,7 +288,11 @@ class Session(Referee):
             for player in self._racers():
                 self._evaluate(player)
             return
-        prompts = list(self.game.prompts())
+        given = self.game.prompts()
+        try:
+            prompts = list(given)
+        except TypeError:                                   # a game that broke the protocol: one line
+            raise GameError(f"the game's prompts() gave {printable(repr(given), 60)}, not a list of prompts") from None
         self.open = {p.player: p for p in prompts}
         self.stage = "prompt"
         if self.open and all(p.context.get("auto") and p.options for p in self.open.values()):

@@ -16,7 +16,8 @@ run. ``flash`` is left out (it writes to a board), and so is ``bitbox game``/``b
 (the games' own commands are walked instead).
 
 Found with it and fixed (tests/test_red_team.py): a named pipe as a config file blocked every
-YAML-reading command, a too-long ``--journal`` was a traceback, ``bitbox``'s usage errors were
+YAML-reading command, a too-long ``--journal`` was a traceback (and, second round, a YAML file
+with a control character and a path ``~name`` of no user were tracebacks), ``bitbox``'s usage errors were
 many lines, ``bitbox simulate --players 10**23`` hung, a pipe nobody reads as ``--log-file``
 blocked. Linux/macOS only (``os.fork``)."""
 from __future__ import annotations
@@ -91,9 +92,12 @@ def hostile_values(scratch: str) -> list[str]:
         os.symlink(os.path.join(scratch, "loop2"), loop)
         os.symlink(loop, os.path.join(scratch, "loop2"))
     open(os.path.join(scratch, "empty"), "w").close()
+    with open(os.path.join(scratch, "escape.yaml"), "w") as f:      # a control character YAML refuses
+        f.write('journal: "a\x1b[2Jb"\n')
     return ["", "-1", "0", "nan", "inf", "1e308", "9" * 23, "\u0663", "\uff11", "0x10", "\u202eevil",
             "a\x1b[31mb\x07", "<b>x</b>[red]y[/red]", "A" * 5000, os.path.join(scratch, "dir"), fifo, "/dev/zero",
-            loop, os.path.join(scratch, "missing", "sub", "x"), os.path.join(scratch, "empty"), "-", "--help"]
+            loop, os.path.join(scratch, "missing", "sub", "x"), os.path.join(scratch, "empty"), "-", "--help",
+            "~no-such-user-8bitbox/x", os.path.join(scratch, "escape.yaml")]
 
 
 def parsers() -> dict[str, argparse.ArgumentParser]:

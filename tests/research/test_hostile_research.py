@@ -1,0 +1,55 @@
+"""Hostile use of the research environments (red team): an environment copied or pickled
+after an ``rgb_array`` render plays on as the original (it was a TypeError: the frames held
+pygame); players and options of the wrong type are one GameError line (were TypeErrors)."""
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from bitbox.games import GameError, check_options, check_players, find  # noqa: E402
+from bitbox.research import aec_env  # noqa: E402
+
+
+@pytest.mark.parametrize("copier", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))])
+def test_an_environment_rendered_as_frames_copies_and_plays_on_the_same(copier):
+    env = aec_env("lastonealive", players=3, render_mode="rgb_array")
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        env.step(int(rng.choice(env.legal_actions())))
+    frame = env.render()
+    other = copier(env)
+    assert np.array_equal(other.render(), frame)
+    for _ in range(10):
+        if all(env.terminations.values()):
+            break
+        action = int(rng.choice(env.legal_actions()))
+        env.step(action)
+        other.step(action)
+        assert other.agent_selection == env.agent_selection
+        assert np.array_equal(other.observe(env.agent_selection)["observation"],
+                              env.observe(env.agent_selection)["observation"])
+
+
+@pytest.mark.parametrize("players", [2.5, "3", b"abc", np.int64(3), None])
+def test_players_that_are_no_list_of_names_are_one_line(players):
+    with pytest.raises(GameError, match="^the players are a list of names, not "):
+        check_players(find("lastonealive"), players)
+
+
+@pytest.mark.parametrize("options", [5, [("survivors", True)], "survivors"])
+def test_options_that_are_no_mapping_are_one_line(options):
+    with pytest.raises(GameError, match="^the options are a mapping of option names to values, not "):
+        check_options(find("lastonealive"), options)
+
+
+@pytest.mark.parametrize("env_id", [5, None, b"outspeed_v0"])
+def test_an_environment_id_that_is_no_text_is_one_line(env_id):
+    from bitbox.research import make
+    with pytest.raises(GameError, match="^no environment called "):          # was an AttributeError/TypeError
+        make(env_id)
