@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import copy
 import json
+import operator
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -340,6 +341,13 @@ class BitboxState(pyspiel.State):
         table = self._t()
         assert table.game is not None and self._memory is not None
         game: BitboxGame = self.get_game()
+        try:
+            player_id = operator.index(player_id)           # an int, numpy's, pyspiel's PlayerId
+        except TypeError:
+            pass
+        if type(player_id) is not int or not 0 <= player_id < len(table.players):
+            raise pyspiel.SpielError(f"resample_from_infostate: {printable(repr(player_id), 40)} is not a player "
+                                     f"(0 to {len(table.players) - 1})")
         name = table.players[player_id]
         other = BitboxState(game)                       # its seed: the one the world is drawn from
         world = copy.deepcopy(table)

@@ -190,3 +190,10 @@ def test_a_tampered_resampled_state_is_one_line(what, edit, says):
         game.deserialize_state(json.dumps(data))
     message = str(caught.value)
     assert says in message and "\n" not in message, message
+
+
+@pytest.mark.parametrize("player", [-1, 3, pyspiel.PlayerId.TERMINAL, np.int64(5), "red"])
+def test_resampling_for_no_player_is_one_line(player):
+    game = pyspiel.load_game("bitbox_outspeed", {"players": 3, "seed": 2})
+    with pytest.raises(pyspiel.SpielError, match=r"^resample_from_infostate: (-?\d+|'red') is not a player \(0 to 2\)$"):
+        game.new_initial_state().resample_from_infostate(player, None)
