@@ -177,14 +177,17 @@ class EngineCartridge(ABC):
 
     def redraw_chance(self, game: Any, seed: int) -> tuple[Any, random.Random]:
         """For :meth:`redeal`: a copy of ``game``'s engine whose random state is drawn again from
-        ``seed``, and the generator to draw the rest of its hidden parts with
-        (:class:`GameError` for a game of another cartridge)."""
+        ``seed`` and whose seed (the state's ``seed``, when it keeps one) is ``seed``: the true
+        game's seed would deal its hidden parts again. With the generator to draw the rest of
+        its hidden parts with (:class:`GameError` for a game of another cartridge)."""
         if not isinstance(game, self.game_class):
             article = "an" if self.title[:1].lower() in "aeiou" else "a"
             raise GameError(f"not {article} {self.title} game: {type(game).__name__}")
         copy = game.engine.copy()
         rng = random.Random(seed)
         copy.state.rng = random.Random(rng.getrandbits(64))
+        if hasattr(copy.state, "seed"):
+            copy.state.seed = seed
         return copy, rng
 
     # -------------------------------------------------------------- the table

@@ -268,7 +268,8 @@ class Cartridge(Protocol):
     def redeal(self, game: Game, seed: int, keep: Player | None = None) -> Game:
         """Another game with the same public information as ``game`` and its hidden parts
         (pile order, held token types, unrevealed tiles, random state) drawn again from
-        ``seed``: what a player cannot tell apart from ``game``. With ``keep``, what that
+        ``seed``: what a player cannot tell apart from ``game`` (a seed the game keeps in its
+        data is ``seed`` too: the true one would deal the hidden parts again). With ``keep``, what that
         player knows stays as it is (their own hand, their draw: their private view is the
         same), and only what is hidden from them is drawn again: a world consistent with
         what ``keep`` has seen (the OpenSpiel adapter's ``resample_from_infostate``, the search

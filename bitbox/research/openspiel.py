@@ -19,7 +19,8 @@ as the environments are, so one game's particulars are only its encoding:
   chance nodes). Each new initial state takes the next seed from a generator seeded by the
   parameter ``seed`` (-1: from the OS; pyspiel itself makes initial states too, to clone a
   state and to size a tensor, so a run is repeatable as a whole, not state by state). Clones
-  and serialised states carry the random state, so the same actions give the same game.
+  and serialised states carry the random state, so the same actions give the same game (a
+  serialised resampled state carries its game's data and its history as it is: see below).
 * **Actions.** The encoding's ids (``num_distinct_actions``: no-op, confirm, then the game's
   own); the legal ones are the mask of the player to move; ``action_to_string`` is the
   encoding's name of the id.
@@ -32,11 +33,18 @@ as the environments are, so one game's particulars are only its encoding:
 * **Rewards** at the end only: each winner's share of the win (1, or 1/k for k winners), 0
   for the others (``GENERAL_SUM``: Outspeed's game without a winner gives 0 to all). A game
   still going after ``max_game_length`` moves (a parameter) ends with 0 for everyone.
-* **resample_from_infostate(player)**: a state the player cannot tell apart from this one:
-  :meth:`Cartridge.redeal` with ``keep=player`` (what the player knows stays, every other
-  hidden part is drawn again), and the other players' answers waiting unseen drawn again
-  among their options. ``probability_sampler`` is accepted for the signature; the draws come
-  from the game's generator.
+* **resample_from_infostate(player)**: a state the player cannot tell apart from this one,
+  in which nothing depends on what is hidden from the player: :meth:`Cartridge.redeal` with
+  ``keep=player`` (what the player knows stays, every other hidden part is drawn again; the
+  game's seed is the redeal's), the other players' answers waiting unseen drawn again among
+  their options, and a memory of the player's own and of what was public. Chance being inside
+  the game, a history does not make a state, so a resampled state's **history is the
+  player's own moves** in this state's history (``history()``, ``full_history()``,
+  ``history_str()``, ``move_number()`` and its move count for ``max_game_length`` alike),
+  followed by the moves applied to it afterwards; the other players' moves, whose parts, order
+  and number may be hidden, are not in it. Its seed is the one its hidden parts were drawn
+  from. ``probability_sampler`` is accepted for the signature; the draws come from the game's
+  generator.
 
 Parameters: ``players`` (a number), ``seed``, ``max_game_length``, then the game's own options
 (``bitbox games`` lists them) with their defaults.
@@ -45,6 +53,7 @@ from __future__ import annotations
 
 import copy
 import json
+import operator
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -127,8 +136,9 @@ class BitboxGame(pyspiel.Game):
 
     def deserialize_state(self, text: str) -> "BitboxState":
         """The state :meth:`BitboxState.serialize` wrote: its seed's game dealt again and its
-        moves replayed, each one checked legal (a state resampled from an information state
-        also carries its game's data, read through the cartridge's ``from_data``). Plain
+        moves replayed, each one checked legal (a state resampled from an information state is
+        its game's data, read through the cartridge's ``from_data``, with its history as it
+        is). Plain
         JSON: nothing in the text is ever run (pyspiel's own default unpickles it). A text
         that is not such a state raises ``pyspiel.SpielError`` with one line saying why."""
         return _deserialize(self, text)
@@ -196,6 +206,7 @@ class Memory:
             if p != keep:
                 self.trail[p] = [e for e in t if e[0]]
                 self.moves[p][:] = 0
+                self.asked.pop(p, None)
 
 
 def _json(value: Any) -> str:
@@ -212,6 +223,8 @@ class BitboxState(pyspiel.State):
         self._table: Table | None = None
         self._memory: Memory | None = None
         self._moves = 0
+        self._recording: int | None = None     # set while _rebuild records a move by this player
+        self._resampled = False                 # a world resampled from an information state
 
     # ------------------------------------------------------------------ the game
     def _t(self) -> Table:
@@ -241,6 +254,8 @@ class BitboxState(pyspiel.State):
                 memory.trail[p].append((False, f"asked {prompt.kind} {_json(dict(prompt.context))}"))
 
     def current_player(self) -> int:
+        if self._recording is not None:
+            return self._recording
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
         table = self._t()
@@ -258,6 +273,8 @@ class BitboxState(pyspiel.State):
         return list(table.legal(table.players[player]))
 
     def _apply_action(self, action: int) -> None:
+        if self._recording is not None:                 # _rebuild: the move is history only
+            return
         table = self._t()
         name = table.players[self.current_player()]
         why = table.act(name, int(action))
@@ -291,14 +308,17 @@ class BitboxState(pyspiel.State):
 
     def serialize(self) -> str:
         """The state as JSON text (:meth:`BitboxGame.deserialize_state` reads it back): the
-        seed of its game, its moves, and the game's data with what each player remembers (for
-        a state that is not its seed's game replayed: one resampled from an information
-        state)."""
+        seed of its game, its moves, and the game's data with what each player remembers. A
+        state resampled from an information state adds ``movers``, the player of each move of
+        its history: its history is read back as it is, not replayed, and its game is the
+        data's (the module docstring says what such a state holds)."""
         table = self._t()
         assert self._memory is not None
-        return json.dumps({"format": STATE_FORMAT, "seed": self._seed, "history": [int(a) for a in self.history()],
-                           "moves": self._moves, "table": table.__getstate__(), "memory": self._memory.to_data()},
-                          sort_keys=True, separators=(",", ":"), allow_nan=False)
+        data = {"format": STATE_FORMAT, "seed": self._seed, "history": [int(a) for a in self.history()],
+                "moves": self._moves, "table": table.__getstate__(), "memory": self._memory.to_data()}
+        if self._resampled:
+            data["movers"] = [int(pa.player) for pa in self.full_history()]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
     # ------------------------------------------------------------------ what a player knows
     def observation_text(self, player: int, recall: bool) -> str:
@@ -313,17 +333,27 @@ class BitboxState(pyspiel.State):
         return "\n".join([t for _, t in self._memory.trail[name]] + [now])
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "BitboxState":
-        """A state ``player_id`` cannot tell apart from this one (see the module docstring)."""
+        """A state ``player_id`` cannot tell apart from this one, and that tells nothing the
+        player does not know (see the module docstring): a new state whose history is the
+        player's own moves, whose game is this one redealt keeping what the player knows,
+        with the other players' answers waiting drawn again, and whose memory is the player's
+        own and what was public."""
         table = self._t()
-        assert table.game is not None
+        assert table.game is not None and self._memory is not None
         game: BitboxGame = self.get_game()
+        try:
+            player_id = operator.index(player_id)           # an int, numpy's, pyspiel's PlayerId
+        except TypeError:
+            pass
+        if type(player_id) is not int or not 0 <= player_id < len(table.players):
+            raise pyspiel.SpielError(f"resample_from_infostate: {printable(repr(player_id), 40)} is not a player "
+                                     f"(0 to {len(table.players) - 1})")
         name = table.players[player_id]
-        other: BitboxState = self.clone()
-        t = other._t()
-        seed = game.next_seed()
-        kept = redeal_keeping(table.cartridge, table.game, seed, name)
-        t.game = kept if kept is not None else table.cartridge.redeal(table.game, seed)   # a redeal without keep
-        prompts = {p.player: p for p in t.game.prompts()}
+        other = BitboxState(game)                       # its seed: the one the world is drawn from
+        world = copy.deepcopy(table)
+        kept = redeal_keeping(table.cartridge, table.game, other._seed, name)
+        world.game = kept if kept is not None else table.cartridge.redeal(table.game, other._seed)   # no keep
+        prompts = {p.player: p for p in world.game.prompts()}
         waiting = {}
         for p, answer in table.pending.items():
             options = prompts[p].options
@@ -333,12 +363,29 @@ class BitboxState(pyspiel.State):
                 waiting[p] = options[0]
             else:
                 waiting[p] = options[game.rng.randrange(len(options))]
-        t.pending = waiting
-        t.staged = {p: s for p, s in t.staged.items() if p == name}
-        t._advance()
-        assert other._memory is not None
-        other._memory.forget_others(name)
+        world.pending = waiting
+        world.staged = {p: s for p, s in world.staged.items() if p == name}
+        world.log = []
+        world._advance()
+        memory = copy.deepcopy(self._memory)
+        memory.forget_others(name)
+        own = [int(pa.action) for pa in self.full_history() if pa.player == player_id]
+        other._rebuild([player_id] * len(own), own, world, memory)
         return other
+
+    def _rebuild(self, movers: list[int], history: list[int], table: Table, memory: Memory) -> None:
+        """Make this new state the world ``table`` with ``memory`` and the history ``history``
+        (``movers[i]`` made move ``i``): pyspiel's history is only built by applying moves,
+        so each is applied as history alone, then the world is put in place."""
+        for player, action in zip(movers, history):
+            self._recording = player
+            try:
+                self.apply_action(action)
+            finally:
+                self._recording = None
+        self._table, self._memory, self._moves = table, memory, len(history)
+        self._resampled = True
+        self._note()                                    # the others acting in the world are asked now
 
 
 #: The first field of a serialised state (:meth:`BitboxState.serialize`).
@@ -366,8 +413,10 @@ def _deserialize(game: BitboxGame, text: Any) -> BitboxState:
         raise refuse(f"not its JSON ({printable(str(exc), 80)})") from None
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise refuse(f"its first field is not \"format\": \"{STATE_FORMAT}\"")
-    if set(data) != {"format", "seed", "history", "moves", "table", "memory"}:
-        raise refuse(f"its fields are not {', '.join(sorted(['format', 'seed', 'history', 'moves', 'table', 'memory']))}")
+    if set(data) != {"format", "seed", "history", "moves", "table", "memory"} and \
+            set(data) != {"format", "seed", "history", "moves", "table", "memory", "movers"}:
+        raise refuse(f"its fields are not {', '.join(sorted(['format', 'seed', 'history', 'moves', 'table', 'memory']))}"
+                     " (and movers, for a resampled state)")
     seed, history, moves = data["seed"], data["history"], data["moves"]
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise refuse(f"its seed {printable(repr(seed), 40)} is not a whole number from 0 to 2^63 - 1")
@@ -377,6 +426,8 @@ def _deserialize(game: BitboxGame, text: Any) -> BitboxState:
         raise refuse(f"its move count {printable(repr(moves), 40)} is not the length of its history ({len(history)})")
     state = BitboxState(game)
     state._seed = seed
+    if "movers" in data:                                # a resampled world: its history as it is
+        return _resampled(game, state, data, refuse)
     for n, action in enumerate(history, 1):            # each move legal where it is made
         if state.is_terminal():
             raise refuse(f"move {n} comes after the end of the game")
@@ -391,6 +442,25 @@ def _deserialize(game: BitboxGame, text: Any) -> BitboxState:
         raise refuse(printable(str(exc), 120)) from None
     if data["table"] != stored:                         # not its seed's game: a resampled world
         state._table, state._memory = _world(table, data["table"], refuse), remembered
+    return state
+
+
+def _resampled(game: BitboxGame, state: BitboxState, data: dict[str, Any], refuse: Any) -> BitboxState:
+    """A state :meth:`BitboxState.resample_from_infostate` made, read back: its history
+    recorded move by move (each action an id of the game, each mover a player), its world
+    and memory from the data."""
+    history, movers, template = data["history"], data["movers"], game.table
+    if not isinstance(movers, list) or len(movers) != len(history) or \
+            not all(type(p) is int and 0 <= p < len(template.players) for p in movers):
+        raise refuse(f"its movers are not one player from 0 to {len(template.players) - 1} per move of its history")
+    if not all(0 <= a < template.n_actions for a in history):
+        raise refuse(f"its history is not a list of action ids from 0 to {template.n_actions - 1}")
+    world = _world(template, data["table"], refuse)
+    try:
+        memory = Memory.from_data(data["memory"], template.players, template.n_actions)
+    except ValueError as exc:
+        raise refuse(printable(str(exc), 120)) from None
+    state._rebuild(movers, history, world, memory)
     return state
 
 

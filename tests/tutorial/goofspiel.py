@@ -212,6 +212,7 @@ class GoofspielCartridge:
         knows the same here: the hands and scores are public)."""
         copy = self.from_data(game.to_data())
         copy.chance = Chance(seed)
+        copy.seed = seed                    # the true game's seed would deal the true pile again
         copy.pile.sort()                    # a fixed order first: the result never depends on the true one
         copy.chance.shuffle(copy.pile)
         return copy

@@ -57,3 +57,23 @@ def test_the_openspiel_game_passes_openspiels_random_simulation_test():
     assert "bitbox_goofspiel" in bitbox_openspiel.register()
     game = pyspiel.load_game("bitbox_goofspiel", {"players": 3, "seed": 1, "cards": 4})
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_a_resampled_openspiel_state_hides_a_bid_waiting_unseen():
+    """The tutorial game's bids are simultaneous and secret: red bids its lowest or its highest
+    card, then blue resamples; the two resampled states are the same in every history, string
+    and tensor, serialised and read back, and play on to the same end."""
+    pytest.importorskip("pyspiel", reason="the openspiel extra is installed by ./dev test")
+    import bitbox.research.openspiel as bitbox_openspiel
+    from tests.research.test_openspiel_resample import _paired_worlds, _same_worlds_to_the_end
+    assert "bitbox_goofspiel" in bitbox_openspiel.register()
+
+    def bid(state, which):
+        assert state.current_player() == 0 and state._t().prompt("red").kind == "bid"
+        state.apply_action(state.legal_actions()[(0, -1)[which]])
+        assert state.current_player() == 1
+        return 1
+
+    game, worlds = _paired_worlds("bitbox_goofspiel", 5, bid)
+    assert worlds[0].history() == []                                   # blue has not moved yet
+    _same_worlds_to_the_end(game, worlds, 5)
