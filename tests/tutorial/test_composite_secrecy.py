@@ -113,7 +113,8 @@ def test_other_players_see_nothing_of_a_bid_in_progress_parallel() -> None:
 
 def test_openspiel_information_states_hold_no_other_players_parts() -> None:
     pyspiel = pytest.importorskip("pyspiel")
-    import bitbox.research.openspiel  # noqa: F401
+    import bitbox.research.openspiel as bitbox_openspiel
+    assert "bitbox_cardsets" in bitbox_openspiel.register()    # the module may have been imported before the shelf had it
     game = pyspiel.load_game("bitbox_cardsets", {"players": 3, "seed": 4})
     for _ in range(6):
         start = game.new_initial_state()
