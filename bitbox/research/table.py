@@ -89,6 +89,12 @@ class Table:
         self._entries = encoding.private_entries if isinstance(encoding, SplitEncoding) and \
             type(encoding).private_entries is not SplitEncoding.private_entries else None
         self._private: dict[tuple[tuple[int, float], ...], np.ndarray] = {}   # entries -> delta
+        # the encoding's parts written from the game itself (SplitEncoding's optional hooks
+        # public_part_of and private_entries_of), when it gives both: no views made
+        self._public_of = getattr(encoding, "public_part_of", None) if self._entries is not None else None
+        self._entries_of = getattr(encoding, "private_entries_of", None) if self._public_of is not None else None
+        if self._entries_of is None:
+            self._public_of = None
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
         # (game, applied, private views, [encoded public part]) of the last observation
         self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
@@ -395,7 +401,9 @@ class Table:
     def features_of(self, players: Sequence[Player]) -> dict[Player, np.ndarray]:
         """:meth:`features` of several players at this moment: their private views made from
         one public view (when the game gives ``private_views``) and encoded together (the
-        public part once, when the encoding is a :class:`SplitEncoding`)."""
+        public part once, when the encoding is a :class:`SplitEncoding`); when the encoding
+        gives the optional hooks ``public_part_of`` and ``private_entries_of``, the same
+        vectors written from the game, no view made."""
         game = self.game
         assert game is not None
         enc = self.encoding
@@ -407,6 +415,8 @@ class Table:
         if seen is None or seen[0] is not game or seen[1] != self.applied:
             seen = self._seen = (game, self.applied, {}, [])
         views: dict[Player, Mapping[str, Any]] = seen[2]
+        if self._entries_of is not None and players:
+            return self._from_game(game, players, seen[3])
         wanted = [p for p in players if p not in views]
         if wanted:
             many = getattr(game, "private_views", None)
@@ -417,30 +427,7 @@ class Table:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
                 cast(SplitEncoding, enc).public_part(views[players[0]], base)   # the private parts: small counts
                 seen[3].append(base)
-            base = seen[3][0]
-            # Each agent's private entries and selection, as a delta added to the public part
-            # by one numpy call (a new array: the agent's own). The deltas are made once per
-            # distinct entries (few: a seat, a few tokens, the prompt's kind, a selection).
-            entries, acting, staged, known = self._entries, self.acting, self.staged, self._private
-            for p in players:
-                got = entries(views[p], p, acting.get(p))
-                sel = staged.get(p)
-                if sel:
-                    got = dict(got)
-                    for k, n in sel.items():
-                        got[size + k] = got.get(size + k, 0) + n
-                key = tuple(got.items())
-                delta = known.get(key)
-                if delta is None:
-                    if len(known) > 1024:              # a bound (a delta is a whole vector)
-                        known.clear()
-                    delta = np.zeros(len(base), dtype=np.float32)
-                    for i, v in key:
-                        delta[i] += v
-                    delta.flags.writeable = False      # shared by every observation with these entries
-                    known[key] = delta
-                out[p] = base + delta
-            return out
+            return self._with_private(seen[3][0], players, self._entries, views)
         if isinstance(enc, SplitEncoding) and players:
             if not seen[3]:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
@@ -460,6 +447,46 @@ class Table:
                 vec = out[p]
                 for k, n in sel.items():
                     vec[size + k] = n
+        return out
+
+    def _from_game(self, game: Game, players: Sequence[Player], public: list[np.ndarray]) -> dict[Player, np.ndarray]:
+        """:meth:`features_of` by the encoding's hooks ``public_part_of`` and
+        ``private_entries_of``: the same vectors, written from the game without its views."""
+        if not public:
+            base = np.zeros(self.encoding.observation_size + self.n_actions, dtype=np.float32)
+            self._public_of(game, base)                 # type: ignore[misc]
+            public.append(base)
+        return self._with_private(public[0], players, self._entries_of, None, game)
+
+    def _with_private(self, base: np.ndarray, players: Sequence[Player], entries: Any,
+                      views: Mapping[Player, Mapping[str, Any]] | None, game: Game | None = None
+                      ) -> dict[Player, np.ndarray]:
+        """Each player's observation: the public part ``base`` plus the player's private entries
+        (``entries(views[p], p, prompt)``, or ``entries(game, p, prompt)`` without views) and
+        selection, as a delta added by one numpy call (a new array: the player's own). The
+        deltas are made once per distinct entries (few: a seat, a few tokens, the prompt's
+        kind, a selection)."""
+        size = self.encoding.observation_size
+        acting, staged, known = self.acting, self.staged, self._private
+        out: dict[Player, np.ndarray] = {}
+        for p in players:
+            got = entries(game if views is None else views[p], p, acting.get(p))
+            sel = staged.get(p)
+            if sel:
+                got = dict(got)
+                for k, n in sel.items():
+                    got[size + k] = got.get(size + k, 0) + n
+            key = tuple(got.items())
+            delta = known.get(key)
+            if delta is None:
+                if len(known) > 1024:                  # a bound (a delta is a whole vector)
+                    known.clear()
+                delta = np.zeros(len(base), dtype=np.float32)
+                for i, v in key:
+                    delta[i] += v
+                delta.flags.writeable = False          # shared by every observation with these entries
+                known[key] = delta
+            out[p] = base + delta
         return out
 
     def observation(self, player: Player) -> dict[str, np.ndarray]:
