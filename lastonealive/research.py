@@ -31,7 +31,7 @@ state: it is made from the game's private view only.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -234,7 +234,8 @@ class LastOneAliveEncoding(SplitEncoding):
 
     def public_part_of(self, game: Any, o: np.ndarray) -> None:
         engine = getattr(game, "engine", None)
-        if type(engine) is not Engine or o.dtype != np.float32 or not o.flags.c_contiguous or o.ndim != 1:
+        m: Any = memoryview(o)                     # o holds zeros: 1s and counts written value by value
+        if type(engine) is not Engine or m.format != "f" or m.ndim != 1:
             self.public_part(game.public_view(), o)
             return
         s = engine.state
@@ -242,7 +243,6 @@ class LastOneAliveEncoding(SplitEncoding):
         if layout is None:
             layout = self._layout(s.players)
         seats, values_at, _, slots = layout
-        m: Any = memoryview(cast(Any, o))          # o holds zeros: 1s and counts written value by value
         pool = s.pool
         values: list[Any] = [s.turn, s.level, bool(s.night), s.apocalypse_drawn, len(s.bag),
                              pool.get("zombie", 0), pool.get("shoot", 0), pool.get("object", 0),

@@ -88,7 +88,8 @@ class _Common:
         return self._action_spaces[agent]
 
     def _observe(self, agent: Player) -> Any:
-        return self._observe_all((agent,))[agent]
+        vec = self.table.features(agent)
+        return vec if self.flat else {"observation": vec, "action_mask": self.table.mask(agent)}
 
     def _observe_all(self, agents: Sequence[Player]) -> dict[Player, Any]:
         """Every agent's observation at this moment, from one public view."""

@@ -81,6 +81,7 @@ class Table:
         self._ids_of: dict[int, tuple[Action, str, tuple[int, ...]]] = {}     # id(option) -> (it, kind, ids)
         self._worked: dict[tuple[tuple[int, ...], ...], dict[Any, Any]] = {}   # by shape, for every prompt
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool, tuple[int, ...]]]] = {}
+        self._current: dict[Player, tuple[np.ndarray, Action | None, bool, tuple[int, ...]]] = {}   # each one's node now
         self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
         self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
         self._idle[NOOP] = 1
@@ -89,6 +90,9 @@ class Table:
         self._entries = encoding.private_entries if isinstance(encoding, SplitEncoding) and \
             type(encoding).private_entries is not SplitEncoding.private_entries else None
         self._private: dict[tuple[tuple[int, float], ...], np.ndarray] = {}   # entries -> delta
+        # each player's (public part, prompt, delta) when last observed with no selection: the
+        # same public part (the game unchanged) and prompt give the same entries
+        self._mine: dict[Player, tuple[np.ndarray, Prompt | None, np.ndarray]] = {}
         # the encoding's parts written from the game itself (SplitEncoding's optional hooks
         # public_part_of and private_entries_of), when it gives both: no views made
         self._public_of = getattr(encoding, "public_part_of", None) if self._entries is not None else None
@@ -120,7 +124,8 @@ class Table:
         other.pending = dict(self.pending)
         other.staged = {p: Counter(c) for p, c in self.staged.items()}
         other.acting = dict(self.acting)
-        other._choices, other._nodes = dict(self._choices), dict(self._nodes)
+        other._choices, other._nodes, other._current = dict(self._choices), dict(self._nodes), dict(self._current)
+        other._mine = {}
         other.log = None if self.log is None else list(self.log)
         return other
 
@@ -162,7 +167,7 @@ class Table:
         """Answer what needs no one, apply complete phases, and find who acts now."""
         game = self.game
         assert game is not None
-        self._choices, self._nodes = {}, {}
+        self._choices, self._nodes, self._current = {}, {}, {}
         pending = self.pending
         # The prompts asked at the last call, when no phase was applied since: the game has
         # not changed (only answers were taken), so they are the game's prompts still.
@@ -282,7 +287,11 @@ class Table:
 
     def _node(self, player: Player) -> tuple[np.ndarray, Action | None, bool, tuple[int, ...]]:
         """For ``player``'s selection now: its mask, the option it is (or None), whether a
-        longer option contains it, and the ids the mask allows (in increasing order)."""
+        longer option contains it, and the ids the mask allows (in increasing order). Kept
+        for each player until their selection or prompt changes."""
+        node = self._current.get(player)
+        if node is not None:
+            return node
         sel = self.staged.get(player)
         key = tuple(sorted(sel.elements())) if sel else ()
         nodes = self._nodes.get(player)
@@ -297,6 +306,7 @@ class Table:
             mask, place, longer, legal = worked
             node = nodes[key] = (mask, None if place is None else _NONE if place < 0 else options[place][1], longer,
                                  legal)
+        self._current[player] = node
         return node
 
     def _work_out(self, options: list[tuple[tuple[int, ...], Action]],
@@ -365,6 +375,7 @@ class Table:
             del self.acting[player]
             return None
         self.staged.setdefault(player, Counter())[action] += 1
+        del self._current[player]                  # the selection changed (its node was found above)
         _, whole, longer, _ = self._node(player)
         if whole is not _NONE and not longer:
             self.pending[player] = whole
@@ -467,11 +478,17 @@ class Table:
         deltas are made once per distinct entries (few: a seat, a few tokens, the prompt's
         kind, a selection)."""
         size = self.encoding.observation_size
-        acting, staged, known = self.acting, self.staged, self._private
+        acting, staged, known, mine = self.acting, self.staged, self._private, self._mine
         out: dict[Player, np.ndarray] = {}
         for p in players:
-            got = entries(game if views is None else views[p], p, acting.get(p))
+            prompt = acting.get(p)
             sel = staged.get(p)
+            if not sel:
+                last = mine.get(p)
+                if last is not None and last[0] is base and last[1] is prompt:
+                    out[p] = base + last[2]
+                    continue
+            got = entries(game if views is None else views[p], p, prompt)
             if sel:
                 got = dict(got)
                 for k, n in sel.items():
@@ -486,6 +503,8 @@ class Table:
                     delta[i] += v
                 delta.flags.writeable = False          # shared by every observation with these entries
                 known[key] = delta
+            if not sel:
+                mine[p] = (base, prompt, delta)
             out[p] = base + delta
         return out
 
