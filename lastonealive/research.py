@@ -234,7 +234,7 @@ class LastOneAliveEncoding(SplitEncoding):
 
     def public_part_of(self, game: Any, o: np.ndarray) -> None:
         engine = getattr(game, "engine", None)
-        m: Any = memoryview(o)                     # o holds zeros: 1s and counts written value by value
+        m: Any = memoryview(o)      # type: ignore[arg-type]  # o holds zeros: 1s and counts written one by one
         if type(engine) is not Engine or m.format != "f" or m.ndim != 1:
             self.public_part(game.public_view(), o)
             return
