@@ -293,7 +293,8 @@ class GameAECEnv(_Common, AECEnv):
         if self.flat:
             for a in self.agents:
                 self.infos[a]["action_mask"] = table.mask(a)
-        self._accumulate_rewards()
+        if table.finished:                          # before, every reward is 0: nothing to add
+            self._accumulate_rewards()
         self._select()
 
     def _default_agent(self) -> Player:
