@@ -41,6 +41,7 @@ from bitbox.games.protocol import Player, Prompt
 from bitbox.research.encoding import RESERVED, SplitEncoding
 
 from .rules import FACES, HELD, OBJECTS, SYMBOLS, TYPES, Action
+from .rules import Game as Engine
 
 SEATS = 5
 PHASES = ("setup", "before", "dice", "after", "draw", "before_shoot", "shoot", "before_barricades", "give",
@@ -83,6 +84,7 @@ class LastOneAliveEncoding(SplitEncoding):
         self._slots_at = self._seats_at + SEATS * SEAT_BLOCK
         self._me_at = self._slots_at + SLOT_BLOCK * len(self.slots)
         self.observation_size = self._me_at + 6 + 6 + 12
+        self._layouts: dict[tuple[str, ...], _Layout] = {}        # by the players, for public_part_of
 
     # ------------------------------------------------------------------ actions
     def ids(self, prompt: Prompt, option: AnyAction) -> tuple[int, ...]:
@@ -203,6 +205,140 @@ class LastOneAliveEncoding(SplitEncoding):
         if prompt is not None and prompt.kind in _PROMPT:
             out[at + 12 + _PROMPT[prompt.kind]] = 1
         return out
+
+
+    # The same two parts written from the game itself (the optional hooks of
+    # bitbox.research.encoding.SplitEncoding): what public_part(game.public_view(), o) and
+    # private_entries(game.private_view(player), player, prompt) give, value for value, read
+    # from the engine's state without making the view dicts. They read exactly the state's
+    # parts those views are made of (tests/research/test_observation_parts.py compares both
+    # ways over many games); a game that is not this engine's goes through its views.
+    def _layout(self, players: tuple[str, ...]) -> "_Layout":
+        """Where each seat's values go, for these players (worked out once per seating)."""
+        seats = []
+        at_ = list(_VALUES_AT)
+        for k, name in enumerate(players[:SEATS]):
+            at = self._seats_at + SEAT_BLOCK * k
+            held = {h: at + 5 + i for i, h in enumerate(HELD)}
+            front = {t: {f: at + 13 + 9 * ti + fi for fi, f in enumerate(FACES)} for ti, t in enumerate(TYPES)}
+            seats.append((name, at, held, held["hero"], front))
+            at_ += (at + 4, at + 49, at + 51, at + 52)
+        mine = {name: self._seats_at + SEAT_BLOCK * k + 2 for k, name in enumerate(players[:SEATS])}
+        slots = {s: (self._slots_at + SLOT_BLOCK * k,
+                     {t: 3 + i for i, t in enumerate(TYPES)}, {f: 7 + i for i, f in enumerate(FACES)})
+                 for k, s in enumerate(self.slots)}
+        if len(self._layouts) > 64:                 # seatings are few; a bound all the same
+            self._layouts.clear()
+        layout = self._layouts[players] = (tuple(seats), np.array(at_, dtype=np.intp), mine, slots)
+        return layout
+
+    def public_part_of(self, game: Any, o: np.ndarray) -> None:
+        engine = getattr(game, "engine", None)
+        m: Any = memoryview(o)      # type: ignore[arg-type]  # o holds zeros: 1s and counts written one by one
+        if type(engine) is not Engine or m.format != "f" or m.ndim != 1:
+            self.public_part(game.public_view(), o)
+            return
+        s = engine.state
+        layout = self._layouts.get(s.players)
+        if layout is None:
+            layout = self._layout(s.players)
+        seats, values_at, _, slots = layout
+        pool = s.pool
+        values: list[Any] = [s.turn, s.level, bool(s.night), s.apocalypse_drawn, len(s.bag),
+                             pool.get("zombie", 0), pool.get("shoot", 0), pool.get("object", 0),
+                             pool.get("barricade", 0), len(s.radio), bool(s.chainsaw_before), s.pistols, s.axes,
+                             bool(s.hero_used), s.draws_left, s.bangs_left, s.gives_left]
+        phase = _PHASE.get("finished" if s.finished else s.phase)
+        if phase is not None:
+            m[9 + phase] = 1.0
+        active, eliminated, winners, scores, lives = s.active, s.eliminated, s.winners, s.scores, s.lives
+        held, hero, fronts = s.held, s.hero, s.front
+        front: Any = ()
+        symbol = SYMBOLS.get
+        tokens = 0                                 # the most tokens a seat holds (a count's bound)
+        for name, at, where_held, where_hero, where_front in seats:
+            m[at] = 1.0
+            if name not in eliminated:
+                m[at + 1] = 1.0
+            dice = fronts[name]
+            if name == active:
+                m[at + 3] = 1.0
+                front = dice
+            hs = held[name]
+            if hs:
+                for h in hs:
+                    i = where_held.get(h[0])
+                    if i is not None:
+                        m[i] += 1.0
+                if len(hs) >= tokens:
+                    tokens = len(hs) + 1
+            if hero[name]:
+                m[where_hero] += 1.0
+            symbols = 0
+            for d in dice:
+                f = d.face
+                faces = where_front.get(d.type)
+                if faces is not None:
+                    i = faces.get(f)
+                    if i is not None:
+                        m[i] += 1.0
+                symbols += symbol(f, 0)
+            if name in winners:
+                m[at + 50] = 1.0
+            values += (lives[name] if lives else 0, scores.get(name, 0), len(dice), symbols)
+        for where, dice in ((1, s.tray), (2, front)):
+            for d in dice:
+                slot = slots.get(d.id)
+                if slot is None:
+                    continue
+                at, types, faces = slot
+                m[at] = m[at + where] = 1.0
+                i = types.get(d.type)
+                if i is not None:
+                    m[at + i] = 1.0
+                i = faces.get(d.face)
+                if i is not None:
+                    m[at + i] = 1.0
+        o[values_at] = values
+        # Each value within 0..high: a die's count is at most the seat's dice (a value), a
+        # token's at most the tokens a seat holds, and the hero.
+        if max(values) > self.observation_high or min(values) < 0 or tokens > self.observation_high:
+            np.clip(o, 0, self.observation_high, out=o)
+
+    def private_entries_of(self, game: Any, player: Player, prompt: Prompt | None) -> dict[int, float]:
+        engine = getattr(game, "engine", None)
+        if type(engine) is not Engine or player not in engine.state.players:
+            return self.private_entries(game.private_view(player), player, prompt)
+        s = engine.state
+        layout = self._layouts.get(s.players)
+        if layout is None:
+            layout = self._layout(s.players)
+        out: dict[int, float] = {}
+        seat = layout[2].get(player)
+        if seat is not None:
+            out[seat] = 1
+        at = self._me_at
+        for h in s.held[player]:
+            if h[0] == "barricade":
+                obj = h[1]
+                if obj in _OBJECT:
+                    i = at + _OBJECT[obj]
+                    out[i] = out.get(i, 0) + 1
+        if s.phase == "setup" and s.active == player:
+            token = s.setup_token
+            if token in _OBJECT:
+                out[at + 6 + _OBJECT[token]] = 1
+        if prompt is not None and prompt.kind in _PROMPT:
+            out[at + 12 + _PROMPT[prompt.kind]] = 1
+        return out
+
+
+#: A seating's layout for LastOneAliveEncoding.public_part_of: per seat (name, where its block
+#: starts, where each token held counts, where the hero counts, where each die's type and face
+#: count), where public_part_of's values go, each player's "me" flag, and per die slot (where it
+#: starts, a type's offset, a face's offset).
+_Layout = tuple[tuple[tuple[str, int, dict[str, int], int, dict[str, dict[str, int]]], ...], np.ndarray,
+                dict[str, int], dict[Any, tuple[int, dict[str, int], dict[str, int]]]]
 
 
 def encoding() -> LastOneAliveEncoding:

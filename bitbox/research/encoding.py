@@ -115,7 +115,20 @@ class SplitEncoding(EncodingBase):
     """An encoding whose vector is a public part (the same for every player at one moment)
     and a private part: :meth:`public_part` is worked out once for all the players observed
     at one moment (:meth:`observe_many`; the environments, once per phase applied) and
-    :meth:`private_part` for each."""
+    :meth:`private_part` for each.
+
+    Two optional hooks (not defined here; the environments use them when an encoding gives
+    both) write the same parts from the game itself, without the views being made:
+
+    * ``public_part_of(game, o)``: what ``public_part(game.public_view(), o)`` writes;
+    * ``private_entries_of(game, player, prompt)``: what
+      ``private_entries(game.private_view(player), player, prompt)`` gives (the same entries
+      in the same order).
+
+    They must give exactly what the views give, value for value, and so read nothing the
+    views do not show (Last One Alive's are compared with its views over whole games in
+    ``tests/research/test_observation_parts.py``); a game they do not know (not the engine
+    they read) goes through its views."""
 
     def public_part(self, view: Mapping[str, JSON], o: "np.ndarray") -> None:
         """Write what ``view``'s public values give into ``o`` (float32 zeros of

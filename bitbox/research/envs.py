@@ -88,7 +88,8 @@ class _Common:
         return self._action_spaces[agent]
 
     def _observe(self, agent: Player) -> Any:
-        return self._observe_all((agent,))[agent]
+        vec = self.table.features(agent)
+        return vec if self.flat else {"observation": vec, "action_mask": self.table.mask(agent)}
 
     def _observe_all(self, agents: Sequence[Player]) -> dict[Player, Any]:
         """Every agent's observation at this moment, from one public view."""
@@ -292,7 +293,8 @@ class GameAECEnv(_Common, AECEnv):
         if self.flat:
             for a in self.agents:
                 self.infos[a]["action_mask"] = table.mask(a)
-        self._accumulate_rewards()
+        if table.finished:                          # before, every reward is 0: nothing to add
+            self._accumulate_rewards()
         self._select()
 
     def _default_agent(self) -> Player:

@@ -81,6 +81,7 @@ class Table:
         self._ids_of: dict[int, tuple[Action, str, tuple[int, ...]]] = {}     # id(option) -> (it, kind, ids)
         self._worked: dict[tuple[tuple[int, ...], ...], dict[Any, Any]] = {}   # by shape, for every prompt
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool, tuple[int, ...]]]] = {}
+        self._current: dict[Player, tuple[np.ndarray, Action | None, bool, tuple[int, ...]]] = {}   # each one's node now
         self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
         self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
         self._idle[NOOP] = 1
@@ -89,6 +90,15 @@ class Table:
         self._entries = encoding.private_entries if isinstance(encoding, SplitEncoding) and \
             type(encoding).private_entries is not SplitEncoding.private_entries else None
         self._private: dict[tuple[tuple[int, float], ...], np.ndarray] = {}   # entries -> delta
+        # each player's (public part, prompt, delta) when last observed with no selection: the
+        # same public part (the game unchanged) and prompt give the same entries
+        self._mine: dict[Player, tuple[np.ndarray, Prompt | None, np.ndarray]] = {}
+        # the encoding's parts written from the game itself (SplitEncoding's optional hooks
+        # public_part_of and private_entries_of), when it gives both: no views made
+        self._public_of = getattr(encoding, "public_part_of", None) if self._entries is not None else None
+        self._entries_of = getattr(encoding, "private_entries_of", None) if self._public_of is not None else None
+        if self._entries_of is None:
+            self._public_of = None
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
         # (game, applied, private views, [encoded public part]) of the last observation
         self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
@@ -114,7 +124,8 @@ class Table:
         other.pending = dict(self.pending)
         other.staged = {p: Counter(c) for p, c in self.staged.items()}
         other.acting = dict(self.acting)
-        other._choices, other._nodes = dict(self._choices), dict(self._nodes)
+        other._choices, other._nodes, other._current = dict(self._choices), dict(self._nodes), dict(self._current)
+        other._mine = {}
         other.log = None if self.log is None else list(self.log)
         return other
 
@@ -156,7 +167,7 @@ class Table:
         """Answer what needs no one, apply complete phases, and find who acts now."""
         game = self.game
         assert game is not None
-        self._choices, self._nodes = {}, {}
+        self._choices, self._nodes, self._current = {}, {}, {}
         pending = self.pending
         # The prompts asked at the last call, when no phase was applied since: the game has
         # not changed (only answers were taken), so they are the game's prompts still.
@@ -276,7 +287,11 @@ class Table:
 
     def _node(self, player: Player) -> tuple[np.ndarray, Action | None, bool, tuple[int, ...]]:
         """For ``player``'s selection now: its mask, the option it is (or None), whether a
-        longer option contains it, and the ids the mask allows (in increasing order)."""
+        longer option contains it, and the ids the mask allows (in increasing order). Kept
+        for each player until their selection or prompt changes."""
+        node = self._current.get(player)
+        if node is not None:
+            return node
         sel = self.staged.get(player)
         key = tuple(sorted(sel.elements())) if sel else ()
         nodes = self._nodes.get(player)
@@ -291,6 +306,7 @@ class Table:
             mask, place, longer, legal = worked
             node = nodes[key] = (mask, None if place is None else _NONE if place < 0 else options[place][1], longer,
                                  legal)
+        self._current[player] = node
         return node
 
     def _work_out(self, options: list[tuple[tuple[int, ...], Action]],
@@ -359,6 +375,7 @@ class Table:
             del self.acting[player]
             return None
         self.staged.setdefault(player, Counter())[action] += 1
+        del self._current[player]                  # the selection changed (its node was found above)
         _, whole, longer, _ = self._node(player)
         if whole is not _NONE and not longer:
             self.pending[player] = whole
@@ -395,7 +412,9 @@ class Table:
     def features_of(self, players: Sequence[Player]) -> dict[Player, np.ndarray]:
         """:meth:`features` of several players at this moment: their private views made from
         one public view (when the game gives ``private_views``) and encoded together (the
-        public part once, when the encoding is a :class:`SplitEncoding`)."""
+        public part once, when the encoding is a :class:`SplitEncoding`); when the encoding
+        gives the optional hooks ``public_part_of`` and ``private_entries_of``, the same
+        vectors written from the game, no view made."""
         game = self.game
         assert game is not None
         enc = self.encoding
@@ -407,6 +426,8 @@ class Table:
         if seen is None or seen[0] is not game or seen[1] != self.applied:
             seen = self._seen = (game, self.applied, {}, [])
         views: dict[Player, Mapping[str, Any]] = seen[2]
+        if self._entries_of is not None and players:
+            return self._from_game(game, players, seen[3])
         wanted = [p for p in players if p not in views]
         if wanted:
             many = getattr(game, "private_views", None)
@@ -417,30 +438,7 @@ class Table:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
                 cast(SplitEncoding, enc).public_part(views[players[0]], base)   # the private parts: small counts
                 seen[3].append(base)
-            base = seen[3][0]
-            # Each agent's private entries and selection, as a delta added to the public part
-            # by one numpy call (a new array: the agent's own). The deltas are made once per
-            # distinct entries (few: a seat, a few tokens, the prompt's kind, a selection).
-            entries, acting, staged, known = self._entries, self.acting, self.staged, self._private
-            for p in players:
-                got = entries(views[p], p, acting.get(p))
-                sel = staged.get(p)
-                if sel:
-                    got = dict(got)
-                    for k, n in sel.items():
-                        got[size + k] = got.get(size + k, 0) + n
-                key = tuple(got.items())
-                delta = known.get(key)
-                if delta is None:
-                    if len(known) > 1024:              # a bound (a delta is a whole vector)
-                        known.clear()
-                    delta = np.zeros(len(base), dtype=np.float32)
-                    for i, v in key:
-                        delta[i] += v
-                    delta.flags.writeable = False      # shared by every observation with these entries
-                    known[key] = delta
-                out[p] = base + delta
-            return out
+            return self._with_private(seen[3][0], players, self._entries, views)
         if isinstance(enc, SplitEncoding) and players:
             if not seen[3]:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
@@ -460,6 +458,54 @@ class Table:
                 vec = out[p]
                 for k, n in sel.items():
                     vec[size + k] = n
+        return out
+
+    def _from_game(self, game: Game, players: Sequence[Player], public: list[np.ndarray]) -> dict[Player, np.ndarray]:
+        """:meth:`features_of` by the encoding's hooks ``public_part_of`` and
+        ``private_entries_of``: the same vectors, written from the game without its views."""
+        if not public:
+            base = np.zeros(self.encoding.observation_size + self.n_actions, dtype=np.float32)
+            self._public_of(game, base)                 # type: ignore[misc]
+            public.append(base)
+        return self._with_private(public[0], players, self._entries_of, None, game)
+
+    def _with_private(self, base: np.ndarray, players: Sequence[Player], entries: Any,
+                      views: Mapping[Player, Mapping[str, Any]] | None, game: Game | None = None
+                      ) -> dict[Player, np.ndarray]:
+        """Each player's observation: the public part ``base`` plus the player's private entries
+        (``entries(views[p], p, prompt)``, or ``entries(game, p, prompt)`` without views) and
+        selection, as a delta added by one numpy call (a new array: the player's own). The
+        deltas are made once per distinct entries (few: a seat, a few tokens, the prompt's
+        kind, a selection)."""
+        size = self.encoding.observation_size
+        acting, staged, known, mine = self.acting, self.staged, self._private, self._mine
+        out: dict[Player, np.ndarray] = {}
+        for p in players:
+            prompt = acting.get(p)
+            sel = staged.get(p)
+            if not sel:
+                last = mine.get(p)
+                if last is not None and last[0] is base and last[1] is prompt:
+                    out[p] = base + last[2]
+                    continue
+            got = entries(game if views is None else views[p], p, prompt)
+            if sel:
+                got = dict(got)
+                for k, n in sel.items():
+                    got[size + k] = got.get(size + k, 0) + n
+            key = tuple(got.items())
+            delta = known.get(key)
+            if delta is None:
+                if len(known) > 1024:                  # a bound (a delta is a whole vector)
+                    known.clear()
+                delta = np.zeros(len(base), dtype=np.float32)
+                for i, v in key:
+                    delta[i] += v
+                delta.flags.writeable = False          # shared by every observation with these entries
+                known[key] = delta
+            if not sel:
+                mine[p] = (base, prompt, delta)
+            out[p] = base + delta
         return out
 
     def observation(self, player: Player) -> dict[str, np.ndarray]:

@@ -122,3 +122,63 @@ def test_legal_actions_of_an_agent_with_no_prompt_is_no_op():
                 idle += 1
         env.step({a: rng.choice(env.legal_actions(a)) for a in env.agents})
     assert idle > 0
+
+
+@pytest.mark.parametrize("players,options", [
+    (2, {"survivors": True, "zombified_rolls": True}), (3, {}),
+    (4, {"day_night": True, "zombies_everywhere": True, "first_zombie": "first"}), (5, {"zombified_rolls": True})])
+def test_last_one_alives_parts_from_the_game_are_its_views_parts(players, options):
+    """The encoding's optional hooks (``public_part_of``, ``private_entries_of``: the parts
+    written from the game itself, which the environments use) give, at every state of whole
+    games, exactly what the parts encoded from the game's views give: value for value, entry
+    for entry, in the same order. So they read nothing the views do not show."""
+    from bitbox.research.table import Table
+    table = Table.of("lastonealive", players, options)
+    enc = table.encoding
+    assert table._public_of is not None and table._entries_of is not None     # the environments use them
+    rng = random.Random(players)
+    states = 0
+    for seed in range(4):
+        table.new_game(seed)
+        while True:
+            game = table.game
+            size = enc.observation_size + table.n_actions
+            from_view, from_game = np.zeros(size, np.float32), np.zeros(size, np.float32)
+            enc.public_part(game.public_view(), from_view)
+            enc.public_part_of(game, from_game)
+            assert from_view.tobytes() == from_game.tobytes()
+            for p in table.players:
+                prompt = table.prompt(p)
+                want = enc.private_entries(game.private_view(p), p, prompt)
+                got = enc.private_entries_of(game, p, prompt)
+                assert list(got.items()) == list(want.items())
+                assert [type(v) for v in got.values()] == [type(v) for v in want.values()]
+            states += 1
+            if table.finished:
+                break
+            agent = table.next_agent()
+            table.act(agent, rng.choice(table.legal(agent)))
+            table.settle()
+    assert states > 40
+
+
+def test_last_one_alives_part_from_another_game_goes_through_its_view():
+    """A game that is not Last One Alive's engine behind its cartridge (here: a wrapper with
+    only the protocol's views) is encoded from its views by the same hooks."""
+    from bitbox.research.table import Table
+    table = Table.of("lastonealive", 3)
+    table.new_game(7)
+    enc = table.encoding
+
+    class Views:
+        def __init__(self, game):
+            self.public_view, self.private_view = game.public_view, game.private_view
+
+    other = Views(table.game)
+    size = enc.observation_size
+    a, b = np.zeros(size, np.float32), np.zeros(size, np.float32)
+    enc.public_part(table.game.public_view(), a)
+    enc.public_part_of(other, b)
+    np.testing.assert_array_equal(a, b)
+    p = table.players[0]
+    assert enc.private_entries_of(other, p, None) == enc.private_entries(table.game.private_view(p), p, None)
