@@ -15,15 +15,17 @@ game is not touched, the agent still has to answer).
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
 
 from ..games import Cartridge, GameError, find, names
 from ..games.protocol import Action, Game, Player, Prompt, check_options, check_players
+from ..safetext import printable
 from .encoding import CONFIRM, NOOP, RESERVED, Encoding, SplitEncoding
 
 GROUP = "bitbox.research"
@@ -107,10 +109,22 @@ class Table:
 
     @classmethod
     def of(cls, game: str, players: int | Sequence[Player], options: Mapping[str, Any] | None = None) -> "Table":
+        """A table of the game called ``game``: ``players`` is a number of players (a Python or
+        numpy integer, not a bool: the seat names are given) or a sequence of names."""
         cartridge = find(game)
-        if isinstance(players, int):
+        if isinstance(players, (bool, np.bool_)):
+            raise GameError(f"the players are a number of players or a list of names, not {players!r}")
+        if not isinstance(players, (str, bytes, Iterable)) or isinstance(players, np.ndarray) and players.ndim == 0:
+            try:
+                count = operator.index(players)        # an int, a numpy integer, a 0-d integer array
+            except TypeError:
+                raise GameError("the players are a number of players or a list of names, "
+                                f"not {printable(repr(players), 60)}") from None
+            lo, hi = cartridge.min_players, cartridge.max_players
+            if not lo <= count <= hi:                  # before a name per seat (10**30 seats)
+                raise GameError(f"{cartridge.title} is for {lo} to {hi} players, not {printable(str(count), 60)}")
             from ..games.conformance import player_names
-            players = player_names(cartridge, players)
+            players = player_names(cartridge, count)
         return cls(cartridge, find_encoding(game), players, options)
 
     # ------------------------------------------------------------------ copies

@@ -53,3 +53,24 @@ def test_an_environment_id_that_is_no_text_is_one_line(env_id):
     from bitbox.research import make
     with pytest.raises(GameError, match="^no environment called "):          # was an AttributeError/TypeError
         make(env_id)
+
+
+# R1: a count out of range is refused before a name is made per seat (10**30 hung)
+@pytest.mark.parametrize("players, shown", [(10**30, str(10**30)), (-1, "-1"), (0, "0"), (np.int64(7), "7")])
+def test_a_player_count_out_of_range_is_one_line_before_any_name(players, shown):
+    from bitbox.research import parallel_env
+    with pytest.raises(GameError, match=f"^Outspeed is for 3 to 6 players, not {shown}$"):
+        parallel_env("outspeed", players=players)
+
+
+# R2: a numpy integer is a count, as an int is; a bool or a float is not
+@pytest.mark.parametrize("players", [np.int64(3), np.int32(3), np.uint8(3), np.array(3)])
+def test_a_numpy_integer_is_a_number_of_players(players):
+    env = aec_env("lastonealive", players=players)
+    assert env.possible_agents == list(aec_env("lastonealive", players=3).possible_agents)
+
+
+@pytest.mark.parametrize("players", [True, np.bool_(True), 3.0, np.float64(3), None])
+def test_a_count_that_is_no_integer_is_one_line(players):
+    with pytest.raises(GameError, match="^the players are a number of players or a list of names, not "):
+        aec_env("lastonealive", players=players)
