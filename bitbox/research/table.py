@@ -66,7 +66,7 @@ class Table:
         self.cartridge = cartridge
         self.encoding = encoding
         self.players = check_players(cartridge, players)
-        self.options = check_options(cartridge, dict(options or {}))
+        self.options = check_options(cartridge, {} if options is None else options)   # a new dict
         self.n_actions = RESERVED + encoding.size
         self.game: Game | None = None
         self.pending: dict[Player, Action] = {}       # answers waiting for the rest of the phase

@@ -74,3 +74,10 @@ def test_a_numpy_integer_is_a_number_of_players(players):
 def test_a_count_that_is_no_integer_is_one_line(players):
     with pytest.raises(GameError, match="^the players are a number of players or a list of names, not "):
         aec_env("lastonealive", players=players)
+
+
+# R3: options that are no mapping reach check_options (dict(5) was a TypeError)
+@pytest.mark.parametrize("options", [5, 0, "survivors", [("survivors", True)]])
+def test_environment_options_that_are_no_mapping_are_one_line(options):
+    with pytest.raises(GameError, match="^the options are a mapping of option names to values, not "):
+        aec_env("lastonealive", players=3, options=options)
