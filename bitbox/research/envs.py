@@ -166,12 +166,27 @@ class _Seeds:
         self.rng: random.Random | None = None
 
     def next(self, seed: int | None) -> int:
+        """The game seed: ``seed`` itself (a Python or numpy integer, not a bool; anything else
+        is one GameError line and changes nothing), else the next from the generator."""
         if seed is not None:
-            self.rng = random.Random(seed)
-            return int(seed)
+            value = _seed(seed)
+            self.rng = random.Random(value)
+            return value
         if self.rng is None:
             self.rng = random.Random()
         return self.rng.getrandbits(63)
+
+
+def _seed(seed: Any) -> int:
+    """``seed`` as an int: what ``operator.index`` takes (a Python or numpy integer, a 0-d
+    integer array), not a bool; a float (even 1.0), NaN, text or a list is refused, never
+    truncated."""
+    if not isinstance(seed, (bool, np.bool_)):
+        try:
+            return operator.index(seed)
+        except TypeError:
+            pass
+    raise GameError(f"a seed is a whole number (or None), not {printable(repr(seed), 60)}")
 
 
 class GameParallelEnv(_Common, ParallelEnv):

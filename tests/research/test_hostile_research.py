@@ -81,3 +81,34 @@ def test_a_count_that_is_no_integer_is_one_line(players):
 def test_environment_options_that_are_no_mapping_are_one_line(options):
     with pytest.raises(GameError, match="^the options are a mapping of option names to values, not "):
         aec_env("lastonealive", players=3, options=options)
+
+
+# R4: a seed is an integer (Python or numpy); anything else is one line and changes nothing
+@pytest.mark.parametrize("make", ["aec", "parallel"])
+def test_a_numpy_integer_seed_is_the_same_seed(make):
+    from bitbox.research import parallel_env
+    new = (lambda: aec_env("lastonealive", players=3)) if make == "aec" else \
+        (lambda: parallel_env("lastonealive", players=3))
+    a, b = new(), new()
+    a.reset(seed=np.int64(5))
+    b.reset(seed=5)
+    assert np.array_equal(a.state(), b.state())
+    a.reset()
+    b.reset()                                   # the next seeds from the same generator
+    assert np.array_equal(a.state(), b.state())
+
+
+@pytest.mark.parametrize("seed", [float("nan"), float("inf"), 1.5, 1.0, np.float64(2), "7", b"7", True,
+                                  np.bool_(False), [1], np.array([1, 2]), 2 + 0j])
+def test_a_seed_that_is_no_integer_is_one_line_and_changes_nothing(seed):
+    env = aec_env("lastonealive", players=3)
+    env.reset(seed=3)
+    before = env.state()
+    with pytest.raises(GameError, match="^a seed is a whole number \\(or None\\), not "):
+        env.reset(seed=seed)
+    assert np.array_equal(env.state(), before)
+    env.reset()
+    other = aec_env("lastonealive", players=3)
+    other.reset(seed=3)
+    other.reset()                               # the generator is still the one seeded by 3
+    assert np.array_equal(env.state(), other.state())
