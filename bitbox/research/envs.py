@@ -108,9 +108,13 @@ class _Common:
 
     def state(self) -> np.ndarray:
         """The public state (``state_space``): what the whole table sees, nothing hidden."""
+        self._started()
+        return self.table.state()
+
+    def _started(self) -> None:
+        """Refuse, in one line, what needs a game before the first ``reset()``."""
         if self.table.game is None:
             raise GameError("no game yet: call reset() first")
-        return self.table.state()
 
     def render(self) -> Any:
         """``"ansi"``: the public table as text; ``"rgb_array"``: the table's screen as an
@@ -132,6 +136,7 @@ class _Common:
         """``agent``'s legal actions now (1 for each legal id): by default the agent to act
         (the AEC environment's ``agent_selection``; the parallel one's first agent with a
         prompt open). What SB3-contrib's ``ActionMasker`` asks for."""
+        self._started()
         if agent is None:
             agent = self._default_agent()
         return self.table.mask(agent)
@@ -141,6 +146,7 @@ class _Common:
         (``tuple(np.flatnonzero(env.action_mask(agent)))`` as Python ints; by default the
         agent to act): a tuple made once per prompt shape and selection and shared, which a
         policy draws from directly (``rng.choice(env.legal_actions(agent))``)."""
+        self._started()
         if agent is None:
             agent = self._default_agent()
         return self.table.legal(agent)
@@ -155,6 +161,7 @@ class _Common:
 
     def view(self, agent: Player) -> Mapping[str, Any]:
         """``agent``'s private view (what a bot of ours reads)."""
+        self._started()
         assert self.table.game is not None
         return self.table.game.private_view(agent)
 
@@ -206,6 +213,7 @@ class GameParallelEnv(_Common, ParallelEnv):
         return self._observe_all(self.agents), {a: self._info(a) for a in self.agents}
 
     def step(self, actions: Mapping[Player, Any]):
+        self._started()
         table = self.table
         if not self.agents:
             return {}, {}, {}, {}, {}
@@ -284,9 +292,11 @@ class GameAECEnv(_Common, AECEnv):
             self.agent_selection = self.agents[0]
 
     def observe(self, agent: Player) -> Any:
+        self._started()
         return self._observe(agent)
 
     def step(self, action: Any) -> None:
+        self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

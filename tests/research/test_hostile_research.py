@@ -112,3 +112,25 @@ def test_a_seed_that_is_no_integer_is_one_line_and_changes_nothing(seed):
     other.reset(seed=3)
     other.reset()                               # the generator is still the one seeded by 3
     assert np.array_equal(env.state(), other.state())
+
+
+# R5: what needs a game, before the first reset(), says so in one line (were KeyError,
+# a bare AssertionError, and a no-op mask)
+@pytest.mark.parametrize("call", [
+    lambda e: e.step(0), lambda e: e.observe("red"), lambda e: e.action_mask("red"), lambda e: e.action_mask(),
+    lambda e: e.legal_actions("red"), lambda e: e.legal_actions(), lambda e: e.state(), lambda e: e.view("red")])
+def test_an_aec_environment_before_reset_says_so(call):
+    env = aec_env("lastonealive", players=3)
+    with pytest.raises(GameError, match="^no game yet: call reset\\(\\) first$"):
+        call(env)
+    env.reset(seed=1)                           # and it starts as any other
+    assert env.agent_selection in env.possible_agents
+
+
+@pytest.mark.parametrize("call", [lambda e: e.step({}), lambda e: e.step({"red": 0}), lambda e: e.action_mask("red"),
+                                  lambda e: e.legal_actions(), lambda e: e.state()])
+def test_a_parallel_environment_before_reset_says_so(call):
+    from bitbox.research import parallel_env
+    env = parallel_env("outspeed", players=3)
+    with pytest.raises(GameError, match="^no game yet: call reset\\(\\) first$"):
+        call(env)
