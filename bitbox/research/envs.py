@@ -214,6 +214,13 @@ class GameParallelEnv(_Common, ParallelEnv):
 
     def step(self, actions: Mapping[Player, Any]):
         self._started()
+        if not isinstance(actions, Mapping):
+            raise GameError(f"actions are a mapping of agent to action id, not {printable(repr(actions), 60)}")
+        players = self.table.players
+        for agent in actions:
+            if agent not in players:                # refused before any action is taken
+                raise GameError(f"unknown player {printable(repr(agent), 60)} in the actions "
+                                f"(players: {', '.join(players)})")
         table = self.table
         if not self.agents:
             return {}, {}, {}, {}, {}

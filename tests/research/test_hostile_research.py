@@ -134,3 +134,32 @@ def test_a_parallel_environment_before_reset_says_so(call):
     env = parallel_env("outspeed", players=3)
     with pytest.raises(GameError, match="^no game yet: call reset\\(\\) first$"):
         call(env)
+
+
+# R6: ParallelEnv.step takes a mapping of known agents; anything else is one line, the game unchanged
+def _parallel_mid_game():
+    from bitbox.research import parallel_env
+    env = parallel_env("outspeed", players=3)
+    env.reset(seed=1)
+    return env
+
+
+@pytest.mark.parametrize("actions", [None, 0, [0, 0, 0], "red", np.zeros(3, dtype=int)])
+def test_parallel_actions_that_are_no_mapping_are_one_line(actions):
+    env = _parallel_mid_game()
+    before = env.state()
+    with pytest.raises(GameError, match="^actions are a mapping of agent to action id, not "):
+        env.step(actions)
+    assert np.array_equal(env.state(), before)
+
+
+def test_an_unknown_agent_in_the_actions_is_named_and_nothing_is_taken():
+    env, same = _parallel_mid_game(), _parallel_mid_game()
+    actions = {a: env.legal_actions(a)[-1] for a in env.agents}
+    with pytest.raises(GameError, match="^unknown player 'nobody' in the actions \\(players: red, blue, green\\)$"):
+        env.step({**actions, "nobody": 0})
+    assert {a: env.table.selection(a) for a in env.agents} == {a: same.table.selection(a) for a in same.agents}
+    observations, *_ = env.step(actions)        # the same step then plays as in a fresh copy
+    expected, *_ = same.step(actions)
+    for a in env.agents or env.possible_agents:
+        assert np.array_equal(observations[a]["observation"], expected[a]["observation"])
