@@ -111,6 +111,12 @@ class _Common:
         self._started()
         return self.table.state()
 
+    def _known(self, agent: Player) -> Player:
+        """``agent``, one of the players (else one GameError line, as ``observe`` says it)."""
+        if agent not in self.table.players:
+            raise GameError(f"unknown player {printable(repr(agent), 60)} (players: {', '.join(self.table.players)})")
+        return agent
+
     def _started(self) -> None:
         """Refuse, in one line, what needs a game before the first ``reset()``."""
         if self.table.game is None:
@@ -139,7 +145,7 @@ class _Common:
         self._started()
         if agent is None:
             agent = self._default_agent()
-        return self.table.mask(agent)
+        return self.table.mask(self._known(agent))
 
     def legal_actions(self, agent: Player | None = None) -> tuple[int, ...]:
         """The ids :meth:`action_mask` allows for ``agent`` now, in increasing order
@@ -149,7 +155,7 @@ class _Common:
         self._started()
         if agent is None:
             agent = self._default_agent()
-        return self.table.legal(agent)
+        return self.table.legal(self._known(agent))
 
     def _default_agent(self) -> Player:
         return self.table.next_agent() or self.possible_agents[0]

@@ -163,3 +163,16 @@ def test_an_unknown_agent_in_the_actions_is_named_and_nothing_is_taken():
     expected, *_ = same.step(actions)
     for a in env.agents or env.possible_agents:
         assert np.array_equal(observations[a]["observation"], expected[a]["observation"])
+
+
+# R7: a typo in an agent name is refused by action_mask and legal_actions as by observe (was
+# the no-op mask: a silent "can only pass")
+@pytest.mark.parametrize("call", [lambda e, a: e.action_mask(a), lambda e, a: e.legal_actions(a),
+                                  lambda e, a: e.observe(a)])
+@pytest.mark.parametrize("agent", ["nobody", "Red", ("red",), 0])
+def test_an_unknown_agent_is_refused_by_mask_and_legal_actions(call, agent):
+    env = aec_env("lastonealive", players=3)
+    env.reset(seed=2)
+    with pytest.raises(GameError, match="^unknown player .* \\(players: red, blue, green\\)$"):
+        call(env, agent)
+    assert env.legal_actions("red") == tuple(np.flatnonzero(env.action_mask("red")).tolist())
