@@ -62,6 +62,8 @@ class _Common:
         if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
                                        or max_cycles < 1):
             raise GameError(f"max_cycles must be a whole number of steps, 1 or more (or None), not {max_cycles!r}")
+        if not isinstance(flat, (bool, np.bool_)):
+            raise GameError(f"flat must be True or False, not {printable(repr(flat), 60)}")
         self.table = Table.of(game, players, options)
         self.metadata = {**self.metadata, "name": f"{game}_v0"}
         self.possible_agents = list(self.table.players)

@@ -176,3 +176,17 @@ def test_an_unknown_agent_is_refused_by_mask_and_legal_actions(call, agent):
     with pytest.raises(GameError, match="^unknown player .* \\(players: red, blue, green\\)$"):
         call(env, agent)
     assert env.legal_actions("red") == tuple(np.flatnonzero(env.action_mask("red")).tolist())
+
+
+# R8: flat is a bool (flat="no" was taken as True)
+@pytest.mark.parametrize("flat", ["no", "", 1, 0, None, [True]])
+def test_flat_that_is_no_bool_is_one_line(flat):
+    with pytest.raises(GameError, match="^flat must be True or False, not "):
+        aec_env("lastonealive", players=3, flat=flat)
+
+
+@pytest.mark.parametrize("flat", [True, np.bool_(True)])
+def test_flat_as_a_bool_gives_the_vector(flat):
+    env = aec_env("lastonealive", players=3, flat=flat)
+    env.reset(seed=1)
+    assert isinstance(env.observe("red"), np.ndarray) and env.flat is True
