@@ -39,18 +39,27 @@ def research_entry_points() -> dict[str, Any]:
     return _entry_points(GROUP, "BITBOX_RESEARCH")
 
 
+def _why(exc: BaseException) -> str:
+    """``exc`` in one line: its type, then its text when it has one."""
+    text = printable(exc, 200)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 @functools.lru_cache(maxsize=None)
 def find_encoding(game: str) -> Encoding:
     """The encoding the game ``game`` declares in the entry points ``bitbox.research`` (loaded
     once: an encoding is fixed)."""
     for ep in research_entry_points().values():
         if ep.name == game:
+            # a broken entry point must not take the caller down, nor exit its program (SystemExit)
             try:
                 obj = ep.load()
-            except Exception as exc:                                   # noqa: BLE001 - named below
-                raise GameError(f"the research encoding of {game} cannot be loaded: {type(exc).__name__}: {exc}") \
-                    from None
-            enc = obj() if callable(obj) and not isinstance(obj, Encoding) else obj
+            except (Exception, SystemExit) as exc:                     # noqa: BLE001 - named below
+                raise GameError(f"the research encoding of {game} cannot be loaded: {_why(exc)}") from None
+            try:
+                enc = obj() if callable(obj) and not isinstance(obj, Encoding) else obj
+            except (Exception, SystemExit) as exc:                     # noqa: BLE001 - named below
+                raise GameError(f"the research encoding of {game} cannot be made: {_why(exc)}") from None
             if not isinstance(enc, Encoding):
                 raise GameError(f"the research encoding of {game} is not an Encoding: {type(enc).__name__}")
             return enc

@@ -190,3 +190,42 @@ def test_flat_as_a_bool_gives_the_vector(flat):
     env = aec_env("lastonealive", players=3, flat=flat)
     env.reset(seed=1)
     assert isinstance(env.observe("red"), np.ndarray) and env.flat is True
+
+
+# R9: a research encoding that exits (or raises) when loaded or made is one GameError line; the
+# caller's program goes on (SystemExit ended it without a word)
+SCRIPT = """
+import os
+from bitbox.games import GameError
+from bitbox.research import aec_env
+from bitbox.research.table import find_encoding
+for entry in ("sys:exit", "json:loads", "no_such_module_here:encoding", "goofspiel_exits_on_import:x"):
+    os.environ["BITBOX_RESEARCH"] = "goofspiel=" + entry
+    find_encoding.cache_clear()
+    try:
+        aec_env("goofspiel", players=2)
+    except GameError as exc:
+        print(exc)
+print("after")
+"""
+
+
+def test_a_research_encoding_that_exits_is_one_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    (tmp_path / "goofspiel_exits_on_import.py").write_text("raise SystemExit(3)\n")
+    tutorial = Path(__file__).resolve().parent.parent / "tutorial"
+    env = {**os.environ, "BITBOX_GAMES": "goofspiel=goofspiel:CARTRIDGE",
+           "PYTHONPATH": os.pathsep.join([str(tutorial), str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stderr) == (0, "")
+    assert out.stdout.splitlines() == [
+        "the research encoding of goofspiel cannot be made: SystemExit",
+        "the research encoding of goofspiel cannot be made: TypeError: loads() missing 1 required positional "
+        "argument: 's'",
+        "the research encoding of goofspiel cannot be loaded: ModuleNotFoundError: No module named "
+        "'no_such_module_here'",
+        "the research encoding of goofspiel cannot be loaded: SystemExit: 3",
+        "after"]
