@@ -27,6 +27,22 @@ game the cartridge deals for seed ``S`` (the same as ``cartridge.new(players, S,
 given (or by the OS). ``max_cycles=N`` truncates every agent after N steps of a game that
 has not ended (rewards 0). ``render_mode`` is ``"ansi"`` (the public table as text) or
 ``"rgb_array"`` (the table's screen); ``state()`` is the public state (``state_space``).
+
+What each argument takes (anything else is one :class:`~bitbox.games.GameError` line, and
+nothing changes):
+
+* ``players``: a number of players within the game's bounds (a Python or numpy integer, not a
+  bool) or a sequence of distinct non-empty names; ``options``: a mapping of the game's option
+  names to values (or None); ``render_mode``: ``"ansi"``, ``"rgb_array"`` or None;
+  ``max_cycles``: an int, 1 or more, or None; ``flat``: a bool (or numpy bool).
+* ``reset(seed=S)``: ``S`` a Python or numpy integer, or None (a float, even ``1.0``, NaN,
+  text, a bool or a list is refused, never truncated).
+* ``ParallelEnv.step(actions)``: a mapping of agents (each one of ``possible_agents``) to
+  action ids; an agent's action that is not a legal integer id is refused in
+  ``infos[agent]["refused"]`` instead (the game unchanged, the agent still to answer).
+* ``observe``, ``action_mask``, ``legal_actions``: an agent of ``possible_agents``.
+* ``step``, ``observe``, ``action_mask``, ``legal_actions``, ``state``, ``view`` need a game:
+  before the first ``reset()`` they say ``no game yet: call reset() first``.
 """
 from __future__ import annotations
 
