@@ -89,6 +89,10 @@ class Table:
         self._entries = encoding.private_entries if isinstance(encoding, SplitEncoding) and \
             type(encoding).private_entries is not SplitEncoding.private_entries else None
         self._private: dict[tuple[tuple[int, float], ...], np.ndarray] = {}   # entries -> delta
+        # the encoding's parts read from the game itself (SplitEncoding.public_part_of and
+        # private_entries_of), when it gives them: no view is built for an observation
+        self._public_of = _given(encoding, "public_part_of")
+        self._entries_of = _given(encoding, "private_entries_of") if self._entries is not None else None
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
         # (game, applied, private views, [encoded public part]) of the last observation
         self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
@@ -407,23 +411,31 @@ class Table:
         if seen is None or seen[0] is not game or seen[1] != self.applied:
             seen = self._seen = (game, self.applied, {}, [])
         views: dict[Player, Mapping[str, Any]] = seen[2]
-        wanted = [p for p in players if p not in views]
-        if wanted:
-            many = getattr(game, "private_views", None)
-            views.update(many(wanted) if many is not None else {p: game.private_view(p) for p in wanted})
+        public_of, entries_of = self._public_of, self._entries_of
+        if public_of is None or entries_of is None:
+            wanted = [p for p in players if p not in views]
+            if wanted:
+                many = getattr(game, "private_views", None)
+                views.update(many(wanted) if many is not None else {p: game.private_view(p) for p in wanted})
         out: dict[Player, np.ndarray] = {}
         if self._entries is not None and players:
             if not seen[3]:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
-                cast(SplitEncoding, enc).public_part(views[players[0]], base)   # the private parts: small counts
+                if public_of is not None:               # from the game itself: no view built
+                    public_of(game, base)
+                else:
+                    cast(SplitEncoding, enc).public_part(views[players[0]], base)   # the private parts: small counts
                 seen[3].append(base)
             base = seen[3][0]
             # Each agent's private entries and selection, as a delta added to the public part
             # by one numpy call (a new array: the agent's own). The deltas are made once per
             # distinct entries (few: a seat, a few tokens, the prompt's kind, a selection).
-            entries, acting, staged, known = self._entries, self.acting, self.staged, self._private
+            acting, staged, known = self.acting, self.staged, self._private
             for p in players:
-                got = entries(views[p], p, acting.get(p))
+                if entries_of is not None:
+                    got = entries_of(game, p, acting.get(p))
+                else:
+                    got = self._entries(views[p], p, acting.get(p))
                 sel = staged.get(p)
                 if sel:
                     got = dict(got)
@@ -489,6 +501,14 @@ class Table:
             raise GameError(f"{player}'s selection so far is not part of {answer!r}")
         longer = any(len(ids) > len(want) and _rest(ids, want) is not None for ids, _ in self._options(player))
         return list(rest) + ([CONFIRM] if longer else [])
+
+
+def _given(encoding: Encoding, name: str) -> Any:
+    """``encoding``'s method ``name`` when its class gives its own (an optional hook of
+    :class:`SplitEncoding` that it overrides), else None."""
+    if not isinstance(encoding, SplitEncoding) or getattr(type(encoding), name, None) is getattr(SplitEncoding, name):
+        return None
+    return getattr(encoding, name)
 
 
 _IDLE = (NOOP,)            # the ids of a player with no prompt open
