@@ -50,11 +50,11 @@ _TOKEN = {k: i for i, k in enumerate(TOKENS)}
 # The public part from the game (OutspeedEncoding.public_part_of): positions 0 .. 56 + 13 n
 # written in one struct call, the one-hot groups as constant tuples.
 _PHASE_ROW = {k: tuple(1.0 if j == i else 0.0 for j in range(len(PHASES))) for i, k in enumerate(PHASES)}
-_PATH_ROW = {k: tuple(1 if j == i else 0 for j in range(len(PATHS))) for i, k in enumerate(PATHS)}
+_PATH_ROW = {k: tuple(1.0 if j == i else 0.0 for j in range(len(PATHS))) for i, k in enumerate(PATHS)}
 _NO_PHASE = (0.0,) * len(PHASES)
-_NO_PATH = (0,) * len(PATHS)
-_NO_FIELDS = (0,) * ZONES
-_LAYOUT = [struct.Struct(f"<{56 + SEAT_BLOCK * n}f") for n in range(SEATS + 1)]
+_NO_PATH = (0.0,) * len(PATHS)
+_NO_FIELDS = (0.0,) * ZONES
+_LAYOUT: list[Any] = [struct.Struct(f"<{56 + SEAT_BLOCK * n}f").pack_into for n in range(SEATS + 1)]
 
 
 class OutspeedEncoding(SplitEncoding):
@@ -167,41 +167,43 @@ class OutspeedEncoding(SplitEncoding):
             self.public_part(game.public_view(), o)
             return
         rear = s.rear
-        phase = _PHASE_ROW.get("finished" if s.finished else s.phase, _NO_PHASE)
-        tile = self._tile_row(s.tile, s.face, s.next_face)
         markers = s.markers
         if markers:
-            fields = [0] * ZONES
+            fields: Sequence[float] = [0.0] * ZONES
             for z in markers:
-                if 0 <= z - rear < ZONES:
-                    fields[z - rear] = 1
+                z -= rear
+                if 0 <= z < ZONES:
+                    fields[z] = 1.0                                 # type: ignore[index]
         else:
-            fields = _NO_FIELDS               # type: ignore[assignment]
-        nums = [s.turn, len(s.stack), rear, s.boards, s.marker_total - len(markers), len(s.pile), len(s.discards)]
-        revealed = s.revealed
-        winners = s.winners
-        eliminated = s.eliminated
+            fields = _NO_FIELDS
+        revealed, winners, eliminated = s.revealed, s.winners, s.eliminated
         out = {e[0] for e in eliminated} if eliminated else ()
         drawing = s.draw_queue[0] if s.phase == "draw" else None
         active, zones, fuel, held = s.active, s.zone, s.fuel, s.held
-        seats: list[Any] = []
+        # Every position 0 .. 56 + 13 n in order (docs/research.md), then one write; the flags
+        # are floats (constant rows), the values (nums, checked for the clip) the state's ints.
+        nums = [s.turn, len(s.stack), rear, s.boards, s.marker_total - len(markers), len(s.pile), len(s.discards)]
+        v: list[Any] = [nums[0], *_PHASE_ROW.get("finished" if s.finished else s.phase, _NO_PHASE),
+                        *self._tile_row(s.tile, s.face, s.next_face), nums[1], rear, nums[3], *fields, *nums[4:]]
         players = s.players[:SEATS]
         for name in players:
-            racing = name in active
-            zone = zones.get(name) if racing else None
-            at_zone = 0 if zone is None else max(0, zone - rear)
+            if name in active:
+                zone = zones.get(name)
+                seat = 1.0, 1.0, 0.0, 0 if zone is None else zone - rear if zone > rear else 0
+            else:
+                seat = 1.0, 0.0, 0.0, 0
+            f, t = fuel[name], len(held[name])
             shown = revealed.get(name) if revealed else None
             if shown:
-                path, number = _PATH_ROW.get(shown[0], _NO_PATH), shown[1] or 0
-                nums.append(number)
+                number = shown[1] or 0
+                v += (*seat, f, t, 1.0 if name == drawing else 0.0, *_PATH_ROW.get(shown[0], _NO_PATH), number,
+                      1.0 if name in out else 0.0, 1.0 if name in winners else 0.0)
+                nums += (seat[3], f, t, number)
             else:
-                path, number = _NO_PATH, 0
-            f, t = fuel[name], len(held[name])
-            nums += (at_zone, f, t)
-            seats += (1, 1 if racing else 0, 0, at_zone, f, t, 1 if drawing == name else 0, *path, number,
-                      1 if name in out else 0, 1 if name in winners else 0)
-        _LAYOUT[len(players)].pack_into(o, 0, nums[0], *phase, *tile, nums[1], rear, nums[3], *fields, *nums[4:7],
-                                        *seats)                          # type: ignore[arg-type]
+                v += (*seat, f, t, 1.0 if name == drawing else 0.0, 0.0, 0.0, 0.0, 0.0,
+                      1.0 if name in out else 0.0, 1.0 if name in winners else 0.0)
+                nums += (seat[3], f, t)
+        _LAYOUT[len(players)](o, 0, *v)
         if max(nums) > self.observation_high or min(nums) < 0:       # each value within 0..high
             np.clip(o, 0, self.observation_high, out=o)
 

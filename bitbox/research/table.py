@@ -82,6 +82,10 @@ class Table:
         self._worked: dict[tuple[tuple[int, ...], ...], dict[Any, Any]] = {}   # by shape, for every prompt
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool, tuple[int, ...]]]] = {}
         self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
+        # id(prompt) -> [the prompt, the node of an empty selection, its options with their ids,
+        # its singles (or None until asked)]: a game that hands out the same prompt objects
+        # again (Outspeed's shelf) has them found by one lookup (the entry keeps the prompt)
+        self._by_prompt: dict[int, list[Any]] = {}
         self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
         self._idle[NOOP] = 1
         self.applied = 0                               # game.apply calls
@@ -282,7 +286,13 @@ class Table:
         """For ``player``'s selection now: its mask, the option it is (or None), whether a
         longer option contains it, and the ids the mask allows (in increasing order)."""
         sel = self.staged.get(player)
-        key = tuple(sorted(sel.elements())) if sel else ()
+        if not sel:                                  # the usual case: nothing chosen yet
+            prompt = self.acting[player]
+            hit = self._by_prompt.get(id(prompt))
+            if hit is None or hit[0] is not prompt:
+                hit = self._first(player, prompt)
+            return hit[1]
+        key = tuple(sorted(sel.elements()))
         nodes = self._nodes.get(player)
         if nodes is None:
             nodes = self._nodes[player] = {}
@@ -296,6 +306,18 @@ class Table:
             node = nodes[key] = (mask, None if place is None else _NONE if place < 0 else options[place][1], longer,
                                  legal)
         return node
+
+    def _first(self, player: Player, prompt: Prompt) -> list[Any]:
+        """``_by_prompt``'s entry of ``player``'s prompt (made now)."""
+        options, shape = self._entry(player)
+        worked = shape.get(())
+        if worked is None:
+            worked = shape[()] = self._work_out(options, ())
+        mask, _, longer, legal = worked
+        if len(self._by_prompt) > 4096:                # a bound (Outspeed's prompts are few)
+            self._by_prompt.clear()
+        hit = self._by_prompt[id(prompt)] = [prompt, (mask, None, longer, legal), options, None]
+        return hit
 
     def _work_out(self, options: list[tuple[tuple[int, ...], Action]],
                   key: tuple[int, ...]) -> tuple[np.ndarray, int | None, bool, tuple[int, ...]]:
@@ -352,9 +374,13 @@ class Table:
         if not 0 <= action < self.n_actions or not node[0][action]:
             return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
         if player not in self.staged:              # the usual case: a whole answer in one id
-            place = self._single(player).get(action)
+            hit = self._by_prompt[id(prompt)]          # (made by _node above)
+            places = hit[3]
+            if places is None:
+                places = hit[3] = self._single(player)
+            place = places.get(action)
             if place is not None:
-                self.pending[player] = self._choices[player][0][place][1]
+                self.pending[player] = hit[2][place][1]
                 del self.acting[player]
                 return None
         if action == CONFIRM:                      # the selection is whole: confirmed as it is
