@@ -347,15 +347,25 @@ class Table:
 
     def mask(self, player: Player) -> np.ndarray:
         """1 for each id legal for ``player`` now (only no-op without a prompt open)."""
-        if player not in self.acting:
+        prompt = self.acting.get(player)
+        if prompt is None:
             return self._idle.copy()
+        if player not in self.staged:                  # _node's usual case, without its call
+            hit = self._by_prompt.get(id(prompt))
+            if hit is not None and hit[0] is prompt:
+                return hit[1][0].copy()
         return self._node(player)[0].copy()
 
     def legal(self, player: Player) -> tuple[int, ...]:
         """The ids :meth:`mask` allows for ``player`` now, in increasing order (a tuple made
         once per prompt shape and selection, shared)."""
-        if player not in self.acting:
+        prompt = self.acting.get(player)
+        if prompt is None:
             return _IDLE
+        if player not in self.staged:                  # _node's usual case, without its call
+            hit = self._by_prompt.get(id(prompt))
+            if hit is not None and hit[0] is prompt:
+                return hit[1][3]
         return self._node(player)[3]
 
     def selection(self, player: Player) -> Counter[int]:
