@@ -33,7 +33,7 @@ import numpy as np
 from bitbox.games.protocol import Action, Game, Player, Prompt
 from bitbox.research.encoding import RESERVED, SplitEncoding
 
-from .cartridge import BONUS, KEEP, PROGRAM
+from .cartridge import BONUS, KEEP, PROGRAM, OutspeedGame
 from .rules import PATHS, TOKENS, Choice, GameState
 
 SEATS = 6
@@ -54,6 +54,7 @@ _PATH_ROW = {k: tuple(1.0 if j == i else 0.0 for j in range(len(PATHS))) for i, 
 _NO_PHASE = (0.0,) * len(PHASES)
 _NO_PATH = (0.0,) * len(PATHS)
 _NO_FIELDS = (0.0,) * ZONES
+_PROMPT_AT = {k: 146 + i for i, k in enumerate((BONUS, PROGRAM, KEEP))}    # my open prompt's position
 _LAYOUT: list[Any] = [struct.Struct(f"<{56 + SEAT_BLOCK * n}f").pack_into for n in range(SEATS + 1)]
 
 
@@ -162,7 +163,7 @@ class OutspeedEncoding(SplitEncoding):
         building the view: the same values at the same positions (o: float32 zeros). Reads
         only what :meth:`Game.public_view` shows (the held tokens' count, never their types;
         not the pile's order, the drawn tokens, the random state nor the forced dice)."""
-        s = _state(game)
+        s = game.engine.state if type(game) is OutspeedGame else _state(game)
         if s is None:
             self.public_part(game.public_view(), o)
             return
@@ -267,7 +268,7 @@ class OutspeedEncoding(SplitEncoding):
         """:meth:`private_entries` of ``game.private_view(player)``, read from the engine's
         state without building the view: the same entries in the same order (``player``'s
         seat, their tokens, their draw while they choose, the prompt's kind)."""
-        s = _state(game)
+        s = game.engine.state if type(game) is OutspeedGame else _state(game)
         if s is None:
             return self.private_entries(game.private_view(player), player, prompt)
         players, me = self._me
@@ -286,13 +287,13 @@ class OutspeedEncoding(SplitEncoding):
                 if t in _TOKEN:
                     i = 134 + _TOKEN[t]
                     out[i] = out.get(i, 0) + 1
-        if s.phase == "draw" and s.draw_queue[:1] == [player]:
+        if s.phase == "draw" and s.draw_queue and s.draw_queue[0] == player:
             for t in s.drawn:
                 if t in _TOKEN:
                     i = 140 + _TOKEN[t]
                     out[i] = out.get(i, 0) + 1
         if prompt is not None:
-            out[146 + (BONUS, PROGRAM, KEEP).index(prompt.kind)] = 1
+            out[_PROMPT_AT[prompt.kind]] = 1
         return out
 
 
