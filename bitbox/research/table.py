@@ -380,7 +380,8 @@ class Table:
         if player not in self.acting:
             return None if action == NOOP else f"{player} has no prompt open now: only no-op (0) is legal, not {action}"
         prompt = self.acting[player]
-        node = self._node(player)
+        hit = self._by_prompt.get(id(prompt)) if player not in self.staged else None
+        node = hit[1] if hit is not None and hit[0] is prompt else self._node(player)   # (_node's usual case)
         if not 0 <= action < self.n_actions or not node[0][action]:
             return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
         if player not in self.staged:              # the usual case: a whole answer in one id
