@@ -24,6 +24,7 @@ order or the random state: it is made from :meth:`Game.private_view` only.
 """
 from __future__ import annotations
 
+import struct
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -32,8 +33,8 @@ import numpy as np
 from bitbox.games.protocol import Action, Game, Player, Prompt
 from bitbox.research.encoding import RESERVED, SplitEncoding
 
-from .cartridge import BONUS, KEEP, PROGRAM
-from .rules import PATHS, TOKENS, Choice
+from .cartridge import BONUS, KEEP, PROGRAM, OutspeedGame
+from .rules import PATHS, TOKENS, Choice, GameState
 
 SEATS = 6
 PHASES = ("bonus", "programming", "draw", "finished")
@@ -46,6 +47,15 @@ _PHASE = {k: i for i, k in enumerate(PHASES)}
 _FACE = {k: i for i, k in enumerate(FACES)}
 _PATH = {k: i for i, k in enumerate(PATHS)}
 _TOKEN = {k: i for i, k in enumerate(TOKENS)}
+# The public part from the game (OutspeedEncoding.public_part_of): positions 0 .. 56 + 13 n
+# written in one struct call, the one-hot groups as constant tuples.
+_PHASE_ROW = {k: tuple(1.0 if j == i else 0.0 for j in range(len(PHASES))) for i, k in enumerate(PHASES)}
+_PATH_ROW = {k: tuple(1.0 if j == i else 0.0 for j in range(len(PATHS))) for i, k in enumerate(PATHS)}
+_NO_PHASE = (0.0,) * len(PHASES)
+_NO_PATH = (0.0,) * len(PATHS)
+_NO_FIELDS = (0.0,) * ZONES
+_PROMPT_AT = {k: 146 + i for i, k in enumerate((BONUS, PROGRAM, KEEP))}    # my open prompt's position
+_LAYOUT: list[Any] = [struct.Struct(f"<{56 + SEAT_BLOCK * n}f").pack_into for n in range(SEATS + 1)]
 
 
 class OutspeedEncoding(SplitEncoding):
@@ -63,6 +73,10 @@ class OutspeedEncoding(SplitEncoding):
         self._id = {n: RESERVED + k for k, n in enumerate(self.names)}
         # (tile data, face) -> the positions they set (see _tile_ones), by the data's identity
         self._tiles: dict[tuple[int, Any], tuple[Any, tuple[int, ...]]] = {}
+        # (tile, face, next face) -> positions 5 .. 28 (see _tile_row), by the tile's identity
+        self._rows: dict[tuple[int, Any, Any], tuple[Any, tuple[float, ...]]] = {}
+        # the players' seats -> each player's "is me" position (see private_entries_of)
+        self._me: tuple[Any, dict[str, int]] = ((), {})
 
     # ------------------------------------------------------------------ actions
     def ids(self, prompt: Prompt, option: Action) -> tuple[int, ...]:
@@ -80,8 +94,13 @@ class OutspeedEncoding(SplitEncoding):
         order); otherwise every open prompt."""
         if not prompts or prompts[0].kind != BONUS:
             return prompts
-        players = cast("list[Mapping[str, Any]]", game.public_view()["players"])
-        zone = {p["player"]: p["zone"] or 0 for p in players}
+        s = _state(game)
+        if s is not None:                   # the public view's zones, read from the state
+            active = s.active
+            zone = {p: (s.zone.get(p) or 0) if p in active else 0 for p in s.players}
+        else:
+            players = cast("list[Mapping[str, Any]]", game.public_view()["players"])
+            zone = {p["player"]: p["zone"] or 0 for p in players}
         front = max(zone[p.player] for p in prompts)
         return [p for p in prompts if zone[p.player] == front]
 
@@ -139,6 +158,73 @@ class OutspeedEncoding(SplitEncoding):
         if max(values) > self.observation_high or min(values) < 0:   # each value within 0..high
             np.clip(o, 0, self.observation_high, out=o)
 
+    def public_part_of(self, game: Game, o: np.ndarray) -> None:
+        """:meth:`public_part` of ``game.public_view()``, read from the engine's state without
+        building the view: the same values at the same positions (o: float32 zeros). Reads
+        only what :meth:`Game.public_view` shows (the held tokens' count, never their types;
+        not the pile's order, the drawn tokens, the random state nor the forced dice)."""
+        s = game.engine.state if type(game) is OutspeedGame else _state(game)
+        if s is None:
+            self.public_part(game.public_view(), o)
+            return
+        rear = s.rear
+        markers = s.markers
+        if markers:
+            fields: Sequence[float] = [0.0] * ZONES
+            for z in markers:
+                z -= rear
+                if 0 <= z < ZONES:
+                    fields[z] = 1.0                                 # type: ignore[index]
+        else:
+            fields = _NO_FIELDS
+        revealed, winners, eliminated = s.revealed, s.winners, s.eliminated
+        out = {e[0] for e in eliminated} if eliminated else ()
+        drawing = s.draw_queue[0] if s.phase == "draw" else None
+        active, zones, fuel, held = s.active, s.zone, s.fuel, s.held
+        # Every position 0 .. 56 + 13 n in order (docs/research.md), then one write; the flags
+        # are floats (constant rows), the values (nums, checked for the clip) the state's ints.
+        nums = [s.turn, len(s.stack), rear, s.boards, s.marker_total - len(markers), len(s.pile), len(s.discards)]
+        v: list[Any] = [nums[0], *_PHASE_ROW.get("finished" if s.finished else s.phase, _NO_PHASE),
+                        *self._tile_row(s.tile, s.face, s.next_face), nums[1], rear, nums[3], *fields, *nums[4:]]
+        players = s.players[:SEATS]
+        for name in players:
+            if name in active:
+                zone = zones.get(name)
+                seat = 1.0, 1.0, 0.0, 0 if zone is None else zone - rear if zone > rear else 0
+            else:
+                seat = 1.0, 0.0, 0.0, 0
+            f, t = fuel[name], len(held[name])
+            shown = revealed.get(name) if revealed else None
+            if shown:
+                number = shown[1] or 0
+                v += (*seat, f, t, 1.0 if name == drawing else 0.0, *_PATH_ROW.get(shown[0], _NO_PATH), number,
+                      1.0 if name in out else 0.0, 1.0 if name in winners else 0.0)
+                nums += (seat[3], f, t, number)
+            else:
+                v += (*seat, f, t, 1.0 if name == drawing else 0.0, 0.0, 0.0, 0.0, 0.0,
+                      1.0 if name in out else 0.0, 1.0 if name in winners else 0.0)
+                nums += (seat[3], f, t)
+        _LAYOUT[len(players)](o, 0, *v)
+        if max(nums) > self.observation_high or min(nums) < 0:       # each value within 0..high
+            np.clip(o, 0, self.observation_high, out=o)
+
+    def _tile_row(self, tile: Any, face: Any, next_face: Any) -> tuple[float, ...]:
+        """Positions 5 .. 28 of the public part (the tile, its face and lit paths, the next
+        face), from :meth:`_tile_ones`: once per tile, face and next face."""
+        key = (id(tile), face, next_face)
+        known = self._rows.get(key)
+        if known is not None and known[0] is tile:
+            return known[1]
+        row = [0.0] * 24
+        for i in self._tile_ones(tile.view_data() if tile is not None else None, face):
+            row[i - 5] = 1.0
+        if next_face in _FACE:
+            row[24 + _FACE[next_face] - 5] = 1.0
+        if len(self._rows) > 256:              # a bound (tiles are few)
+            self._rows.clear()
+        self._rows[key] = (tile, tuple(row))
+        return tuple(row)
+
     def _tile_ones(self, tile: Mapping[str, Any] | None, face: Any) -> tuple[int, ...]:
         """The positions the tile and its face set to 1: worked out once per tile data and face
         (the engine's views share one data per tile: :meth:`Tile.view_data`)."""
@@ -177,6 +263,44 @@ class OutspeedEncoding(SplitEncoding):
         if prompt is not None:
             out[146 + (BONUS, PROGRAM, KEEP).index(prompt.kind)] = 1
         return out
+
+    def private_entries_of(self, game: Game, player: Player, prompt: Prompt | None) -> dict[int, float]:
+        """:meth:`private_entries` of ``game.private_view(player)``, read from the engine's
+        state without building the view: the same entries in the same order (``player``'s
+        seat, their tokens, their draw while they choose, the prompt's kind)."""
+        s = game.engine.state if type(game) is OutspeedGame else _state(game)
+        if s is None:
+            return self.private_entries(game.private_view(player), player, prompt)
+        players, me = self._me
+        if players is not s.players:
+            players = s.players
+            me = {}
+            for k, p in enumerate(players[:SEATS]):
+                me.setdefault(p, 56 + SEAT_BLOCK * k + 2)
+            self._me = (players, me)
+        out: dict[int, float] = {}
+        if player in me:
+            out[me[player]] = 1
+        held = s.held[player]
+        if held:
+            for t in sorted(held):
+                if t in _TOKEN:
+                    i = 134 + _TOKEN[t]
+                    out[i] = out.get(i, 0) + 1
+        if s.phase == "draw" and s.draw_queue and s.draw_queue[0] == player:
+            for t in s.drawn:
+                if t in _TOKEN:
+                    i = 140 + _TOKEN[t]
+                    out[i] = out.get(i, 0) + 1
+        if prompt is not None:
+            out[_PROMPT_AT[prompt.kind]] = 1
+        return out
+
+
+def _state(game: Any) -> GameState | None:
+    """The engine's state of ``game`` (the cartridge's game), or None for another object."""
+    s = getattr(getattr(game, "engine", None), "state", None)
+    return s if isinstance(s, GameState) else None
 
 
 def encoding() -> OutspeedEncoding:

@@ -29,6 +29,13 @@ documented by the game (docs/research.md). The environment appends the selection
 ones answered now (by default: all of them at once). Outspeed's bonus phase uses it to ask
 the players zone by zone, front to back, as the table does.
 
+**Reading the game directly (optional).** A :class:`SplitEncoding` may also override
+``public_part_of(game, o)`` (writes what ``public_part(game.public_view(), o)`` writes) and
+``private_entries_of(game, player, prompt)`` (gives what ``private_entries(
+game.private_view(player), player, prompt)`` gives): the environments then build no view for
+an observation. Each must give exactly what its view path gives, value for value, and read
+only what the view shows (the game's tests compare the two over many games).
+
 **Optional.** An encoding may also give ``state(view)`` (the public state vector; by
 default :meth:`observe` of the public view for no player) and ``display(size)`` (the game's
 screen, for ``render_mode="rgb_array"``; by default the table drawn as text). They are not
@@ -146,6 +153,20 @@ class SplitEncoding(EncodingBase):
         :meth:`private_part`): the environments add the entries of every agent observed at one
         moment in one numpy call instead of one call a value."""
         raise NotImplementedError
+
+    # Optional hooks: the same parts read from the game itself, without building its views.
+    # The environments use them when the encoding's class gives its own (the defaults below
+    # build the views, as the environments would); each must give exactly what its view
+    # path gives, value for value, and read nothing its view does not show.
+    def public_part_of(self, game: Game, o: "np.ndarray") -> None:
+        """Write what :meth:`public_part` writes for ``game.public_view()`` into ``o``
+        (float32 zeros), read from ``game`` directly (optional)."""
+        self.public_part(game.public_view(), o)
+
+    def private_entries_of(self, game: Game, player: Player, prompt: Prompt | None) -> Mapping[int, float]:
+        """What :meth:`private_entries` gives for ``game.private_view(player)``, read from
+        ``game`` directly (optional)."""
+        return self.private_entries(game.private_view(player), player, prompt)
 
     def observe(self, view: Mapping[str, JSON], player: Player, prompt: Prompt | None) -> "np.ndarray":
         o = np.zeros(self.observation_size, dtype=np.float32)

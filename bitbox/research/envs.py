@@ -255,7 +255,8 @@ class GameParallelEnv(_Common, ParallelEnv):
                 if agent in acting:
                     infos[agent]["refused"] = f"{agent} has a prompt open and sent no action"
                 continue
-            why = _act(table, agent, actions[agent])
+            action = actions[agent]
+            why = table.act(agent, action) if type(action) is int else _act(table, agent, action)
             if why:
                 infos[agent]["refused"] = why
         table.settle()

@@ -94,6 +94,10 @@ class Table:
         self._nodes: dict[Player, dict[tuple[int, ...], tuple[np.ndarray, Action | None, bool, tuple[int, ...]]]] = {}
         self._current: dict[Player, tuple[np.ndarray, Action | None, bool, tuple[int, ...]]] = {}   # each one's node now
         self._ids: dict[tuple[str, Action], tuple[int, ...]] = {}   # (prompt kind, option) -> its ids
+        # id(prompt) -> [the prompt, the node of an empty selection, its options with their ids,
+        # its singles (or None until asked)]: a game that hands out the same prompt objects
+        # again (Outspeed's shelf) has them found by one lookup (the entry keeps the prompt)
+        self._by_prompt: dict[int, list[Any]] = {}
         self._idle = np.zeros(self.n_actions, dtype=np.int8)     # a player with no prompt open
         self._idle[NOOP] = 1
         self.applied = 0                               # game.apply calls
@@ -104,12 +108,11 @@ class Table:
         # each player's (public part, prompt, delta) when last observed with no selection: the
         # same public part (the game unchanged) and prompt give the same entries
         self._mine: dict[Player, tuple[np.ndarray, Prompt | None, np.ndarray]] = {}
-        # the encoding's parts written from the game itself (SplitEncoding's optional hooks
-        # public_part_of and private_entries_of), when it gives both: no views made
-        self._public_of = getattr(encoding, "public_part_of", None) if self._entries is not None else None
-        self._entries_of = getattr(encoding, "private_entries_of", None) if self._public_of is not None else None
-        if self._entries_of is None:
-            self._public_of = None
+        # the encoding's parts read from the game itself (SplitEncoding's optional hooks
+        # public_part_of and private_entries_of, when its class gives its own): no view is
+        # built for an observation when it gives both
+        self._public_of = _given(encoding, "public_part_of")
+        self._entries_of = _given(encoding, "private_entries_of") if self._entries is not None else None
         self.log: list[Any] | None = None              # a list: every event applied is appended (OpenSpiel)
         # (game, applied, private views, [encoded public part]) of the last observation
         self._seen: tuple[Game, int, dict[Player, Mapping[str, Any]], list[np.ndarray]] | None = None
@@ -316,7 +319,13 @@ class Table:
         if node is not None:
             return node
         sel = self.staged.get(player)
-        key = tuple(sorted(sel.elements())) if sel else ()
+        if not sel:                                  # the usual case: nothing chosen yet
+            prompt = self.acting[player]
+            hit = self._by_prompt.get(id(prompt))
+            if hit is None or hit[0] is not prompt:
+                hit = self._first(player, prompt)
+            return hit[1]
+        key = tuple(sorted(sel.elements()))
         nodes = self._nodes.get(player)
         if nodes is None:
             nodes = self._nodes[player] = {}
@@ -331,6 +340,18 @@ class Table:
                                  legal)
         self._current[player] = node
         return node
+
+    def _first(self, player: Player, prompt: Prompt) -> list[Any]:
+        """``_by_prompt``'s entry of ``player``'s prompt (made now)."""
+        options, shape = self._entry(player)
+        worked = shape.get(())
+        if worked is None:
+            worked = shape[()] = self._work_out(options, ())
+        mask, _, longer, legal = worked
+        if len(self._by_prompt) > 4096:                # a bound (Outspeed's prompts are few)
+            self._by_prompt.clear()
+        hit = self._by_prompt[id(prompt)] = [prompt, (mask, None, longer, legal), options, None]
+        return hit
 
     def _work_out(self, options: list[tuple[tuple[int, ...], Action]],
                   key: tuple[int, ...]) -> tuple[np.ndarray, int | None, bool, tuple[int, ...]]:
@@ -360,15 +381,25 @@ class Table:
 
     def mask(self, player: Player) -> np.ndarray:
         """1 for each id legal for ``player`` now (only no-op without a prompt open)."""
-        if player not in self.acting:
+        prompt = self.acting.get(player)
+        if prompt is None:
             return self._idle.copy()
+        if player not in self.staged:                  # _node's usual case, without its call
+            hit = self._by_prompt.get(id(prompt))
+            if hit is not None and hit[0] is prompt:
+                return hit[1][0].copy()
         return self._node(player)[0].copy()
 
     def legal(self, player: Player) -> tuple[int, ...]:
         """The ids :meth:`mask` allows for ``player`` now, in increasing order (a tuple made
         once per prompt shape and selection, shared)."""
-        if player not in self.acting:
+        prompt = self.acting.get(player)
+        if prompt is None:
             return _IDLE
+        if player not in self.staged:                  # _node's usual case, without its call
+            hit = self._by_prompt.get(id(prompt))
+            if hit is not None and hit[0] is prompt:
+                return hit[1][3]
         return self._node(player)[3]
 
     def selection(self, player: Player) -> Counter[int]:
@@ -383,13 +414,20 @@ class Table:
         if player not in self.acting:
             return None if action == NOOP else f"{player} has no prompt open now: only no-op (0) is legal, not {action}"
         prompt = self.acting[player]
-        node = self._node(player)
+        hit = self._by_prompt.get(id(prompt)) if player not in self.staged else None
+        node = hit[1] if hit is not None and hit[0] is prompt else self._node(player)   # (_node's usual case)
         if not 0 <= action < self.n_actions or not node[0][action]:
             return f"{player}: {self.describe(action)} is not legal now (prompt {prompt.kind!r}; see the action mask)"
         if player not in self.staged:              # the usual case: a whole answer in one id
-            place = self._single(player).get(action)
+            hit = self._by_prompt.get(id(prompt))
+            if hit is None or hit[0] is not prompt:
+                hit = self._first(player, prompt)
+            places = hit[3]
+            if places is None:
+                places = hit[3] = self._single(player)
+            place = places.get(action)
             if place is not None:
-                self.pending[player] = self._choices[player][0][place][1]
+                self.pending[player] = hit[2][place][1]
                 del self.acting[player]
                 return None
         if action == CONFIRM:                      # the selection is whole: confirmed as it is
@@ -398,7 +436,7 @@ class Table:
             del self.acting[player]
             return None
         self.staged.setdefault(player, Counter())[action] += 1
-        del self._current[player]                  # the selection changed (its node was found above)
+        self._current.pop(player, None)            # the selection changed (an empty one has no entry)
         _, whole, longer, _ = self._node(player)
         if whole is not _NONE and not longer:
             self.pending[player] = whole
@@ -449,7 +487,8 @@ class Table:
         if seen is None or seen[0] is not game or seen[1] != self.applied:
             seen = self._seen = (game, self.applied, {}, [])
         views: dict[Player, Mapping[str, Any]] = seen[2]
-        if self._entries_of is not None and players:
+        public_of, entries_of = self._public_of, self._entries_of
+        if public_of is not None and entries_of is not None and players:
             return self._from_game(game, players, seen[3])
         wanted = [p for p in players if p not in views]
         if wanted:
@@ -459,7 +498,10 @@ class Table:
         if self._entries is not None and players:
             if not seen[3]:
                 base = np.zeros(size + self.n_actions, dtype=np.float32)
-                cast(SplitEncoding, enc).public_part(views[players[0]], base)   # the private parts: small counts
+                if public_of is not None:               # from the game itself: no view built
+                    public_of(game, base)
+                else:
+                    cast(SplitEncoding, enc).public_part(views[players[0]], base)   # the private parts: small counts
                 seen[3].append(base)
             return self._with_private(seen[3][0], players, self._entries, views)
         if isinstance(enc, SplitEncoding) and players:
@@ -488,7 +530,7 @@ class Table:
         ``private_entries_of``: the same vectors, written from the game without its views."""
         if not public:
             base = np.zeros(self.encoding.observation_size + self.n_actions, dtype=np.float32)
-            self._public_of(game, base)                 # type: ignore[misc]
+            self._public_of(game, base)
             public.append(base)
         return self._with_private(public[0], players, self._entries_of, None, game)
 
@@ -558,6 +600,14 @@ class Table:
             raise GameError(f"{player}'s selection so far is not part of {answer!r}")
         longer = any(len(ids) > len(want) and _rest(ids, want) is not None for ids, _ in self._options(player))
         return list(rest) + ([CONFIRM] if longer else [])
+
+
+def _given(encoding: Encoding, name: str) -> Any:
+    """``encoding``'s method ``name`` when its class gives its own (an optional hook of
+    :class:`SplitEncoding` that it overrides), else None."""
+    if not isinstance(encoding, SplitEncoding) or getattr(type(encoding), name, None) is getattr(SplitEncoding, name):
+        return None
+    return getattr(encoding, name)
 
 
 _IDLE = (NOOP,)            # the ids of a player with no prompt open
