@@ -160,20 +160,26 @@ class _Common:
         """``agent``'s legal actions now (1 for each legal id): by default the agent to act
         (the AEC environment's ``agent_selection``; the parallel one's first agent with a
         prompt open). What SB3-contrib's ``ActionMasker`` asks for."""
+        table = self.table
+        if type(agent) is str and agent in table.acting:    # the usual case: a known player, asked now
+            return table.mask(agent)
         self._started()
         if agent is None:
             agent = self._default_agent()
-        return self.table.mask(self._known(agent))
+        return table.mask(self._known(agent))
 
     def legal_actions(self, agent: Player | None = None) -> tuple[int, ...]:
         """The ids :meth:`action_mask` allows for ``agent`` now, in increasing order
         (``tuple(np.flatnonzero(env.action_mask(agent)))`` as Python ints; by default the
         agent to act): a tuple made once per prompt shape and selection and shared, which a
         policy draws from directly (``rng.choice(env.legal_actions(agent))``)."""
+        table = self.table
+        if type(agent) is str and agent in table.acting:    # the usual case: a known player, asked now
+            return table.legal(agent)
         self._started()
         if agent is None:
             agent = self._default_agent()
-        return self.table.legal(self._known(agent))
+        return table.legal(self._known(agent))
 
     def _default_agent(self) -> Player:
         return self.table.next_agent() or self.possible_agents[0]
@@ -238,7 +244,7 @@ class GameParallelEnv(_Common, ParallelEnv):
 
     def step(self, actions: Mapping[Player, Any]):
         self._started()
-        if not isinstance(actions, Mapping):
+        if type(actions) is not dict and not isinstance(actions, Mapping):
             raise GameError(f"actions are a mapping of agent to action id, not {printable(repr(actions), 60)}")
         players = self.table.players
         for agent in actions:
