@@ -122,6 +122,14 @@ def _count(value: Any) -> int:
     return value
 
 
+
+def _db_error(exc: BaseException) -> str:
+    """What SQLite said of a damaged file. A message quoting bytes that are not text (a schema
+    whose SQL was overwritten) reaches Python as a UnicodeDecodeError, not SQLite's error."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "its schema is damaged; SQLite's message quotes bytes that are not text"
+    return str(exc)
+
 class JournalError(Exception):
     """The journal cannot be used; the message says why, naming the file."""
 
@@ -564,10 +572,10 @@ class Journal:
         try:
             self._check_and_create(create)
             self._final = self._final_column(create)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:   # (SQLite's message quoting damaged bytes)
             self.db.close()
             raise JournalError(f"{self.path}: not {a_journal(self.game_name)} (the file is not a readable SQLite "
-                               f"database: {exc}). Choose another file with --journal PATH.") from None
+                               f"database: {_db_error(exc)}). Choose another file with --journal PATH.") from None
         except BaseException:
             self.db.close()
             raise
@@ -970,8 +978,8 @@ class Journal:
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple]:
         try:
             return self.db.execute(sql, args).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(f"{self.path}: the journal is damaged ({exc})") from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise JournalError(f"{self.path}: the journal is damaged ({_db_error(exc)})") from None
 
     def _info(self, r: tuple) -> GameInfo:
         try:

@@ -223,6 +223,24 @@ def test_history_on_files_that_are_not_journals_changes_nothing(finished, tmp_pa
     assert link.is_symlink()
 
 
+def test_a_journal_whose_schema_text_is_damaged_is_one_line_and_unchanged(finished, tmp_path):
+    """A byte of the schema's SQL overwritten with one that is not UTF-8 text: SQLite's error
+    quotes it, which reached Python as a UnicodeDecodeError traceback (found by the reliability
+    campaign's random corruptions)."""
+    path = copy_of(finished[0], tmp_path)
+    data = path.read_bytes()
+    at = data.find(b"CREATE TABLE inputs")
+    assert at > 0
+    path.write_bytes(data[:at + 6] + b"\xce" + data[at + 7:])
+    before = digest(path)
+    for cmd in (["history"], ["replay", "1", "--headless"],
+                ["play", "--headless", "--resume", "--snapshots", "s", "--size", "320x180"]):
+        r = run(cmd + ["--journal", str(path)], tmp_path)
+        one_line_naming(r, path)
+        assert "not an Outspeed journal" in r.stderr and "schema is damaged" in r.stderr
+        assert digest(path) == before
+
+
 def test_our_journal_readable_by_others_is_made_private_with_a_notice(finished, tmp_path):
     path = copy_of(finished[0], tmp_path)
     os.chmod(path, 0o644)
