@@ -163,10 +163,7 @@ class _Common:
         table = self.table
         if type(agent) is str and agent in table.acting:    # the usual case: a known player, asked now
             return table.mask(agent)
-        self._started()
-        if agent is None:
-            agent = self._default_agent()
-        return table.mask(self._known(agent))
+        return table.mask(self._agent(agent))
 
     def legal_actions(self, agent: Player | None = None) -> tuple[int, ...]:
         """The ids :meth:`action_mask` allows for ``agent`` now, in increasing order
@@ -176,10 +173,12 @@ class _Common:
         table = self.table
         if type(agent) is str and agent in table.acting:    # the usual case: a known player, asked now
             return table.legal(agent)
+        return table.legal(self._agent(agent))
+
+    def _agent(self, agent: Player | None) -> Player:
+        """``agent`` checked (a game started, one of the players), or the agent to act for None."""
         self._started()
-        if agent is None:
-            agent = self._default_agent()
-        return table.legal(self._known(agent))
+        return self._default_agent() if agent is None else self._known(agent)
 
     def _default_agent(self) -> Player:
         return self.table.next_agent() or self.possible_agents[0]
